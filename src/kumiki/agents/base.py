@@ -1,0 +1,43 @@
+"""The Agent protocol: ``choose(state)`` returns a legal move for ``state.to_move`` and never mutates the state."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from kumiki.core.game import Move, State
+from kumiki.core.options import Option, format_value, resolve_options
+
+
+class Agent(ABC):
+    """A player program. Options are declared as data (``option_spec``) and validated like game options."""
+
+    name: ClassVar[str]
+    option_spec: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"agent {self.name!r}")
+
+    @abstractmethod
+    def choose(self, state: State) -> Move:
+        """A legal move for ``state.to_move``."""
+
+    def describe(self) -> str:
+        """The agent as a record's PlayerN tag: ``mcts iterations=2000 seed=1``."""
+        parts = [self.name]
+        parts += [f"{k}={format_value(v)}" for k, v in self.options.items() if v is not None]
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"kumiki.load_agent({self.name!r}{args})"
+
+
+def require_moves(state: State) -> list[Move]:
+    """The legal moves, or a ValueError saying why an agent cannot move here."""
+    if state.over or state.to_move is None:
+        raise ValueError("the game is over: there is no move to choose")
+    moves = state.legal_moves()
+    if not moves:
+        raise ValueError(f"player {state.to_move} has no legal move")
+    return moves

@@ -1,0 +1,23 @@
+"""Errors a player or a script can act on; each is a ValueError whose message quotes the input and says why."""
+
+from __future__ import annotations
+
+
+class IllegalMove(ValueError):
+    """A move that cannot be played in this position (or text that is not a move at all).
+
+    The message names the move and the reason, e.g. ``"B 9,9: outside the 6×6 grid"``.
+    """
+
+
+class MoveSyntaxError(IllegalMove):
+    """Text that does not parse as a move in the game's notation."""
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read: ``line`` is its 1-based line number (0 when it concerns the whole file)."""
+
+    def __init__(self, message: str, line: int = 0, move: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.move = move

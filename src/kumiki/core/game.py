@@ -1,0 +1,133 @@
+"""The game protocol every game, agent, tool and server speaks.
+
+A game is a small module: a :class:`Game` subclass that declares its facts and options as data, a
+:class:`State` subclass with the rules, and a frozen move type whose ``str()`` is the notation. Records, JSON,
+the CLI and the agents come from this protocol for free.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from kumiki.core.options import Option, resolve_options
+
+
+class Move:
+    """Base of every game's move type: immutable, hashable, ``str()`` is the notation.
+
+    Games define a frozen, slotted dataclass deriving from it; ``repr()`` is a constructor call.
+    """
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What kind of game this is, declared as data (OpenSpiel's GameType, in short)."""
+
+    min_players: int
+    max_players: int
+    chance: bool = False
+    hidden_information: bool = False
+    cooperative: bool = False
+    max_length: int | None = None
+
+
+class Game(ABC):
+    """A game with its options fixed: builds states and parses moves.
+
+    Subclasses set ``name``, ``facts`` and ``option_spec``; ``load_game`` passes the keyword options here.
+    """
+
+    name: ClassVar[str]
+    facts: ClassVar[GameFacts]
+    option_spec: ClassVar[tuple[Option, ...]]
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"game {self.name!r}")
+        players = self.options.get("players", self.facts.min_players)
+        self.players: int = int(players)
+
+    @abstractmethod
+    def new_state(self, seed: int | None = None) -> State:
+        """The position at the start of a game; every chance event draws from ``seed``."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """The move written as ``text`` in this game's notation; raises MoveSyntaxError if it does not parse."""
+
+    def default_options(self) -> dict[str, Any]:
+        """The options a game with the same player count would have by default (records omit those)."""
+        base = {"players": self.players} if any(o.name == "players" for o in self.option_spec) else {}
+        return resolve_options(self.option_spec, base, f"game {self.name!r}")
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"kumiki.load_game({self.name!r}, {args})"
+
+
+class State(ABC):
+    """A position and everything needed to go on from it.
+
+    ``to_move`` is the index of the player to act (None once the game is over), ``over`` a bool, and
+    ``history`` the list of moves played, as Move. Subclasses keep these as plain attributes for speed.
+    """
+
+    game: Game
+    to_move: int | None
+    over: bool
+    history: list[Move]
+    seed: int | None
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for ``to_move``, in a deterministic order; [] once the game is over."""
+
+    @abstractmethod
+    def play(self, move: Move | str) -> None:
+        """Apply a move (or its notation). Raises IllegalMove with the reason, leaving the state untouched."""
+
+    @abstractmethod
+    def copy(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """One number per player: points so far, or the final score."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning player indexes (several on a shared win); [] while the game is not over."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The full state as a JSON-serialisable dict (each game documents its fields)."""
+
+    def view(self, player: int) -> dict[str, Any]:
+        """``to_json()`` as ``player`` may see it. Perfect-information games show everything."""
+        if not 0 <= player < self.game.players:
+            raise ValueError(f"player {player!r} is not in 0…{self.game.players - 1}")
+        return self.to_json()
+
+    def returns(self) -> list[float]:
+        """Final reward per player for agents: winners share 1, everyone else 0."""
+        winners = self.winners()
+        reward = [0.0] * self.game.players
+        for w in winners:
+            reward[w] = 1.0 / len(winners)
+        return reward
+
+    def render(self) -> str:
+        """A plain-text picture of the position (games override this with something better)."""
+        return repr(self.to_json())
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def as_moves(moves: Sequence[Move]) -> list[str]:
+    """The notation of each move."""
+    return [str(m) for m in moves]

@@ -1,0 +1,166 @@
+"""Game records (``.kmk``): PGN-like tag lines, a blank line, then one move per line in the game's notation.
+
+Every problem is a :class:`RecordError` naming the line, so the CLI can print one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, RecordError
+from kumiki.core.game import Game, State
+from kumiki.core.options import format_value, parse_value
+from kumiki.core.registry import load_game
+
+RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date")
+_PLAYER_TAG = re.compile(r"Player\d+")
+_TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
+_UNFINISHED = ("", "*")
+
+
+@dataclass
+class Record:
+    """A parsed record before replay: its tags (with line numbers) and its moves (with line numbers)."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    tag_lines: dict[str, int] = field(default_factory=dict)
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+
+def parse_record(text: str) -> Record:
+    """Split a record into tags and move lines, without replaying it."""
+    record = Record()
+    in_moves = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if in_moves:
+                raise RecordError(f"line {number}: a tag after the moves began: {line!r}", number)
+            match = _TAG.fullmatch(line)
+            if match is None:
+                raise RecordError(f'line {number}: not a tag line (expected [Name "value"]): {line!r}', number)
+            name, value = match[1], match[2].replace('\\"', '"').replace("\\\\", "\\")
+            if name in record.tags:
+                raise RecordError(f"line {number}: the tag [{name}] is given twice", number)
+            record.tags[name] = value
+            record.tag_lines[name] = number
+            continue
+        in_moves = True
+        move = _MOVE_NUMBER.sub("", line, count=1) if _MOVE_NUMBER.match(line) else line
+        if move:
+            record.moves.append((number, move))
+    return record
+
+
+def _game_from_tags(record: Record) -> tuple[Game, int | None]:
+    tags, lines = record.tags, record.tag_lines
+    if "Game" not in tags:
+        raise RecordError("line 1: the record has no [Game] tag", 1)
+    options: dict[str, Any] = {}
+    option_lines: dict[str, int] = {}
+    if "Players" in tags:
+        players = parse_value(tags["Players"])
+        if not isinstance(players, int) or isinstance(players, bool):
+            line = lines["Players"]
+            raise RecordError(f'line {line}: bad tag value [Players "{tags["Players"]}"]: not a whole number', line)
+        options["players"] = players
+        option_lines["players"] = lines["Players"]
+    seed: int | None = None
+    if "Seed" in tags:
+        value = parse_value(tags["Seed"])
+        if not isinstance(value, int) or isinstance(value, bool):
+            line = lines["Seed"]
+            raise RecordError(f'line {line}: bad tag value [Seed "{tags["Seed"]}"]: not a whole number', line)
+        seed = value
+    for name, value in tags.items():
+        if name in RESERVED or _PLAYER_TAG.fullmatch(name):
+            continue
+        options[name] = parse_value(value)
+        option_lines[name] = lines[name]
+    try:
+        game = load_game(tags["Game"], **options)
+    except ValueError as error:
+        message = str(error)
+        if message.startswith("unknown game"):
+            line = lines["Game"]
+            raise RecordError(f"line {line}: {message}", line) from None
+        line = next((option_lines[n] for n in option_lines if f"'{n}'" in message), lines["Game"])
+        raise RecordError(f"line {line}: bad tag value: {message}", line) from None
+    return game, seed
+
+
+def _check_result(record: Record, state: State) -> None:
+    if "Result" not in record.tags:
+        return
+    text = record.tags["Result"].strip()
+    line = record.tag_lines["Result"]
+    if text in _UNFINISHED:
+        return
+    try:
+        claimed = sorted(int(part) for part in text.split())
+    except ValueError:
+        raise RecordError(
+            f'line {line}: bad tag value [Result "{text}"]: winners\' indexes separated by spaces, or *', line
+        ) from None
+    if not state.over:
+        raise RecordError(
+            f"line {line}: the record is truncated: [Result] says the game ended, but it goes on after the last move",
+            line,
+        )
+    if claimed != sorted(state.winners()):
+        actual = " ".join(map(str, state.winners()))
+        raise RecordError(f'line {line}: bad tag value [Result "{text}"]: the moves give the result "{actual}"', line)
+
+
+def read_record(text: str) -> tuple[Game, State]:
+    """Replay a record: ``(game, state)`` after its last move. Raises RecordError naming the line at fault."""
+    if not isinstance(text, str):
+        raise RecordError("a record is text")
+    record = parse_record(text)
+    game, seed = _game_from_tags(record)
+    state = game.new_state(seed=seed)
+    for line, move_text in record.moves:
+        try:
+            move = game.parse_move(move_text)
+        except MoveSyntaxError as error:
+            raise RecordError(f"line {line}: unparsable move: {error}", line, move_text) from None
+        try:
+            state.play(move)
+        except IllegalMove as error:
+            raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
+    _check_result(record, state)
+    return game, state
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
+    """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …)."""
+    game = state.game
+    lines = [f'[Game "{game.name}"]', f'[Players "{game.players}"]']
+    if state.seed is not None:
+        lines.append(f'[Seed "{state.seed}"]')
+    for name, value in game.options.items():
+        if name != "players" and value is not None:
+            lines.append(f'[{name} "{_quote(format_value(value))}"]')
+    extra = dict(tags or {})
+    for name in ("Game", "Players", "Seed", *game.options):
+        if name in extra:
+            raise ValueError(f"tag {name!r} is written from the game itself and cannot be given")
+    if "Result" not in extra:
+        extra["Result"] = " ".join(map(str, state.winners())) if state.over else "*"
+    for name, value in extra.items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+            raise ValueError(f"tag name {name!r} must be letters, digits and underscores")
+        lines.append(f'[{name} "{_quote(str(value))}"]')
+    lines.append("")
+    lines.extend(str(move) for move in state.history)
+    return "\n".join(lines) + "\n"

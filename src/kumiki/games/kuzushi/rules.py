@@ -1,0 +1,458 @@
+"""Kuzushi: grid area control for 2–6 players (rules as in docs/rules/kuzushi.md).
+
+The table is an integer bitboard. Every cell a tile can ever reach lies within N-1 of the CITY, so cell
+``(x, y)`` is bit ``(x + N) * W + (y + N)`` of a ``W = 2N + 1`` square with an empty frame; bits therefore run in
+``(x, y)`` order, and a neighbour is one shift away (±1 is north/south, ±W east/west). A second bitboard holds
+the same tiles transposed so that the bounding box is read off both in a handful of integer operations.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kumiki.core.errors import IllegalMove
+from kumiki.core.game import Game, GameFacts, State
+from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
+from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
+
+
+class Kuzushi(Game):
+    """Kuzushi with its options fixed; holds the tables every state of this size shares."""
+
+    name = "kuzushi"
+    facts = GameFacts(min_players=2, max_players=6)
+    option_spec = KUZUSHI_OPTIONS
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        n = self.size = int(self.options["size"])
+        self.tiles_per_player = int(self.options["tiles"])
+        self.teams: int | None = self.options["teams"]
+        self.city_counts_as_base: bool = self.options["city_counts_as_base"]
+        w = self.width = 2 * n + 1
+        cells = w * w
+        self.city_index = n * w + n
+        # Per bit index: its coordinates, its moves, its neighbour mask and the neighbours to resolve, in the
+        # fixed order east, west, north, south (x+1, x-1, y+1, y-1).
+        self.coords: list[tuple[int, int]] = [(i // w - n, i % w - n) for i in range(cells)]
+        self.base_moves = [KuzushiMove(BASE, x, y) for x, y in self.coords]
+        self.flip_moves = [KuzushiMove(FLIP, x, y) for x, y in self.coords]
+        self.transposed = [1 << ((i % w) * w + i // w) for i in range(cells)]
+        self.neighbours = [0] * cells
+        self.resolve_order: list[tuple[tuple[int, int, int], ...]] = [()] * cells
+        for i in range(cells):
+            c, r = divmod(i, w)
+            if 0 < c < w - 1 and 0 < r < w - 1:
+                around = [i + w, i - w, i + 1, i - 1]
+                self.neighbours[i] = sum(1 << j for j in around)
+        for i in range(cells):
+            c, r = divmod(i, w)
+            if 0 < c < w - 1 and 0 < r < w - 1:
+                around = [i + w, i - w, i + 1, i - 1]
+                self.resolve_order[i] = tuple((j, 1 << j, self.neighbours[j]) for j in around)
+        # span[lo][hi]: every cell whose column (or, transposed, row) lies in lo..hi.
+        column = [sum(1 << (c * w + r) for r in range(w)) for c in range(w)]
+        row = [sum(1 << (c * w + r) for c in range(w)) for r in range(w)]
+        self.column_span = [[sum(column[lo : hi + 1]) for hi in range(w)] for lo in range(w)]
+        self.row_span = [[sum(row[lo : hi + 1]) for hi in range(w)] for lo in range(w)]
+        team_count = self.teams or self.players
+        self.team_of = [seat % team_count for seat in range(self.players)]
+
+    def new_state(self, seed: int | None = None) -> KuzushiState:
+        return KuzushiState(self, seed)
+
+    def parse_move(self, text: str) -> KuzushiMove:
+        return parse_kuzushi_move(text)
+
+
+class KuzushiState(State):
+    """A Kuzushi position; ``play`` validates a move, then applies it with ``_apply`` on the bitboards."""
+
+    __slots__ = (
+        "_bases",
+        "_count",
+        "_flags",
+        "_maxc",
+        "_maxr",
+        "_minc",
+        "_minr",
+        "_occ",
+        "_occ_t",
+        "_solid",
+        "_tiles",
+        "game",
+        "history",
+        "over",
+        "seed",
+        "to_move",
+    )
+
+    game: Kuzushi
+
+    def __init__(self, game: Kuzushi, seed: int | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = []
+        n = game.size
+        city = 1 << game.city_index
+        self._bases = [0] * game.players
+        if game.city_counts_as_base:
+            self._bases[0] = city
+        self._flags = [0] * game.players
+        self._tiles = [game.tiles_per_player] * game.players
+        self._occ = city
+        self._occ_t = game.transposed[game.city_index]
+        self._solid = city
+        self._count = 1
+        self._minc = self._maxc = self._minr = self._maxr = n
+        self.to_move: int | None = 1
+        self.over = False
+
+    # ----------------------------------------------------------------- protocol
+
+    def copy(self) -> KuzushiState:
+        other = object.__new__(KuzushiState)
+        other.game = self.game
+        other.seed = self.seed
+        other.history = self.history.copy()
+        other._bases = self._bases.copy()
+        other._flags = self._flags.copy()
+        other._tiles = self._tiles.copy()
+        other._occ = self._occ
+        other._occ_t = self._occ_t
+        other._solid = self._solid
+        other._count = self._count
+        other._minc = self._minc
+        other._maxc = self._maxc
+        other._minr = self._minr
+        other._maxr = self._maxr
+        other.to_move = self.to_move
+        other.over = self.over
+        return other
+
+    def legal_moves(self) -> list[KuzushiMove]:
+        p = self.to_move
+        if p is None:
+            return []
+        g = self.game
+        moves: list[KuzushiMove] = []
+        append = moves.append
+        if self._tiles[p]:
+            table = g.base_moves
+            free = self._playable()
+            while free:
+                low = free & -free
+                append(table[low.bit_length() - 1])
+                free ^= low
+        table = g.flip_moves
+        own = self._flags[p]
+        while own:
+            low = own & -own
+            append(table[low.bit_length() - 1])
+            own ^= low
+        return moves
+
+    def play(self, move: KuzushiMove | str) -> None:  # type: ignore[override]
+        if type(move) is not KuzushiMove:
+            move = self._coerce(move)
+        p = self.to_move
+        if p is None:
+            raise IllegalMove(f"{move}: the game is over")
+        g = self.game
+        n = g.size
+        x = move.x
+        y = move.y
+        if not (-n < x < n and -n < y < n):
+            raise IllegalMove(f"{move}: outside the {n}×{n} grid")
+        i = (x + n) * g.width + y + n
+        bit = 1 << i
+        if move.kind == BASE:
+            if self._occ & bit:
+                raise IllegalMove(f"{move}: {self._describe(bit)} is already there")
+            c, r = divmod(i, g.width)
+            if max(self._maxc, c) - min(self._minc, c) >= n or max(self._maxr, r) - min(self._minr, r) >= n:
+                raise IllegalMove(f"{move}: outside the {n}×{n} grid")
+            if not g.neighbours[i] & self._occ:
+                raise IllegalMove(f"{move}: not next to any tile")
+            if not self._tiles[p]:
+                raise IllegalMove(f"{move}: no tile left in your supply")
+        elif not self._flags[p] & bit:
+            raise IllegalMove(f"{move}: no flag of yours there")
+        self._apply(p, i, move.kind == BASE)
+        self.history.append(move)
+
+    def scores(self) -> list[float]:
+        per = self.game.tiles_per_player
+        return [float(per - left + (seat == 0)) for seat, left in enumerate(self._tiles)]
+
+    def team_scores(self) -> list[float]:
+        """One score per team (seat i plays for team ``i mod teams``); per player without teams."""
+        g = self.game
+        totals = [0.0] * (g.teams or g.players)
+        for seat, score in enumerate(self.scores()):
+            totals[g.team_of[seat]] += score
+        return totals
+
+    def island(self, seats: list[int]) -> int:
+        """The size of the largest orthogonally connected group of tiles owned by any of ``seats``."""
+        g = self.game
+        mine = 0
+        for seat in seats:
+            mine |= self._bases[seat] | self._flags[seat]
+        if 0 in seats:
+            mine |= 1 << g.city_index
+        w = g.width
+        best = 0
+        while mine:
+            group = mine & -mine
+            while True:
+                grown = (group | group << 1 | group >> 1 | group << w | group >> w) & mine
+                if grown == group:
+                    break
+                group = grown
+            best = max(best, group.bit_count())
+            mine ^= group
+        return best
+
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        g = self.game
+        team_count = g.teams or g.players
+        members = [[s for s in range(g.players) if g.team_of[s] == t] for t in range(team_count)]
+        totals = self.team_scores()
+        top = max(totals)
+        leaders = [t for t in range(team_count) if totals[t] == top]
+        if len(leaders) > 1:
+            islands = {t: self.island(members[t]) for t in leaders}
+            biggest = max(islands.values())
+            leaders = [t for t in leaders if islands[t] == biggest]
+        return sorted(s for t in leaders for s in members[t])
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        cells = []
+        city = 1 << g.city_index
+        occ = self._occ
+        while occ:
+            low = occ & -occ
+            occ ^= low
+            x, y = g.coords[low.bit_length() - 1]
+            if low == city:
+                cells.append({"x": x, "y": y, "owner": 0, "kind": "city"})
+                continue
+            for seat in range(g.players):
+                if self._bases[seat] & low:
+                    cells.append({"x": x, "y": y, "owner": seat, "kind": "base"})
+                elif self._flags[seat] & low:
+                    cells.append({"x": x, "y": y, "owner": seat, "kind": "flag"})
+        return {"size": g.size, "tiles_left": list(self._tiles), "cells": cells}
+
+    def parse_move(self, text: str) -> KuzushiMove:
+        """Like ``game.parse_move``, but a bare cell ``x,y`` means F there if it holds your flag, else B."""
+        stripped = text.strip()
+        if stripped and stripped[0] not in "BbFf":
+            x, y = parse_kuzushi_move("B " + stripped).xy
+            p = self.to_move
+            if p is not None and self.has_flag(p, x, y):
+                return KuzushiMove(FLIP, x, y)
+            return KuzushiMove(BASE, x, y)
+        return parse_kuzushi_move(text)
+
+    # ----------------------------------------------------------------- queries for tools and UIs
+
+    def tiles_left(self) -> list[int]:
+        return list(self._tiles)
+
+    def cell(self, x: int, y: int) -> tuple[str, int] | None:
+        """``(kind, owner)`` of the tile at ``x,y`` ("city", "base" or "flag"), or None if empty or off-grid."""
+        g = self.game
+        n = g.size
+        if not (-n < x < n and -n < y < n):
+            return None
+        bit = 1 << ((x + n) * g.width + y + n)
+        if not self._occ & bit:
+            return None
+        if bit == 1 << g.city_index:
+            return ("city", 0)
+        for seat in range(g.players):
+            if self._bases[seat] & bit:
+                return ("base", seat)
+            if self._flags[seat] & bit:
+                return ("flag", seat)
+        raise AssertionError("occupied cell with no owner")  # pragma: no cover - an invariant
+
+    def has_flag(self, seat: int, x: int, y: int) -> bool:
+        return self.cell(x, y) == ("flag", seat)
+
+    def playable_cells(self) -> list[tuple[int, int]]:
+        """Every empty, in-bounds cell next to a tile, in (x, y) order."""
+        free = self._playable()
+        coords = self.game.coords
+        out = []
+        while free:
+            low = free & -free
+            out.append(coords[low.bit_length() - 1])
+            free ^= low
+        return out
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The bounding box of the tiles on the table: ``(min_x, min_y, max_x, max_y)``."""
+        n = self.game.size
+        return (self._minc - n, self._minr - n, self._maxc - n, self._maxr - n)
+
+    def render(self) -> str:
+        from kumiki.games.kuzushi.text import render_plain
+
+        return render_plain(self)
+
+    # ----------------------------------------------------------------- agent hooks
+
+    def playout(self, rng: random.Random) -> list[float]:
+        """Play uniformly random moves on this state to the end; return the rewards (agents' fast path)."""
+        apply = self._apply
+        playable = self._playable
+        flags = self._flags
+        tiles = self._tiles
+        rand = rng.random
+        while not self.over:
+            p = self.to_move
+            assert p is not None
+            free = playable() if tiles[p] else 0
+            own = flags[p]
+            total = free.bit_count() + own.bit_count()
+            k = int(rand() * total)
+            nb = free.bit_count()
+            pool, base = (free, True) if k < nb else (own, False)
+            if not base:
+                k -= nb
+            while k:
+                pool &= pool - 1
+                k -= 1
+            apply(p, (pool & -pool).bit_length() - 1, base)
+        return self.returns()
+
+    # ----------------------------------------------------------------- internals
+
+    def _coerce(self, move: object) -> KuzushiMove:
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if isinstance(move, KuzushiMove):
+            return move
+        raise IllegalMove(f"{move!r}: not a Kuzushi move")
+
+    def _describe(self, bit: int) -> str:
+        if bit == 1 << self.game.city_index:
+            return "the CITY"
+        for seat in range(self.game.players):
+            if self._bases[seat] & bit:
+                return f"a base of player {seat}"
+            if self._flags[seat] & bit:
+                return f"a flag of player {seat}"
+        return "a tile"  # pragma: no cover
+
+    def _playable(self) -> int:
+        """Empty cells next to a tile whose addition keeps the bounding box within N×N."""
+        g = self.game
+        n1 = g.size - 1
+        w = g.width
+        occ = self._occ
+        near = (occ << 1 | occ >> 1 | occ << w | occ >> w) & ~occ
+        return near & g.column_span[self._maxc - n1][self._minc + n1] & g.row_span[self._maxr - n1][self._minr + n1]
+
+    def _apply(self, p: int, i: int, is_base: bool) -> None:
+        """Place (or flip to) p's BASE at bit ``i``, resolve the flags around it and end the turn. No checks."""
+        g = self.game
+        bit = 1 << i
+        bases = self._bases
+        flags = self._flags
+        tiles = self._tiles
+        bases[p] |= bit
+        self._solid |= bit
+        if is_base:
+            tiles[p] -= 1
+            self._occ |= bit
+            self._occ_t |= g.transposed[i]
+            self._count += 1
+            c, r = divmod(i, g.width)
+            if c < self._minc:
+                self._minc = c
+            elif c > self._maxc:
+                self._maxc = c
+            if r < self._minr:
+                self._minr = r
+            elif r > self._maxr:
+                self._maxr = r
+        else:
+            flags[p] ^= bit
+        solid = self._solid
+        players = range(g.players)
+        n = g.size
+        width = g.width
+        for j, jbit, around in g.resolve_order[i]:
+            if solid & jbit:
+                continue
+            best = 0
+            q = -1
+            for seat in players:
+                k = (bases[seat] & around).bit_count()
+                if k > best:
+                    best = k
+                    q = seat
+                elif k == best and k:
+                    q = -1
+            flagged = self._occ & jbit
+            if q >= 0:
+                if flags[q] & jbit:
+                    continue
+                if flagged:
+                    self._remove_flag(jbit)
+                if tiles[q]:
+                    c, r = divmod(j, width)
+                    if max(self._maxc, c) - min(self._minc, c) < n and max(self._maxr, r) - min(self._minr, r) < n:
+                        flags[q] |= jbit
+                        tiles[q] -= 1
+                        self._occ |= jbit
+                        self._occ_t |= g.transposed[j]
+                        self._count += 1
+                        if c < self._minc:
+                            self._minc = c
+                        elif c > self._maxc:
+                            self._maxc = c
+                        if r < self._minr:
+                            self._minr = r
+                        elif r > self._maxr:
+                            self._maxr = r
+            elif flagged:
+                self._remove_flag(jbit)
+        self._end_of_turn()
+
+    def _remove_flag(self, jbit: int) -> None:
+        """Return the flag on ``jbit`` to its owner; the bounding box may shrink."""
+        g = self.game
+        flags = self._flags
+        for seat in range(g.players):
+            if flags[seat] & jbit:
+                flags[seat] ^= jbit
+                self._tiles[seat] += 1
+                break
+        j = jbit.bit_length() - 1
+        self._occ ^= jbit
+        self._occ_t ^= g.transposed[j]
+        self._count -= 1
+        w = g.width
+        occ = self._occ
+        occ_t = self._occ_t
+        self._minc = ((occ & -occ).bit_length() - 1) // w
+        self._maxc = (occ.bit_length() - 1) // w
+        self._minr = ((occ_t & -occ_t).bit_length() - 1) // w
+        self._maxr = (occ_t.bit_length() - 1) // w
+
+    def _end_of_turn(self) -> None:
+        g = self.game
+        if self._count >= g.size * g.size or 0 in self._tiles:
+            self.over = True
+            self.to_move = None
+        else:
+            self.to_move = (self.to_move + 1) % g.players  # type: ignore[operator]
