@@ -21,26 +21,61 @@ from kumiki.core.options import Option
 class Node:
     """A position in the tree. ``totals[i]`` is the sum of player i's rewards over the playouts through it."""
 
-    __slots__ = ("children", "move", "player", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "heuristic", "move", "player", "state", "totals", "untried", "visits")
 
-    def __init__(self, state: State, move: Move | None, rng: random.Random) -> None:
+    def __init__(self, state: State, move: Move | None, heuristic: float = 0.0) -> None:
         self.state = state
         self.move = move
+        self.heuristic = heuristic
         self.player = state.to_move
         self.children: list[Node] = []
-        untried = [] if state.over else state.legal_moves()
-        untried.reverse()
-        rng.shuffle(untried)
-        self.untried = untried
+        self.untried: list[tuple[float, Move]] = []
         self.visits = 0
         self.totals = [0.0] * state.game.players
 
 
-def random_playout(state: State, rng: random.Random) -> list[float]:
-    """Play uniformly random legal moves to the end of the game; the final rewards."""
+def one_ply_values(state: State, moves: list[Move]) -> list[float]:
+    """How far the mover leads the best other player after each move (the greedy agent's view)."""
+    hook = getattr(state, "move_values", None)
+    if hook is not None:
+        values: list[float] = hook(moves)
+        return values
+    player = state.to_move
+    out = []
+    for move in moves:
+        after = state.copy()
+        after.play(move)
+        scores = after.scores()
+        out.append(scores[player] - max(s for i, s in enumerate(scores) if i != player))  # type: ignore[index]
+    return out
+
+
+def random_playout(state: State, rng: random.Random) -> None:
+    """Play uniformly random legal moves to the end of the game."""
     while not state.over:
         state.play(rng.choice(state.legal_moves()))
+
+
+def outcome_reward(state: State) -> list[float]:
+    """Winners share 1, the others get 0."""
     return state.returns()
+
+
+def margin_reward(state: State, scale: float = 4.0) -> list[float]:
+    """Half the outcome, half a logistic of how far each player leads (or trails) the best other score.
+
+    Random playouts make the plain outcome a noisy signal; the score margin says by how much a line wins.
+    """
+    outcome = state.returns()
+    scores = state.scores()
+    rewards = []
+    for i, own in enumerate(scores):
+        best_other = max(s for j, s in enumerate(scores) if j != i)
+        rewards.append(0.5 * outcome[i] + 0.5 / (1.0 + math.exp(-(own - best_other) / scale)))
+    return rewards
+
+
+REWARDS = {"outcome": outcome_reward, "margin": margin_reward}
 
 
 class MCTSAgent(Agent):
@@ -58,6 +93,14 @@ class MCTSAgent(Agent):
         ),
         Option("c", float, 1.0, "UCT exploration constant", 0.0, 100.0),
         Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
+        Option("bias", float, 1.0, "weight of the one-ply heuristic (progressive bias; 0 turns it off)", 0.0, 100.0),
+        Option(
+            "reward",
+            str,
+            "margin",
+            "playout reward: 'outcome' (win/loss) or 'margin' (outcome and score lead)",
+            choices=tuple(REWARDS),
+        ),
     )
 
     def __init__(self, **options: Any) -> None:
@@ -82,8 +125,11 @@ class MCTSAgent(Agent):
         seconds = self.options["seconds"]
         iterations = self.options["iterations"]
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
-        root = Node(state, None, rng)
+        bias = self.options["bias"]
+        root = Node(state, None)
+        self._expandable(root, bias)
         fast = hasattr(state, "playout")
+        reward = REWARDS[self.options["reward"]]
         log = math.log
         sqrt = math.sqrt
         done = 0
@@ -97,7 +143,8 @@ class MCTSAgent(Agent):
                 best_value = -math.inf
                 chosen = node.children[0]
                 for child in node.children:
-                    value = child.totals[mover] / child.visits + scale / sqrt(child.visits)
+                    visits = child.visits
+                    value = child.totals[mover] / visits + scale / sqrt(visits) + child.heuristic / (visits + 1)
                     if value > best_value:
                         best_value = value
                         chosen = child
@@ -105,16 +152,21 @@ class MCTSAgent(Agent):
                 path.append(node)
             # Expansion.
             if node.untried:
-                move = node.untried.pop()
+                heuristic, move = node.untried.pop()
                 after = node.state.copy()
                 after.play(move)
-                child = Node(after, move, rng)
+                child = Node(after, move, heuristic)
+                self._expandable(child, bias)
                 node.children.append(child)
                 node = child
                 path.append(node)
             # Simulation.
             rollout = node.state.copy()
-            rewards = rollout.playout(rng) if fast else random_playout(rollout, rng)  # type: ignore[attr-defined]
+            if fast:
+                rollout.playout(rng)  # type: ignore[attr-defined]
+            else:
+                random_playout(rollout, rng)
+            rewards = reward(rollout)
             # Backpropagation.
             for visited in path:
                 visited.visits += 1
@@ -124,3 +176,22 @@ class MCTSAgent(Agent):
             done += 1
         self.last_iterations = done
         return root
+
+    def _expandable(self, node: Node, bias: float) -> None:
+        """Fill ``node.untried``: moves in random order, or (with bias) best one-ply value last, so popped first.
+
+        Each carries its progressive-bias term: ``bias`` times the move's value scaled to 0…1 among its siblings.
+        """
+        state = node.state
+        if state.over:
+            return
+        moves = state.legal_moves()
+        self.rng.shuffle(moves)
+        if bias <= 0.0 or len(moves) == 1:
+            node.untried = [(0.0, m) for m in moves]
+            return
+        values = one_ply_values(state, moves)
+        low = min(values)
+        spread = max(values) - low or 1.0
+        ranked = sorted(zip(values, range(len(moves))), key=lambda pair: pair[0])
+        node.untried = [(bias * (v - low) / spread, moves[i]) for v, i in ranked]

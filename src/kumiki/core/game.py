@@ -60,7 +60,7 @@ class Game(ABC):
         """The move written as ``text`` in this game's notation; raises MoveSyntaxError if it does not parse."""
 
     def default_options(self) -> dict[str, Any]:
-        """The options a game with the same player count would have by default (records omit those)."""
+        """The options a game with the same player count would have by default."""
         base = {"players": self.players} if any(o.name == "players" for o in self.option_spec) else {}
         return resolve_options(self.option_spec, base, f"game {self.name!r}")
 

@@ -36,7 +36,8 @@ class Option:
         elif self.minimum is not None:
             text = f"{self.type.__name__} ≥ {self.minimum:g}"
         else:
-            text = f"a {self.type.__name__}"
+            name = self.type.__name__
+            text = f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
         return text + (" or None" if self.nullable else "")
 
 

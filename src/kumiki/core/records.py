@@ -81,6 +81,9 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     for name, value in tags.items():
         if name in RESERVED or _PLAYER_TAG.fullmatch(name):
             continue
+        if name == "players" and "Players" in tags:
+            line = lines[name]
+            raise RecordError(f"line {line}: [players] repeats [Players]: give the number of players once", line)
         options[name] = parse_value(value)
         option_lines[name] = lines[name]
     try:

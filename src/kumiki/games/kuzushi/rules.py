@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kumiki.core.errors import IllegalMove
+from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
@@ -251,9 +251,16 @@ class KuzushiState(State):
 
     def parse_move(self, text: str) -> KuzushiMove:
         """Like ``game.parse_move``, but a bare cell ``x,y`` means F there if it holds your flag, else B."""
+        if not isinstance(text, str):
+            return parse_kuzushi_move(text)
         stripped = text.strip()
         if stripped and stripped[0] not in "BbFf":
-            x, y = parse_kuzushi_move("B " + stripped).xy
+            try:
+                x, y = parse_kuzushi_move("B " + stripped).xy
+            except MoveSyntaxError:
+                raise MoveSyntaxError(
+                    f"{stripped!r}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip, or a cell x,y)"
+                ) from None
             p = self.to_move
             if p is not None and self.has_flag(p, x, y):
                 return KuzushiMove(FLIP, x, y)
@@ -309,8 +316,8 @@ class KuzushiState(State):
 
     # ----------------------------------------------------------------- agent hooks
 
-    def playout(self, rng: random.Random) -> list[float]:
-        """Play uniformly random moves on this state to the end; return the rewards (agents' fast path)."""
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random moves on this state to the end, without recording them (agents' fast path)."""
         apply = self._apply
         playable = self._playable
         flags = self._flags
@@ -331,7 +338,6 @@ class KuzushiState(State):
                 pool &= pool - 1
                 k -= 1
             apply(p, (pool & -pool).bit_length() - 1, base)
-        return self.returns()
 
     # ----------------------------------------------------------------- internals
 

@@ -15,7 +15,7 @@ def render_plain(state: KuzushiState) -> str:
     min_x, min_y, max_x, max_y = state.bounds()
     rows = []
     for y in range(max_y + 1, min_y - 2, -1):
-        line = []
+        line: list[str] = []
         for x in range(min_x - 1, max_x + 2):
             tile = state.cell(x, y)
             if tile is None:
@@ -26,9 +26,8 @@ def render_plain(state: KuzushiState) -> str:
                 line.append(str(tile[1]))
             else:
                 line.append("abcdef"[tile[1]])
-        rows.append(f"{y:>3} " + " ".join(line))
-    xs = "".join(f"{x:>2}" for x in range(min_x - 1, max_x + 2))
-    rows.append("    " + xs[1:] if xs.startswith(" ") else "   " + xs)
+        rows.append(f"{y:>3} " + "".join(f"{mark:>3}" for mark in line))
+    rows.append("    " + "".join(f"{x:>3}" for x in range(min_x - 1, max_x + 2)))
     scores = ", ".join(f"P{i} {s:g}" for i, s in enumerate(state.scores()))
     left = ", ".join(str(t) for t in state.tiles_left())
     status = "over" if state.over else f"player {state.to_move} to move"

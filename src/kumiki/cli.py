@@ -1,0 +1,382 @@
+"""The ``kumiki`` command: play a game in the terminal, replay a record, list moves, games and agents.
+
+Bad input of any kind (a record, a file, an option, a game or agent name) ends with exit status 2 and one line on
+stderr, never a traceback. Set ``KUMIKI_DEBUG=1`` to see the traceback of an unexpected error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.text import Text
+
+import kumiki
+from kumiki.agents import agents as agent_names
+from kumiki.agents import load_agent
+from kumiki.core.errors import RecordError
+from kumiki.core.game import Game, State
+from kumiki.core.options import Option, format_value, parse_value
+from kumiki.core.records import parse_record
+from kumiki.core.registry import game_class
+
+try:  # typer ≥ 0.20 carries its own copy of click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover - older typer on top of click
+    from click.exceptions import ClickException  # type: ignore[no-redef]
+
+BAD_INPUT = 2
+INTERNAL = 1
+
+app = typer.Typer(
+    name="kumiki",
+    help="Kumiki: play construction tabletop games in the terminal and work with game records (.kmk).",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+class Failure(Exception):
+    """Bad input: one line for stderr (and, for --json, the fields of the JSON error object)."""
+
+    def __init__(self, message: str, line: int | None = None, move: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.move = move
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _fail(message: str, json_error: dict[str, Any] | None = None) -> NoReturn:
+    if json_error is not None:
+        sys.stdout.write(json.dumps(json_error, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    sys.stderr.write(_one_line(message) + "\n")
+    sys.stderr.flush()
+    raise typer.Exit(BAD_INPUT)
+
+
+@contextmanager
+def _reported(source: str, as_json: bool = False) -> Iterator[None]:
+    """Turn any error inside into one line on stderr (``source: message``) and exit status 2 (1 for a bug)."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except (Failure, RecordError) as error:
+        line = error.line if error.line else None
+        payload = {"error": _one_line(error), "line": line or 0, "move": error.move} if as_json else None
+        _fail(f"{source}: {error}", payload)
+    except (ValueError, OSError) as error:
+        message = str(error)
+        if isinstance(error, OSError) and error.strerror:
+            message = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+        _fail(f"{source}: {message}", {"error": _one_line(message), "line": 0, "move": None} if as_json else None)
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        raise typer.Exit(130) from None
+    except Exception as error:
+        if os.environ.get("KUMIKI_DEBUG"):
+            raise
+        message = f"internal error ({type(error).__name__}: {_one_line(error)}); please report it"
+        if as_json:
+            sys.stdout.write(json.dumps({"error": message, "line": 0, "move": None}) + "\n")
+        sys.stderr.write(f"{source}: {message}\n")
+        raise typer.Exit(INTERNAL) from None
+
+
+def _read_text(path: str) -> str:
+    """The file's text (``-`` is stdin); a Failure names what is wrong with it."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise Failure("no such file") from None
+    except IsADirectoryError:
+        raise Failure("is a directory, not a record") from None
+    except OSError as error:
+        raise Failure(f"cannot read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise Failure(f"line {line}: not UTF-8 text (byte 0x{data[error.start]:02x})", line) from None
+
+
+def _load_record(path: str) -> tuple[str, Game, State]:
+    text = _read_text(path)
+    game, state = kumiki.read_record(text)
+    return text, game, state
+
+
+def _record_names(text: str, players: int) -> list[str]:
+    tags = parse_record(text).tags
+    return [tags.get(f"Player{seat}", "") or f"player {seat}" for seat in range(players)]
+
+
+def _console() -> Any:
+    from kumiki.terminal import make_console
+
+    return make_console()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"kumiki {kumiki.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Kumiki: play construction tabletop games in the terminal and work with game records (.kmk)."""
+
+
+# ---------------------------------------------------------------------------------------------------------- play
+
+
+def _game_options(players: int | None, size: int | None, options: list[str]) -> dict[str, Any]:
+    chosen: dict[str, Any] = {}
+    for item in options:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise Failure(f"--option {item!r}: write name=value, e.g. --option size=8")
+        if name in chosen:
+            raise Failure(f"--option {item!r}: the option {name!r} is given twice")
+        chosen[name] = parse_value(value.strip())
+    for name, value in (("players", players), ("size", size)):
+        if value is None:
+            continue
+        if name in chosen and chosen[name] != value:
+            raise Failure(f"--{name} {value} and --option {name}={chosen[name]} disagree")
+        chosen[name] = value
+    return chosen
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game to play (see: kumiki games).")] = "kuzushi",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
+    size: Annotated[int | None, typer.Option("--size", help="Grid size (short for --option size=N).")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", metavar="NAME=VALUE", help="A game option, e.g. -o tiles=25; repeatable."),
+    ] = None,
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            "-s",
+            metavar="N=WHO",
+            help=(
+                "Who plays seat N: 'human' or an agent, e.g. --seat 0=mcts:iterations=3000,seed=2 or "
+                "--seat 1=random; repeatable. Seats not given: seat 1 (who moves first) is you, "
+                "the others mcts:iterations=3000."
+            ),
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", metavar="FILE", help="Write the game record here (kept after every move).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="The game's seed (all chance comes from it).")] = None,
+) -> None:
+    """Play a game in the terminal, against the computer or each other.
+
+    Type a move (in Kuzushi: B x,y, F x,y or just the cell x,y), or moves, undo, help, quit.
+    """
+    from kumiki.terminal.play import Session, build_seats
+
+    with _reported(f"kumiki play {game}"):
+        options = _game_options(players, size, option or [])
+        loaded = kumiki.load_game(game, **options)
+        seats = build_seats(loaded.players, seat or [])
+        if save is not None and save.is_dir():
+            raise Failure(f"--save {save}: is a directory")
+        state = loaded.new_state(seed=seed)
+        session = Session(state, seats, _console(), save=save)
+        code = session.run()
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------------------------------------- records
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (.kmk); - reads stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the board.")] = False,
+) -> None:
+    """Replay a game record and print the final position, scores and result."""
+    with _reported(file, as_json):
+        text, game, state = _load_record(file)
+        if as_json:
+            result = {
+                "game": game.name,
+                "players": game.players,
+                "moves": [str(move) for move in state.history],
+                "over": state.over,
+                "to_move": state.to_move,
+                "scores": state.scores(),
+                "winners": state.winners(),
+                "state": state.to_json(),
+            }
+            sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+            return
+        from kumiki.terminal import view_for
+        from kumiki.terminal.play import describe_result, scores_line
+
+        names = _record_names(text, game.players)
+        view = view_for(game.name)
+        console = _console()
+        defaults = game.default_options()
+        header = [game.name, f"{game.players} players"]
+        header += [f"{k} {format_value(v)}" for k, v in game.options.items() if v != defaults.get(k, v)]
+        header.append(f"{len(state.history)} move{'s' * (len(state.history) != 1)}")
+        console.print(Text(" · ".join(header), style="bold"))
+        console.print(view.render(state, names))
+        console.print(Text(scores_line(state)))
+        console.print(Text(describe_result(state, names, view), style="bold"))
+
+
+@app.command()
+def moves(file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (.kmk); - reads stdin.")]) -> None:
+    """Print the legal moves after a record, one per line (none once the game is over)."""
+    with _reported(file):
+        _, _, state = _load_record(file)
+        sys.stdout.write("".join(f"{move}\n" for move in state.legal_moves()))
+
+
+# ---------------------------------------------------------------------------------------------------------- listings
+
+
+def _option_json(option: Option) -> dict[str, Any]:
+    default = None if callable(option.default) else option.default
+    return {
+        "name": option.name,
+        "type": option.type.__name__,
+        "default": default,
+        "doc": option.doc,
+        "allowed": option.allowed(),
+    }
+
+
+def _option_default(option: Option) -> str:
+    return "(varies)" if callable(option.default) else format_value(option.default)
+
+
+def _options_table(title: str, spec: tuple[Option, ...]) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=Text(title, style="bold"), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False)
+    for column in ("option", "default", "allowed", "what it does"):
+        table.add_column(column)
+    for option in spec:
+        table.add_row(option.name, _option_default(option), option.allowed(), option.doc)
+    if not spec:
+        table.add_row("(none)", "", "", "")
+    return table
+
+
+@app.command(name="games")
+def list_games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    names_only: Annotated[bool, typer.Option("--names", help="Only the names, one per line.")] = False,
+) -> None:
+    """List the games and their options."""
+    with _reported("kumiki games", as_json):
+        classes = {name: game_class(name) for name in kumiki.games()}
+        if names_only:
+            sys.stdout.write("".join(f"{name}\n" for name in classes))
+            return
+        if as_json:
+            listing = [
+                {
+                    "name": name,
+                    "min_players": cls.facts.min_players,
+                    "max_players": cls.facts.max_players,
+                    "options": [_option_json(o) for o in cls.option_spec],
+                }
+                for name, cls in classes.items()
+            ]
+            sys.stdout.write(json.dumps(listing, ensure_ascii=False) + "\n")
+            return
+        console = _console()
+        for name, cls in classes.items():
+            players = f"{cls.facts.min_players}–{cls.facts.max_players} players"
+            console.print(_options_table(f"{name} ({players})", cls.option_spec))
+            console.print()
+
+
+@app.command(name="agents")
+def list_agents(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    names_only: Annotated[bool, typer.Option("--names", help="Only the names, one per line.")] = False,
+) -> None:
+    """List the agents (AI players) and their options; use them as --seat N=name:option=value,..."""
+    with _reported("kumiki agents", as_json):
+        specs = {name: type(load_agent(name)).option_spec for name in agent_names()}
+        if names_only:
+            sys.stdout.write("".join(f"{name}\n" for name in specs))
+            return
+        if as_json:
+            listing = [{"name": name, "options": [_option_json(o) for o in spec]} for name, spec in specs.items()]
+            sys.stdout.write(json.dumps(listing, ensure_ascii=False) + "\n")
+            return
+        console = _console()
+        for name, spec in specs.items():
+            console.print(_options_table(name, spec))
+            console.print()
+        console.print(Text("Example: kumiki play kuzushi --seat 0=mcts:iterations=3000,seed=2"))
+
+
+# ---------------------------------------------------------------------------------------------------------- entry
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """The ``kumiki`` console script. Exits with 0, 1 (a bug), 2 (bad input) or 130 (interrupted)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        code = app(args=args, prog_name="kumiki", standalone_mode=False)
+        sys.stdout.flush()
+    except ClickException as error:  # usage errors: an unknown flag, a missing argument, a bad number ...
+        context = getattr(error, "ctx", None)
+        command = context.command_path if context is not None else "kumiki"
+        message = _one_line(error.format_message())
+        if message:  # (no message: the help was shown because no command was given)
+            sys.stderr.write(f"{command}: {message} (see: {command} --help)\n")
+        code = error.exit_code
+    except typer.Abort:
+        sys.stderr.write("kumiki: aborted\n")
+        code = INTERNAL
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        code = 130
+    except BrokenPipeError:
+        # The reader went away (kumiki moves F | head -1): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    except Exception as error:
+        if os.environ.get("KUMIKI_DEBUG"):
+            raise
+        sys.stderr.write(f"kumiki: internal error ({type(error).__name__}: {_one_line(error)}); please report it\n")
+        code = INTERNAL
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

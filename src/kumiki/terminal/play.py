@@ -1,0 +1,374 @@
+"""The interactive game loop: humans type moves, agents think behind a spinner, the record is saved as we go.
+
+Rules stay in the state: this loop only asks it for legal moves, plays what it is given, and shows the position.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.text import Text
+
+from kumiki.agents import Agent, agent_from_spec
+from kumiki.core.errors import IllegalMove, MoveSyntaxError
+from kumiki.core.game import Move, State
+from kumiki.core.records import write_record
+from kumiki.terminal import GameView, view_for
+
+HUMAN = "human"
+DEFAULT_AGENT = "mcts:iterations=3000"
+FIRST_HUMAN = 1  # the seat a newcomer plays by default (in Kuzushi, the one that moves first)
+
+QUIT = ("quit", "exit", "q", ":q")
+HELP = ("help", "h", "?")
+MOVES = ("moves", "m", "legal")
+UNDO = ("undo", "u", "takeback")
+BOARD = ("board", "b", "show")
+
+
+@dataclass
+class Seat:
+    """One player: a human at the keyboard (``agent`` None) or an agent."""
+
+    index: int
+    agent: Agent | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.agent is None
+
+    def tag(self) -> str:
+        """The text of the record's PlayerN tag."""
+        return HUMAN if self.agent is None else self.agent.describe()
+
+
+def default_seat_specs(players: int) -> dict[int, str]:
+    return {seat: HUMAN if seat == FIRST_HUMAN % players else DEFAULT_AGENT for seat in range(players)}
+
+
+def build_seats(players: int, specs: Sequence[str]) -> list[Seat]:
+    """Seats from ``N=human`` / ``N=mcts:iterations=3000``; a seat not given keeps its default.
+
+    Raises ValueError naming the bad spec.
+    """
+    chosen = default_seat_specs(players)
+    given: set[int] = set()
+    for spec in specs:
+        number, eq, what = spec.partition("=")
+        if not eq or not number.strip() or not what.strip():
+            raise ValueError(f"--seat {spec!r}: write N=human or N=AGENT, e.g. 0=mcts:iterations=3000")
+        try:
+            seat = int(number)
+        except ValueError:
+            raise ValueError(f"--seat {spec!r}: the seat must be a number from 0 to {players - 1}") from None
+        if not 0 <= seat < players:
+            raise ValueError(f"--seat {spec!r}: seat {seat} is not in 0…{players - 1} ({players} players)")
+        if seat in given:
+            raise ValueError(f"--seat {spec!r}: seat {seat} is given twice")
+        given.add(seat)
+        chosen[seat] = what.strip()
+    seats = []
+    for seat in range(players):
+        spec = chosen[seat]
+        if spec.lower() == HUMAN:
+            seats.append(Seat(seat))
+            continue
+        try:
+            seats.append(Seat(seat, agent_from_spec(spec)))
+        except ValueError as error:
+            raise ValueError(f"seat {seat} ({spec}): {error}") from None
+    return seats
+
+
+def save_record(state: State, path: Path, tags: dict[str, str]) -> None:
+    """Write the record atomically: a crash mid-write never leaves half a file behind."""
+    text = write_record(state, tags=tags)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:  # name the record, not the temporary file
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class LineReader:
+    """Reads one command at a time; echoes it when stdin is not a terminal, so a piped session reads as a dialogue.
+
+    Returns None at the end of input.
+    """
+
+    def __init__(self, console: Console, stream: Callable[[], str] | None = None, tty: bool | None = None) -> None:
+        self.console = console
+        self.stream = stream
+        self.tty = sys.stdin.isatty() if tty is None else tty
+        if self.tty and stream is None:
+            with contextlib.suppress(ImportError):  # line editing and history (arrow keys) for input()
+                import readline  # noqa: F401
+
+    def __call__(self, prompt: Text) -> str | None:
+        if self.tty and self.stream is None:
+            try:
+                return self.console.input(prompt)
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(prompt, end="")
+        line = (self.stream or sys.stdin.readline)()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        self.console.print(Text(line))
+        return line
+
+
+class Session:
+    """One game at the terminal. ``run()`` plays it to the end (or until the humans quit) and returns 0."""
+
+    def __init__(
+        self,
+        state: State,
+        seats: Sequence[Seat],
+        console: Console,
+        *,
+        save: Path | None = None,
+        reader: Callable[[Text], str | None] | None = None,
+        view: GameView | None = None,
+    ) -> None:
+        self.state = state
+        self.seats = list(seats)
+        self.console = console
+        self.save_path = save
+        self.read = reader or LineReader(console)
+        self.view = view or view_for(state.game.name)
+        self.undo_stack: list[State] = []
+        humans = sum(seat.human for seat in self.seats)
+        self.names = [self._label(seat, humans) for seat in self.seats]
+        self.tags = {f"Player{seat.index}": seat.tag() for seat in self.seats}
+        self.tags["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+        self.stopped = False
+        self.save_failed = False
+
+    # ------------------------------------------------------------------ output
+
+    @staticmethod
+    def _label(seat: Seat, humans: int) -> str:
+        if seat.agent is None:
+            return "you" if humans == 1 else HUMAN
+        return seat.agent.name
+
+    def who(self, seat: int) -> str:
+        return f"Player {seat} ({self.names[seat]})"
+
+    def say(self, text: str, style: str = "") -> None:
+        """One message on one line (the terminal may fold it; we never break it)."""
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def show_board(self) -> None:
+        self.console.print()
+        self.console.print(self.view.render(self.state, self.names))
+
+    def show_help(self) -> None:
+        self.console.print(Text(self.view.how_to_play(self.state.game)))
+
+    def result_text(self) -> str:
+        return describe_result(self.state, self.names, self.view)
+
+    # ------------------------------------------------------------------ the game
+
+    def run(self) -> int:
+        state = self.state
+        if self.save_path is not None:
+            # Fail before the first move if the record cannot be written at all.
+            save_record(self.state, self.save_path, self.tags)
+        self.say(f"Kumiki · {state.game.name} · {state.game.players} players", style="bold")
+        for seat in self.seats:
+            self.say(f"  {self.who(seat.index)}: {seat.tag()}")
+        if any(seat.human for seat in self.seats):
+            self.console.print()
+            self.show_help()
+        try:
+            self.loop()
+        except KeyboardInterrupt:
+            self.console.print()
+            self.stopped = True
+        finally:
+            saved = self.save()
+        if self.stopped:
+            played = len(self.state.history)
+            self.say(f"Game stopped after {played} move{'s' * (played != 1)}.")
+            self.say(scores_line(self.state))
+        else:
+            self.show_board()
+            self.console.print()
+            self.say(scores_line(self.state))
+            self.say(self.result_text(), style="bold")
+        if saved:
+            self.say(f"Saved to {self.save_path} (replay it with: kumiki replay {self.save_path})")
+        elif self.save_path is not None:
+            self.say("The record could not be saved; here it is:", style="bold red")
+            self.console.print(Text(write_record(self.state, tags=self.tags)), end="", soft_wrap=True)
+            return 2
+        return 0
+
+    def loop(self) -> None:
+        while not self.state.over:
+            seat = self.seats[self.state.to_move]  # type: ignore[index]
+            if not self.state.legal_moves():
+                self.say(f"{self.who(seat.index)} has no legal move; the game cannot go on.", style="bold red")
+                self.stopped = True
+                return
+            if seat.human:
+                self.show_board()
+                if not self.human_turn(seat):
+                    self.stopped = True
+                    return
+            else:
+                self.agent_turn(seat)
+            self.save()
+
+    def human_turn(self, seat: Seat) -> bool:
+        """Read commands until a legal move is played (True) or the player quits (False)."""
+        state = self.state
+        prompt = Text()
+        prompt.append(f"Move {len(state.history) + 1} · ")
+        prompt.append(self.who(seat.index), style="bold")
+        prompt.append(" > ")
+        while True:
+            line = self.read(prompt)
+            if line is None:
+                return False
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                continue
+            if word in QUIT:
+                return False
+            if word in HELP:
+                self.show_help()
+                continue
+            if word in MOVES:
+                legal = state.legal_moves()
+                self.say(f"{len(legal)} legal move{'s' * (len(legal) != 1)}:")
+                self.console.print(Columns([Text(str(move)) for move in legal], padding=(0, 3)))
+                continue
+            if word in BOARD:
+                self.show_board()
+                continue
+            if word in UNDO:
+                if self.undo():
+                    return True
+                continue
+            try:
+                move = parse_move(state, text)
+                before = state.copy()
+                state.play(move)
+            except MoveSyntaxError as error:
+                hint = self.view.syntax_hint
+                self.say(f"{text!r}: not a move — {hint}" if hint else one_line(error), style="red")
+                continue
+            except IllegalMove as error:
+                self.say(f"Illegal move: {one_line(error)}", style="red")
+                continue
+            self.undo_stack.append(before)
+            self.say(f"{self.who(seat.index)} plays {move}")
+            return True
+
+    def undo(self) -> bool:
+        """Go back to before the last human move (and the agents' replies). True when something was undone."""
+        if not self.undo_stack:
+            self.say("Nothing to undo.")
+            return False
+        self.state = self.undo_stack.pop()
+        self.say(f"Took back to move {len(self.state.history) + 1}.")
+        return True
+
+    def agent_turn(self, seat: Seat) -> None:
+        agent = seat.agent
+        assert agent is not None
+        started = time.perf_counter()
+        if self.console.is_terminal:
+            with self.console.status(Text(f"{agent.name} is thinking…")):
+                move = agent.choose(self.state.copy())
+        else:
+            move = agent.choose(self.state.copy())
+        took = time.perf_counter() - started
+        self.state.play(move)
+        timing = f"  ({took:.1f} s)" if self.console.is_terminal and took >= 0.05 else ""
+        self.say(f"{self.who(seat.index)} plays {move}{timing}")
+
+    def save(self) -> bool:
+        """Write the record so far (after every move, so that nothing is lost). True if it is on disk.
+
+        A failure is reported once on stderr; the game goes on and the record is printed at the end instead.
+        """
+        if self.save_path is None:
+            return False
+        try:
+            save_record(self.state, self.save_path, self.tags)
+        except OSError as error:
+            if not self.save_failed:
+                reason = error.strerror or one_line(error)
+                print(f"kumiki: cannot save to {self.save_path}: {reason}", file=sys.stderr)
+            self.save_failed = True
+            return False
+        self.save_failed = False
+        return True
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The move ``text`` means in this position (a state may accept shortcuts, e.g. Kuzushi's bare cell)."""
+    parser = getattr(state, "parse_move", None)
+    return parser(text) if parser is not None else state.game.parse_move(text)
+
+
+def one_line(error: BaseException | str) -> str:
+    return " ".join(str(error).split())
+
+
+def scores_line(state: State) -> str:
+    return "Scores: " + ", ".join(f"player {seat} {score:g}" for seat, score in enumerate(state.scores()))
+
+
+def describe_result(state: State, names: Sequence[str] | None = None, view: GameView | None = None) -> str:
+    """``Player 1 (you) wins.``, a shared win, or whose turn it is when the game goes on."""
+
+    def who(seat: int) -> str:
+        return f"Player {seat} ({names[seat]})" if names and seat < len(names) else f"Player {seat}"
+
+    if not state.over:
+        return f"The game goes on: {who(state.to_move)} to move." if state.to_move is not None else "Not over."
+    winners = state.winners()
+    if not winners:
+        text = "Nobody wins."
+    elif len(winners) == 1:
+        text = f"{who(winners[0])} wins."
+    else:
+        text = "Shared win: " + ", ".join(who(w) for w in winners) + "."
+    view = view or view_for(state.game.name)
+    note = view.result_note(state) if view.result_note is not None else None
+    if note:
+        text += " " + note
+    if names and names.count("you") == 1:
+        me = names.index("you")
+        if me not in winners:
+            text += " You lose."
+        else:
+            text += " You win!" if len(winners) == 1 else " You share the win."
+    return text

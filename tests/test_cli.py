@@ -1,0 +1,275 @@
+"""The ``kumiki`` command line: replay, moves, listings, and one clear line (exit 2) for every kind of bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kumiki
+from kumiki.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
+
+    def run(*args: str, stdin: str | bytes = b"") -> tuple[int, str, str]:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    return run
+
+
+def played(*moves: str, **options: object) -> kumiki.State:
+    state = kumiki.load_game("kuzushi", **options).new_state()
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def finished_game() -> kumiki.State:
+    state = kumiki.load_game("kuzushi").new_state()
+    agents = [kumiki.load_agent("random", seed=1), kumiki.load_agent("random", seed=2)]
+    while not state.over:
+        state.play(agents[state.to_move].choose(state))
+    return state
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    state = played("B 1,0", "B -1,0", "F 1,1")
+    path = tmp_path / "game.kmk"
+    path.write_text(kumiki.write_record(state, tags={"Player0": "alice", "Player1": "bob"}), encoding="utf-8")
+    return path
+
+
+def assert_one_line_error(code: int, err: str, *parts: str) -> None:
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    for part in parts:
+        assert part in lines[0], lines[0]
+
+
+# ------------------------------------------------------------------------------------------------ replay and moves
+
+
+def test_replay_prints_board_scores_and_state(cli, record: Path) -> None:
+    code, out, err = cli("replay", record)
+    assert code == 0, err
+    assert err == ""
+    assert "kuzushi · 2 players · 3 moves" in out
+    assert "[C]" in out
+    assert "alice" in out and "bob" in out
+    state = played("B 1,0", "B -1,0", "F 1,1")
+    assert "Scores: " + ", ".join(f"player {i} {s:g}" for i, s in enumerate(state.scores())) in out
+    assert "The game goes on: Player 0 (alice) to move." in out
+
+
+def test_replay_json_has_the_contract_fields(cli, record: Path) -> None:
+    code, out, _ = cli("replay", record, "--json")
+    assert code == 0
+    result = json.loads(out)
+    state = played("B 1,0", "B -1,0", "F 1,1")
+    assert set(result) == {"game", "players", "moves", "over", "to_move", "scores", "winners", "state"}
+    assert result["game"] == "kuzushi"
+    assert result["players"] == 2
+    assert result["moves"] == ["B 1,0", "B -1,0", "F 1,1"]
+    assert result["over"] is False
+    assert result["to_move"] == 0
+    assert result["scores"] == state.scores()
+    assert result["winners"] == []
+    assert result["state"] == state.to_json()
+
+
+def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
+    state = finished_game()
+    path = tmp_path / "done.kmk"
+    path.write_text(kumiki.write_record(state), encoding="utf-8")
+    code, out, _ = cli("replay", path, "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["over"] is True
+    assert result["to_move"] is None
+    assert result["winners"] == state.winners()
+    assert result["state"] == state.to_json()
+    code, out, _ = cli("replay", path)
+    assert code == 0
+    assert "wins." in out or "Shared win" in out
+
+
+def test_replay_reads_stdin(cli, record: Path) -> None:
+    code, out, _ = cli("replay", "-", "--json", stdin=record.read_bytes())
+    assert code == 0
+    assert json.loads(out)["moves"] == ["B 1,0", "B -1,0", "F 1,1"]
+
+
+def test_moves_lists_the_legal_moves_in_order(cli, record: Path) -> None:
+    code, out, _ = cli("moves", record)
+    assert code == 0
+    state = played("B 1,0", "B -1,0", "F 1,1")
+    assert out.splitlines() == [str(move) for move in state.legal_moves()]
+
+
+def test_moves_after_the_end_prints_nothing(cli, tmp_path: Path) -> None:
+    path = tmp_path / "done.kmk"
+    path.write_text(kumiki.write_record(finished_game()), encoding="utf-8")
+    code, out, _ = cli("moves", path)
+    assert (code, out) == (0, "")
+
+
+# ------------------------------------------------------------------------------------------------ bad records
+
+BAD_RECORDS = {
+    "unknown game": ('[Game "nosuchgame"]\n\nB 1,0\n', 1, "unknown game 'nosuchgame'"),
+    "tag value not a number": ('[Game "kuzushi"]\n[size "abc"]\n\nB 1,0\n', 2, "size"),
+    "tag value out of range": ('[Game "kuzushi"]\n[size "99"]\n\nB 1,0\n', 2, "99"),
+    "unparsable move": ('[Game "kuzushi"]\n\nB 1,0\nX 1,0\n', 4, "X 1,0"),
+    "illegal move": ('[Game "kuzushi"]\n\nB 1,0\nB 9,9\n', 4, "illegal move: B 9,9: outside the 6×6 grid"),
+    "tag line cut off": ('[Game "kuzushi"]\n[Players "2"]\n[Game "kuzu', 3, "not a tag line"),
+    "result but moves stop early": ('[Game "kuzushi"]\n[Result "1"]\n\nB 1,0\n', 2, "truncated"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_RECORDS))
+@pytest.mark.parametrize("command", ["replay", "moves"])
+def test_a_bad_record_is_one_line_naming_file_and_line(cli, tmp_path: Path, kind: str, command: str) -> None:
+    text, line, reason = BAD_RECORDS[kind]
+    path = tmp_path / "game.kmk"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli(command, path)
+    assert_one_line_error(code, err, f"{path}: line {line}: ", reason)
+    assert out == ""
+
+
+def test_bad_record_with_json_also_prints_the_error_object(cli, tmp_path: Path) -> None:
+    path = tmp_path / "game.kmk"
+    path.write_text('[Game "kuzushi"]\n\nB 1,0\nB -1,0\nB 9,9\n', encoding="utf-8")
+    code, out, err = cli("replay", path, "--json")
+    assert_one_line_error(code, err, "line 5", "B 9,9", "outside the 6×6 grid")
+    error = json.loads(out)
+    assert error["line"] == 5
+    assert "B 9,9" in error["error"]
+    assert error["move"] == "B 9,9"
+
+
+def test_missing_file(cli, tmp_path: Path) -> None:
+    path = tmp_path / "nothere.kmk"
+    for command in ("replay", "moves"):
+        code, out, err = cli(command, path)
+        assert_one_line_error(code, err, str(path), "no such file")
+    code, out, err = cli("replay", path, "--json")
+    assert json.loads(out) == {"error": "no such file", "line": 0, "move": None}
+
+
+def test_a_directory_is_not_a_record(cli, tmp_path: Path) -> None:
+    code, _, err = cli("replay", tmp_path)
+    assert_one_line_error(code, err, str(tmp_path), "directory")
+
+
+def test_non_utf8_file_names_the_line(cli, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.kmk"
+    path.write_bytes(b'[Game "kuzushi"]\n[Event "caf\xe9"]\n\nB 1,0\n')
+    code, _, err = cli("replay", path)
+    assert_one_line_error(code, err, str(path), "line 2", "UTF-8")
+
+
+# ------------------------------------------------------------------------------------------------ play: bad input
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["play", "nosuchgame"], "unknown game 'nosuchgame'"),
+        (["play", "kuzushi", "--size", "99"], "option 'size'"),
+        (["play", "kuzushi", "--option", "size"], "name=value"),
+        (["play", "kuzushi", "--option", "colour=red"], "unknown option 'colour'"),
+        (["play", "kuzushi", "--players", "9"], "option 'players'"),
+        (["play", "kuzushi", "--seat", "5=human"], "seat 5"),
+        (["play", "kuzushi", "--seat", "0=alphazero"], "unknown agent 'alphazero'"),
+        (["play", "kuzushi", "--seat", "0=mcts:iterations=zero"], "iterations"),
+        (["play", "kuzushi", "--seat", "0=random", "--seat", "0=greedy"], "twice"),
+        (["play", "kuzushi", "--no-such-flag"], "--no-such-flag"),
+        (["play", "kuzushi", "--players", "two"], "--players"),
+        (["frobnicate"], "frobnicate"),
+    ],
+)
+def test_play_bad_input_is_one_line(cli, args: list[str], reason: str) -> None:
+    code, _, err = cli(*args)
+    assert_one_line_error(code, err, reason)
+
+
+def test_play_save_into_a_missing_folder_fails_before_the_game(cli, tmp_path: Path) -> None:
+    target = tmp_path / "no" / "such" / "game.kmk"
+    code, out, err = cli("play", "--seat", "1=random", "--save", target)
+    assert_one_line_error(code, err, str(target))
+    assert "plays" not in out
+
+
+# ------------------------------------------------------------------------------------------------ listings
+
+
+def test_games_and_agents_are_listed(cli) -> None:
+    code, out, _ = cli("games", "--names")
+    assert code == 0
+    assert out.splitlines() == kumiki.games()
+    code, out, _ = cli("agents", "--names")
+    assert code == 0
+    assert {"random", "greedy", "mcts"} <= set(out.splitlines())
+    code, out, _ = cli("games")
+    assert code == 0
+    assert "kuzushi" in out and "size" in out and "tiles" in out
+    code, out, _ = cli("agents")
+    assert code == 0
+    assert "iterations" in out
+
+
+def test_games_and_agents_as_json(cli) -> None:
+    code, out, _ = cli("games", "--json")
+    assert code == 0
+    games = {entry["name"]: entry for entry in json.loads(out)}
+    assert "kuzushi" in games
+    assert {o["name"] for o in games["kuzushi"]["options"]} >= {"players", "size", "tiles"}
+    code, out, _ = cli("agents", "--json")
+    mcts = next(entry for entry in json.loads(out) if entry["name"] == "mcts")
+    iterations = next(o for o in mcts["options"] if o["name"] == "iterations")
+    assert iterations["type"] == "int"
+
+
+def test_version(cli) -> None:
+    code, out, _ = cli("--version")
+    assert (code, out.strip()) == (0, f"kumiki {kumiki.__version__}")
+
+
+# ------------------------------------------------------------------------------------------------ the installed script
+
+SCRIPT = Path(sys.executable).with_name("kumiki")
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the kumiki console script is not installed next to python")
+def test_console_script_reports_an_illegal_move_without_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "game.kmk"
+    path.write_text('[Game "kuzushi"]\n\nB 1,0\nB -1,0\nB 1,0\n', encoding="utf-8")
+    done = subprocess.run([SCRIPT, "replay", path], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [f"{path}: line 5: illegal move: B 1,0: a base of player 1 is already there"]

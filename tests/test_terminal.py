@@ -1,0 +1,362 @@
+"""``kumiki play`` and the terminal views: games played out by agents, piped human input, undo, saving."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import kumiki
+from kumiki.cli import main
+from kumiki.core import GameFacts, Option
+from kumiki.terminal import GameView, plain_renderer, view_for
+from kumiki.terminal import play as terminal_play
+from kumiki.terminal.kuzushi import render, result_note
+from kumiki.terminal.play import Seat, Session, build_seats, describe_result
+
+
+@pytest.fixture(autouse=True)
+def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    def run(*args: object, stdin: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    return run
+
+
+def scripted(lines: Iterable[str]):
+    """A reader that answers each prompt with the next line, then None (end of input)."""
+    queue = list(lines)
+
+    def read(prompt: object) -> str | None:
+        return queue.pop(0) if queue else None
+
+    return read
+
+
+def session(
+    state: kumiki.State, seats: list[Seat], lines: Iterable[str], **kwargs: object
+) -> tuple[Session, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False, color_system=None)
+    return Session(state, seats, console, reader=scripted(lines), **kwargs), out
+
+
+def new_state(**options: object) -> kumiki.State:
+    return kumiki.load_game("kuzushi", **options).new_state()
+
+
+# ------------------------------------------------------------------------------------------------ kumiki play
+
+
+def test_agents_play_a_whole_game_and_the_record_replays(cli, tmp_path: Path) -> None:
+    save = tmp_path / "ai.kmk"
+    code, out, err = cli("play", "kuzushi", "--seat", "0=random:seed=1", "--seat", "1=random:seed=2", "--save", save)
+    assert code == 0, err
+    assert err == ""
+    # The same agents with the same seeds play the same game.
+    expected = new_state()
+    agents = [kumiki.load_agent("random", seed=1), kumiki.load_agent("random", seed=2)]
+    while not expected.over:
+        expected.play(agents[expected.to_move].choose(expected))
+    _, replayed = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert replayed.over
+    assert replayed.to_json() == expected.to_json()
+    assert [str(m) for m in replayed.history] == [str(m) for m in expected.history]
+    assert f"Player 1 (random) plays {expected.history[0]}" in out
+    assert describe_result(expected, ["random", "random"]) in out
+    assert f"Saved to {save}" in out
+    text = save.read_text(encoding="utf-8")
+    assert '[Player0 "random seed=1"]' in text
+    assert '[Player1 "random seed=2"]' in text
+    assert f'[Result "{" ".join(map(str, expected.winners()))}"]' in text
+
+
+def test_three_agents_on_a_small_grid(cli) -> None:
+    seats = ["--seat", "0=random:seed=1", "--seat", "1=greedy:seed=2", "--seat", "2=random:seed=3"]
+    code, out, err = cli("play", "--players", "3", "--size", "4", "--option", "tiles=6", *seats)
+    assert code == 0, err
+    assert "3 players" in out
+    assert "Scores: player 0" in out
+
+
+def test_a_piped_human_game(cli, tmp_path: Path) -> None:
+    save = tmp_path / "human.kmk"
+    script = "B 9,9\n2,1\nhello\n1,0\nmoves\nquit\n"
+    code, out, err = cli("play", "kuzushi", "--seat", "0=random:seed=5", "--save", save, stdin=script)
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    assert "How to play Kuzushi" in out
+    assert "Illegal move: B 9,9: outside the 6×6 grid\n" in out
+    assert "Illegal move: B 2,1: not next to any tile\n" in out
+    assert "'hello': not a move" in out
+    assert "Player 1 (you) plays B 1,0" in out  # the bare cell is a BASE
+    assert "Player 0 (random) plays" in out
+    assert "legal moves:" in out
+    assert "Game stopped after 2 moves." in out
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert str(state.history[0]) == "B 1,0"
+    assert len(state.history) == 2
+    assert not state.over
+    text = save.read_text(encoding="utf-8")
+    assert '[Player1 "human"]' in text and '[Result "*"]' in text
+
+
+def test_each_illegal_move_message_is_one_line(cli) -> None:
+    code, out, _ = cli("play", "--seat", "0=random:seed=1", stdin="F 0,0\n")
+    assert code == 0
+    lines = [line for line in out.splitlines() if line.startswith("Illegal move")]
+    assert lines == ["Illegal move: F 0,0: no flag of yours there"]
+
+
+def test_end_of_input_stops_the_game_and_keeps_the_record(cli, tmp_path: Path) -> None:
+    save = tmp_path / "eof.kmk"
+    code, out, err = cli("play", "--save", save, stdin="1,0\n")  # the default opponent: mcts
+    assert code == 0, err
+    assert "Game stopped after 2 moves." in out
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert str(state.history[0]) == "B 1,0"
+    assert len(state.history) == 2
+
+
+def test_default_seats_make_seat_1_the_human() -> None:
+    seats = build_seats(2, [])
+    assert seats[1].human
+    assert seats[0].agent is not None and seats[0].agent.name == "mcts"
+    assert seats[0].agent.options["iterations"] == 3000
+    seats = build_seats(3, ["2=human", "0=random:seed=4"])
+    assert [seat.human for seat in seats] == [False, True, True]
+    assert seats[0].tag() == "random seed=4"
+
+
+# ------------------------------------------------------------------------------------------------ the session
+
+
+def test_a_bare_cell_flips_your_flag() -> None:
+    state = new_state()
+    state.play("B 1,0")
+    state.play("B -1,0")
+    assert state.cell(1, 1) == ("flag", 1)
+    game, out = session(state, [Seat(0, kumiki.load_agent("random", seed=1)), Seat(1)], ["1,1", "quit"])
+    assert game.run() == 0
+    assert str(game.state.history[2]) == "F 1,1"
+    assert "Player 1 (you) plays F 1,1" in out.getvalue()
+
+
+def test_undo_takes_back_the_move_and_the_reply(tmp_path: Path) -> None:
+    save = tmp_path / "undo.kmk"
+    seats = [Seat(0, kumiki.load_agent("random", seed=1)), Seat(1)]
+    game, out = session(new_state(), seats, ["undo", "1,0", "undo", "0,1", "quit"], save=save)
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "Nothing to undo." in text
+    assert "Took back to move 1." in text
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert str(state.history[0]) == "B 0,1"
+    assert len(state.history) == 2
+
+
+def test_two_humans_at_one_keyboard() -> None:
+    game, out = session(new_state(), [Seat(0), Seat(1)], ["1,0", "-1,0", "help", "quit"])
+    assert game.run() == 0
+    assert [str(m) for m in game.state.history] == ["B 1,0", "B -1,0"]
+    text = out.getvalue()
+    assert "Player 0 (human) plays B -1,0" in text
+    assert text.count("How to play Kuzushi") == 2
+
+
+def test_ctrl_c_saves_and_stops_cleanly(tmp_path: Path) -> None:
+    save = tmp_path / "interrupted.kmk"
+    lines = iter(["1,0"])
+
+    def read(prompt: object) -> str | None:
+        line = next(lines, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    seats = [Seat(0, kumiki.load_agent("random", seed=2)), Seat(1)]
+    assert Session(new_state(), seats, console, save=save, reader=read).run() == 0
+    assert "Game stopped after 2 moves." in out.getvalue()
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert len(state.history) == 2
+
+
+def test_a_failing_save_prints_the_record_instead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = terminal_play.save_record
+
+    def flaky(state: kumiki.State, path: Path, tags: dict[str, str]) -> None:
+        calls.append(len(state.history))
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device", str(path))
+        real(state, path, tags)
+
+    monkeypatch.setattr(terminal_play, "save_record", flaky)
+    seats = [Seat(0, kumiki.load_agent("random", seed=1)), Seat(1, kumiki.load_agent("random", seed=2))]
+    game, out = session(new_state(size=3, tiles=3), seats, [], save=tmp_path / "full.kmk")
+    assert game.run() == 2
+    text = out.getvalue()
+    assert "could not be saved" in text
+    assert '[Game "kuzushi"]' in text
+    moves = [str(m) for m in game.state.history]
+    assert text.rstrip().endswith(moves[-1])
+
+
+# ------------------------------------------------------------------------------------------------ the views
+
+
+def draw(state: kumiki.State, names: list[str] | None = None) -> str:
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(render(state, names))
+    return out.getvalue()
+
+
+def test_the_board_has_north_up_and_axes() -> None:
+    state = new_state()
+    state.play("B 0,1")  # player 1, north of the CITY
+    lines = draw(state, ["mcts", "you"]).splitlines()
+    north = next(i for i, line in enumerate(lines) if line.startswith(" 1 "))
+    city = next(i for i, line in enumerate(lines) if line.startswith(" 0 "))
+    assert north < city
+    assert " 1 " in lines[north][3:]
+    assert "[C]" in lines[city]
+    axis = next(line for line in lines if line.rstrip().endswith(" x") or " x " in line)
+    assert axis.index("-1") < axis.index(" 0 ") < axis.index(" 1 ")
+    assert lines[north][3:].count("▸1") == 2  # player 1's flags east and west of its base
+    assert "▸1" in lines[north - 1]  # ... and north of it
+    text = "\n".join(lines)
+    assert "you" in text and "mcts" in text and "◀ to move" in text
+    assert "·" in text  # playable cells
+
+
+def test_the_final_board_marks_the_winner() -> None:
+    state = new_state(size=3, tiles=3)
+    agents = [kumiki.load_agent("random", seed=1), kumiki.load_agent("random", seed=2)]
+    while not state.over:
+        state.play(agents[state.to_move].choose(state))
+    assert "★ winner" in draw(state)
+
+
+def test_a_tie_on_points_explains_the_tie_break() -> None:
+    for seed in range(50):
+        state = new_state()
+        agents = [kumiki.load_agent("random", seed=seed), kumiki.load_agent("random", seed=seed + 1000)]
+        while not state.over:
+            state.play(agents[state.to_move].choose(state))
+        scores = state.scores()
+        if scores[0] == scores[1]:
+            break
+    else:  # pragma: no cover - ties are common; fail loudly if the rules changed
+        pytest.fail("no tied game in 50 random games")
+    note = result_note(state)
+    assert note is not None and "largest connected group" in note
+    assert note in describe_result(state)
+    assert result_note(new_state()) is None
+
+
+def test_unknown_games_fall_back_to_the_plain_renderer() -> None:
+    view = view_for("no-such-game")
+    assert view == GameView()
+    assert view.render is plain_renderer
+    assert view_for("kuzushi").render is render
+
+
+def test_a_team_game_shows_the_team_scores() -> None:
+    state = new_state(players=4, teams=2, size=5, tiles=6)
+    agents = [kumiki.load_agent("random", seed=seat) for seat in range(4)]
+    while not state.over:
+        state.play(agents[state.to_move].choose(state))
+    assert "Team scores: team 0 " in describe_result(state)
+    assert "team" in draw(state)
+
+
+# ------------------------------------------------------------------------------------------------ a game with no view
+
+
+@dataclass(frozen=True, slots=True)
+class Take(kumiki.Move):
+    sticks: int
+
+    def __str__(self) -> str:
+        return str(self.sticks)
+
+
+class TakeAway(kumiki.Game):
+    """Take 1–3 sticks; whoever takes the last one wins. No terminal view of its own."""
+
+    name = "takeaway-test"
+    facts = GameFacts(min_players=2, max_players=2)
+    option_spec = (Option("sticks", int, 7, "sticks on the table", 1, 99),)
+
+    def new_state(self, seed: int | None = None) -> TakeAwayState:
+        return TakeAwayState(self, seed)
+
+    def parse_move(self, text: str) -> Take:
+        if not text.strip().isdigit():
+            raise kumiki.MoveSyntaxError(f"{text.strip()!r}: write how many sticks to take")
+        return Take(int(text))
+
+
+class TakeAwayState(kumiki.State):
+    def __init__(self, game: TakeAway, seed: int | None) -> None:
+        self.game, self.seed, self.history = game, seed, []
+        self.left, self.to_move, self.over = game.options["sticks"], 0, False
+
+    def legal_moves(self) -> list[Take]:
+        return [] if self.over else [Take(n) for n in range(1, min(3, self.left) + 1)]
+
+    def play(self, move: Take | str) -> None:
+        move = self.game.parse_move(move) if isinstance(move, str) else move
+        if move not in self.legal_moves():
+            raise kumiki.IllegalMove(f"{move}: take 1, 2 or 3 sticks, at most {self.left}")
+        self.left -= move.sticks
+        self.history.append(move)
+        self.over = self.left == 0
+        self.to_move = None if self.over else 1 - self.to_move
+
+    def copy(self) -> TakeAwayState:
+        other = TakeAwayState(self.game, self.seed)
+        other.history, other.left, other.to_move, other.over = list(self.history), self.left, self.to_move, self.over
+        return other
+
+    def scores(self) -> list[float]:
+        return [0.0, 0.0] if not self.over else [float(i in self.winners()) for i in range(2)]
+
+    def winners(self) -> list[int]:
+        return [len(self.history) % 2 ^ 1] if self.over else []
+
+    def to_json(self) -> dict[str, object]:
+        return {"left": self.left}
+
+
+def test_a_game_without_a_view_plays_with_the_plain_renderer() -> None:
+    state = TakeAway().new_state()
+    seats = [Seat(0), Seat(1, kumiki.load_agent("random", seed=1))]
+    game, out = session(state, seats, ["5", "x", "3", "moves", "quit"])
+    assert game.run() == 0
+    text = out.getvalue()
+    assert "takeaway-test: type a move" in text  # the generic how-to-play
+    assert "Illegal move: 5: take 1, 2 or 3 sticks, at most 7" in text
+    assert "'x': write how many sticks to take" in text
+    assert "Player 0 (you) plays 3" in text
+    assert "{'left': " in text  # state.render()
