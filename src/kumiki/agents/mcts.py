@@ -1,9 +1,15 @@
 """Monte Carlo tree search (UCT) with a vector of rewards, so it plays any number of players.
 
 Each node keeps the reward sums of every player; a node's children are compared on the reward of the player who
-moves at that node. Playouts are uniformly random, through the state's ``playout(rng)`` hook when the game offers a
-fast one, else through ``legal_moves()`` and ``play()``. With a fixed ``seed`` and ``iterations`` (and no
-``seconds``), the choice is reproducible.
+moves at that node. The agent knows only the protocol; a game may offer optional hooks on its state that it uses:
+
+- ``playout(rng)``: play uniformly random moves to the end, in place (a fast random playout);
+- ``heuristic_playout(rng)``: the same with a game-specific, still random, policy (``playout="heuristic"``);
+- ``move_values(moves)``: one-ply values used as a progressive bias (``bias`` > 0).
+
+Without hooks, playouts go through ``legal_moves()`` and ``play()``. The reward of a playout is the outcome
+(winners share 1) blended with the score margin (``reward="margin"``), which tells a big win from a narrow one.
+With a fixed ``seed`` and ``iterations`` (and no ``seconds``) the choice is reproducible.
 """
 
 from __future__ import annotations
@@ -91,9 +97,16 @@ class MCTSAgent(Agent):
             86400.0,
             nullable=True,
         ),
-        Option("c", float, 1.0, "UCT exploration constant", 0.0, 100.0),
+        Option("c", float, 0.7, "UCT exploration constant", 0.0, 100.0),
         Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
-        Option("bias", float, 1.0, "weight of the one-ply heuristic (progressive bias; 0 turns it off)", 0.0, 100.0),
+        Option("bias", float, 0.0, "weight of a one-ply progressive bias (0: off)", 0.0, 100.0),
+        Option(
+            "playout",
+            str,
+            "heuristic",
+            "playout policy: 'heuristic' (the game's own, where it offers one; else random) or 'random'",
+            choices=("random", "heuristic"),
+        ),
         Option(
             "reward",
             str,
@@ -129,6 +142,7 @@ class MCTSAgent(Agent):
         root = Node(state, None)
         self._expandable(root, bias)
         fast = hasattr(state, "playout")
+        heavy = self.options["playout"] == "heuristic" and hasattr(state, "heuristic_playout")
         reward = REWARDS[self.options["reward"]]
         log = math.log
         sqrt = math.sqrt
@@ -162,7 +176,9 @@ class MCTSAgent(Agent):
                 path.append(node)
             # Simulation.
             rollout = node.state.copy()
-            if fast:
+            if heavy:
+                rollout.heuristic_playout(rng)  # type: ignore[attr-defined]
+            elif fast:
                 rollout.playout(rng)  # type: ignore[attr-defined]
             else:
                 random_playout(rollout, rng)
@@ -193,5 +209,5 @@ class MCTSAgent(Agent):
         values = one_ply_values(state, moves)
         low = min(values)
         spread = max(values) - low or 1.0
-        ranked = sorted(zip(values, range(len(moves))), key=lambda pair: pair[0])
+        ranked = sorted(zip(values, range(len(moves)), strict=True), key=lambda pair: pair[0])
         node.untried = [(bias * (v - low) / spread, moves[i]) for v, i in ranked]

@@ -52,6 +52,7 @@ class Kuzushi(Game):
                 around = [i + w, i - w, i + 1, i - 1]
                 self.resolve_order[i] = tuple((j, 1 << j, self.neighbours[j]) for j in around)
         # span[lo][hi]: every cell whose column (or, transposed, row) lies in lo..hi.
+        self.interior = sum(1 << (c * w + r) for c in range(1, w - 1) for r in range(1, w - 1))
         column = [sum(1 << (c * w + r) for r in range(w)) for c in range(w)]
         row = [sum(1 << (c * w + r) for c in range(w)) for r in range(w)]
         self.column_span = [[sum(column[lo : hi + 1]) for hi in range(w)] for lo in range(w)]
@@ -338,6 +339,125 @@ class KuzushiState(State):
                 pool &= pool - 1
                 k -= 1
             apply(p, (pool & -pool).bit_length() - 1, base)
+
+    def heuristic_playout(self, rng: random.Random, epsilon: float = 0.25) -> None:
+        """Play to the end, each move ε-greedy on its immediate gain (see ``gains``): a stronger playout.
+
+        With probability ``epsilon`` a move is uniformly random; otherwise it is drawn uniformly from the moves with
+        the largest gain. All gains come from a few dozen whole-board bit operations, so this costs little more
+        than a uniform playout.
+        """
+        apply = self._apply
+        rand = rng.random
+        while not self.over:
+            p = self.to_move
+            assert p is not None
+            free = self._playable() if self._tiles[p] else 0
+            own = self._flags[p]
+            if rand() < epsilon:
+                pool = free | own
+            else:
+                pool = free | own
+                for plane in self.gains(p, free)[::-1]:
+                    top = pool & plane
+                    if top:
+                        pool = top
+            k = int(rand() * pool.bit_count())
+            while k:
+                pool &= pool - 1
+                k -= 1
+            low = pool & -pool
+            apply(p, low.bit_length() - 1, bool(free & low))
+
+    def gains(self, p: int, free: int) -> tuple[int, int, int, int, int]:
+        """Every move's immediate gain for p, as five bit planes (bit k of a cell's gain in plane k).
+
+        The gain of a move at cell i is what ``_gain`` computes: 1 for a tile taken from the supply (a cell in
+        ``free``), plus, for each neighbour n of i that is not a base, 2 if p would win n from a rival's flag,
+        1 if p would win an empty n or tie a rival's flag away. Counts are bit-sliced: ``ge[k]`` holds the cells
+        with at least k of the player's bases next to them.
+        """
+        g = self.game
+        w = g.width
+        bases = self._bases
+
+        def at_least(b: int) -> tuple[int, int, int, int]:
+            a1, a2, a3, a4 = b << w, b >> w, b << 1, b >> 1
+            or12, and12, or34, and34 = a1 | a2, a1 & a2, a3 | a4, a3 & a4
+            return (
+                or12 | or34,
+                and12 | and34 | (or12 & or34),
+                (and12 & or34) | (and34 & or12),
+                and12 & and34,
+            )
+
+        m1, m2, m3, m4 = at_least(bases[p])
+        r1 = r2 = r3 = r4 = 0
+        for q in range(g.players):
+            if q != p:
+                q1, q2, q3, q4 = at_least(bases[q])
+                r1 |= q1
+                r2 |= q2
+                r3 |= q3
+                r4 |= q4
+        board = g.interior
+        # mine >= rival: wherever the rival reaches k, p reaches k too.
+        win = board & ~(r1 & ~m1) & ~(r2 & ~m2) & ~(r3 & ~m3) & ~(r4 & ~m4)
+        # mine + 1 == rival: the rival has exactly k and p exactly k - 1.
+        tie = ((r1 & ~r2 & ~m1) | (r2 & ~r3 & m1 & ~m2) | (r3 & ~r4 & m2 & ~m3) | (r4 & m3 & ~m4)) & board
+        occ = self._occ
+        theirs = occ & ~self._solid & ~self._flags[p]
+        empty = board & ~occ
+        double = win & theirs
+        single = (win & empty) | (tie & theirs)
+
+        def count(b: int) -> tuple[int, int, int]:
+            a1, a2, a3, a4 = b << w, b >> w, b << 1, b >> 1
+            s12, c12, s34, c34 = a1 ^ a2, a1 & a2, a3 ^ a4, a3 & a4
+            bit0 = s12 ^ s34
+            c0 = s12 & s34
+            return bit0, c12 ^ c34 ^ c0, (c12 & c34) | (c0 & (c12 ^ c34))
+
+        d0, d1, d2 = count(double)
+        s0, s1, s2 = count(single)
+        # gain = free + single + 2 * double, added bit by bit.
+        g0 = s0 ^ free
+        carry = s0 & free
+        g1 = s1 ^ d0 ^ carry
+        carry = (s1 & d0) | (carry & (s1 ^ d0))
+        g2 = s2 ^ d1 ^ carry
+        carry = (s2 & d1) | (carry & (s2 ^ d1))
+        g3 = d2 ^ carry
+        g4 = d2 & carry
+        return g0, g1, g2, g3, g4
+
+    def _gain(self, p: int, i: int, is_base: bool) -> int:
+        """How much p's lead grows at once by a BASE at ``i``: its own tile, flags won, rivals' flags removed."""
+        g = self.game
+        bases = self._bases
+        solid = self._solid
+        occ = self._occ
+        own_flags = self._flags[p]
+        gain = 1 if is_base else 0
+        players = g.players
+        interior = g.interior
+        for _j, jbit, around in g.resolve_order[i]:
+            if solid & jbit or not interior & jbit:
+                continue
+            mine = (bases[p] & around).bit_count() + 1
+            rival = 0
+            for q in range(players):
+                if q != p:
+                    k = (bases[q] & around).bit_count()
+                    if k > rival:
+                        rival = k
+            theirs = occ & jbit and not own_flags & jbit
+            if mine > rival:
+                if not own_flags & jbit:
+                    gain += 2 if theirs else 1
+            elif mine == rival and theirs:
+                gain += 1
+        return gain
 
     # ----------------------------------------------------------------- internals
 

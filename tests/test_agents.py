@@ -1,0 +1,133 @@
+"""The agents: reproducible from a seed, greedy on a hand-built position, MCTS on a won position, option checks."""
+
+from __future__ import annotations
+
+import pytest
+
+import kumiki
+
+
+def after(*moves: str, **options):
+    state = kumiki.load_game("kuzushi", **options).new_state(seed=0)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def self_play(agent_name: str, seed: int, **options) -> list[str]:
+    """A whole game where one agent plays every seat."""
+    state = kumiki.load_game("kuzushi", size=4, tiles=8).new_state(seed=seed)
+    agent = kumiki.load_agent(agent_name, seed=seed, **options)
+    while not state.over:
+        state.play(agent.choose(state))
+    return [str(m) for m in state.history]
+
+
+@pytest.mark.parametrize(
+    ("agent_name", "options"), [("random", {}), ("greedy", {}), ("mcts", {"iterations": 60})], ids=str
+)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_same_seed_same_moves(agent_name, options, seed):
+    first = self_play(agent_name, seed, **options)
+    assert first
+    assert self_play(agent_name, seed, **options) == first
+
+
+def test_agent_options_and_defaults():
+    defaults = kumiki.load_agent("mcts").options
+    assert {k: defaults[k] for k in ("iterations", "seconds", "c", "seed")} == {
+        "iterations": 1000,
+        "seconds": None,
+        "c": 0.7,
+        "seed": None,
+    }
+    assert kumiki.load_agent("mcts", iterations=2000, seed=1).options["iterations"] == 2000
+    assert kumiki.load_agent("random").options == {"seed": None}
+    assert kumiki.load_agent("greedy", seed=3).options == {"seed": 3}
+
+
+def test_greedy_takes_the_best_margin():
+    state = after("B 1,0", "B 0,1", size=4)
+    # 4×4, P1 to move with P0 4 - P1 3. P1's 1,2: east 2,2 flag, west 0,2 a 1-1 tie (P0's flag back), south 1,1
+    # P1 2 (1,0 1,2) vs P0 1 -> P1 flag: 6 - 3 = +3. Every other move gives at most +2 (e.g. 1,1: 6 - 4).
+    for seed in range(5):
+        before = state.to_json()
+        assert str(kumiki.load_agent("greedy", seed=seed).choose(state)) == "B 1,2"
+        assert state.to_json() == before
+
+
+def test_greedy_breaks_ties_among_the_best_only():
+    state = after("B 1,0")
+    # P0 to move, 1 - 4. 0,1 / 0,-1 / -1,0 reach +1 (e.g. -1,0: base + 3 flags, 5 - 4); 2,1 2,-1 3,0 1,2 1,-2
+    # reach +2 (e.g. 3,0: base + 3 flags, and 2,0 a 1-1 tie: 5 - 3)
+    best = {"B 2,1", "B 2,-1", "B 3,0", "B 1,2", "B 1,-2"}
+    chosen = {str(kumiki.load_agent("greedy", seed=seed).choose(state)) for seed in range(30)}
+    assert chosen <= best
+    assert len(chosen) > 1
+
+
+def test_greedy_takes_an_immediate_win():
+    state = after("B -1,0", "B 0,1", "B -2,1", "B -2,-1", size=3)
+    # see test_mcts_finds_the_winning_move: both filling moves win, the flips lose
+    assert str(kumiki.load_agent("greedy", seed=0).choose(state)) in {"B -1,-1", "B 0,-1"}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mcts_finds_the_winning_move(seed):
+    state = after("B -1,0", "B 0,1", "B -2,1", "B -2,-1", size=3)
+    # traced by hand on the 3×3 grid: P1 (4 tiles) to move against P0 (3), two cells empty: -1,-1 and 0,-1.
+    # B -1,-1 or B 0,-1 fills the grid with a P1 flag on the other cell: 6 - 3, P1 wins. F -2,0 or F -1,1 adds
+    # nothing, and P0 then fills the grid with a base and a flag: 5 - 4, P0 wins.
+    assert [str(m) for m in state.legal_moves()] == ["B -1,-1", "B 0,-1", "F -2,0", "F -1,1"]
+    before = state.to_json()
+    move = kumiki.load_agent("mcts", iterations=300, seed=seed).choose(state)
+    assert str(move) in {"B -1,-1", "B 0,-1"}
+    assert state.to_json() == before
+
+
+def test_mcts_with_a_single_legal_move():
+    state = after("B 1,0", "B 0,1", size=2)
+    assert [str(m) for m in state.legal_moves()] == ["B 1,1"]
+    assert str(kumiki.load_agent("mcts", iterations=5, seed=0).choose(state)) == "B 1,1"
+
+
+def test_mcts_with_a_time_budget():
+    state = after("B 1,0")
+    move = kumiki.load_agent("mcts", seconds=0.05, seed=0).choose(state)
+    assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("agent_name", "options", "named"),
+    [
+        ("random", {"seed": 1.5}, "seed"),
+        ("random", {"seed": "7"}, "seed"),
+        ("random", {"iterations": 5}, "iterations"),
+        ("greedy", {"seed": True}, "seed"),
+        ("greedy", {"depth": 2}, "depth"),
+        ("mcts", {"iterations": 0}, "iterations"),
+        ("mcts", {"iterations": -5}, "iterations"),
+        ("mcts", {"iterations": 2.5}, "iterations"),
+        ("mcts", {"iterations": "300"}, "iterations"),
+        ("mcts", {"seconds": 0}, "seconds"),
+        ("mcts", {"seconds": -1.0}, "seconds"),
+        ("mcts", {"seconds": "1"}, "seconds"),
+        ("mcts", {"c": -0.5}, "c"),
+        ("mcts", {"c": "1"}, "c"),
+        ("mcts", {"seed": 1.0}, "seed"),
+        ("mcts", {"iteration": 300}, "iteration"),
+    ],
+)
+def test_option_validation_names_the_option(agent_name, options, named):
+    with pytest.raises(ValueError) as caught:
+        kumiki.load_agent(agent_name, **options)
+    assert f"'{named}'" in str(caught.value)
+
+
+def test_unknown_agent():
+    with pytest.raises(ValueError) as caught:
+        kumiki.load_agent("minimax")
+    message = str(caught.value)
+    assert "minimax" in message
+    for name in ("greedy", "mcts", "random"):
+        assert name in message

@@ -1,0 +1,225 @@
+"""Game records (``.kmk``): writing and reading back, the forgiving parts of the format, and every error."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import kumiki
+
+CONFIGS = [
+    {},
+    {"players": 3, "size": 5},
+    {"players": 4, "teams": 2},
+    {"players": 6, "teams": 3, "tiles": 10},
+    {"players": 6, "teams": 2, "size": 6},
+    {"players": 5, "city_counts_as_base": True},
+    {"players": 2, "size": 8, "tiles": 38, "city_counts_as_base": True},
+    {"players": 2, "size": 3, "tiles": 4},
+]
+
+
+def random_state(options: dict, seed: int, stop: int | None = None):
+    state = kumiki.load_game("kuzushi", **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.over and (stop is None or len(state.history) < stop):
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def same_game(a, b) -> None:
+    assert a.to_json() == b.to_json()
+    assert [str(m) for m in a.history] == [str(m) for m in b.history]
+    assert a.history == b.history
+    assert (a.to_move, a.over, a.winners(), a.scores()) == (b.to_move, b.over, b.winners(), b.scores())
+    assert a.game.options == b.game.options
+    assert a.seed == b.seed
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_round_trip_finished_games(options, seed):
+    state = random_state(options, seed)
+    assert state.over
+    text = kumiki.write_record(state)
+    game, again = kumiki.read_record(text)
+    assert game.name == "kuzushi"
+    assert game.options == state.game.options
+    same_game(state, again)
+    assert kumiki.write_record(again) == text
+    assert f'[Result "{" ".join(map(str, state.winners()))}"]' in text
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_round_trip_unfinished_games(options):
+    for seed, stop in [(3, 0), (4, 1), (5, 4)]:
+        state = random_state(options, seed, stop)
+        if state.over:
+            continue
+        text = kumiki.write_record(state, {"Event": "club night", "Player0": "alice", "Player1": "mcts iterations=50"})
+        _, again = kumiki.read_record(text)
+        same_game(state, again)
+        assert not again.over
+
+
+def test_round_trip_without_a_seed():
+    state = kumiki.load_game("kuzushi").new_state()
+    state.play("B 1,0")
+    _, again = kumiki.read_record(kumiki.write_record(state))
+    same_game(state, again)
+
+
+def test_written_record_layout():
+    state = kumiki.load_game("kuzushi", tiles=2).new_state(seed=7)
+    state.play("B 1,0")
+    text = kumiki.write_record(state, {"Player0": "alice"})
+    lines = text.splitlines()
+    assert lines[0] == '[Game "kuzushi"]'
+    assert '[Players "2"]' in lines
+    assert '[Seed "7"]' in lines
+    assert '[tiles "2"]' in lines
+    assert '[Player0 "alice"]' in lines
+    assert '[Result "1"]' in lines  # P1: 2 tiles on the table against the CITY
+    blank = lines.index("")
+    assert all(line.startswith("[") for line in lines[:blank])
+    assert lines[blank + 1 :] == ["B 1,0"]
+
+
+def test_comments_move_numbers_and_blank_lines():
+    text = """# Kuzushi, a short game
+[Game "kuzushi"]
+[Players "2"]
+# the options
+[size "6"]
+[Event "club night"]
+[Date "2024-05-01"]
+[Player0 "alice"]
+[Player1 "mcts iterations=2000"]
+
+1. B 1,0
+
+2. B -1,0
+# P1 flips its flag
+3.  F 1,1
+   # an indented comment
+12. B 0,-1
+
+"""
+    game, state = kumiki.read_record(text)
+    expected = game.new_state()
+    for move in ["B 1,0", "B -1,0", "F 1,1", "B 0,-1"]:
+        expected.play(move)
+    assert [str(m) for m in state.history] == ["B 1,0", "B -1,0", "F 1,1", "B 0,-1"]
+    assert state.to_json() == expected.to_json()
+
+
+def test_tags_become_options():
+    text = '[Game "kuzushi"]\n[Players "4"]\n[Seed "11"]\n[teams "2"]\n[city_counts_as_base "true"]\n[size "5"]\n'
+    game, state = kumiki.read_record(text)
+    assert game.options == {"players": 4, "size": 5, "tiles": 19, "teams": 2, "city_counts_as_base": True}
+    assert state.seed == 11
+    assert state.history == []
+    assert state.to_move == 1
+
+
+def test_result_of_a_finished_game_is_checked_and_accepted():
+    text = '[Game "kuzushi"]\n[tiles "2"]\n[Result "1"]\n\nB 1,0\n'
+    _, state = kumiki.read_record(text)
+    assert state.over
+    assert state.winners() == [1]
+    text = '[Game "kuzushi"]\n[tiles "1"]\n[Result "0 1"]\n\nB 0,1\n'  # 1-1, islands 1-1: shared
+    _, state = kumiki.read_record(text)
+    assert state.winners() == [0, 1]
+
+
+def test_unfinished_result_star():
+    _, state = kumiki.read_record('[Game "kuzushi"]\n[Result "*"]\n\nB 1,0\n')
+    assert not state.over
+
+
+# ----------------------------------------------------------------------------------------------------------- errors
+
+
+def record_error(text: str) -> kumiki.RecordError:
+    with pytest.raises(kumiki.RecordError) as caught:
+        kumiki.read_record(text)
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert isinstance(error.line, int)
+    return error
+
+
+def test_no_game_tag():
+    record_error('[Players "2"]\n\nB 1,0\n')
+    record_error("B 1,0\n")
+    record_error("")
+
+
+def test_unknown_game():
+    error = record_error('# a comment\n[Game "chess"]\n\ne4\n')
+    assert error.line == 2
+    assert "chess" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("tag", "value"),
+    [
+        ("Players", "two"),
+        ("Players", "9"),
+        ("Players", "2.5"),
+        ("Seed", "abc"),
+        ("size", "99"),
+        ("size", "six"),
+        ("tiles", "0"),
+        ("teams", "3"),
+        ("city_counts_as_base", "maybe"),
+        ("colour", "red"),
+    ],
+)
+def test_bad_tag_value(tag, value):
+    text = f'[Game "kuzushi"]\n[Players "4"]\n[{tag} "{value}"]\n\nB 1,0\n'
+    if tag == "Players":
+        text = f'[Game "kuzushi"]\n[Event "x"]\n[Players "{value}"]\n\nB 1,0\n'
+    error = record_error(text)
+    assert error.line == 3, str(error)
+
+
+def test_unparsable_move():
+    error = record_error('[Game "kuzushi"]\n\nB 1,0\nQ 2,0\n')
+    assert error.line == 4
+
+
+def test_illegal_move_names_its_line():
+    text = '[Game "kuzushi"]\n[Players "2"]\n\n1. B 1,0\n# P0 tries the same cell\n2. B 1,0\n3. B 0,1\n'
+    error = record_error(text)
+    assert error.line == 6
+    assert "B 1,0" in str(error)
+    error = record_error('[Game "kuzushi"]\n\nB 1,0\nB -1,0\nF 1,0\n')  # P1 has no flag on its own base
+    assert error.line == 5
+    error = record_error('[Game "kuzushi"]\n[tiles "2"]\n\nB 1,0\nB -1,0\n')  # after the game is over
+    assert error.line == 5
+
+
+def test_truncated_tag_line():
+    assert record_error('[Game "kuzushi"]\n[size "6').line == 2
+    assert record_error('[Game "kuzu').line == 1
+    assert record_error('[Game "kuzushi"]\n[Players "2"]\n[Seed').line == 3
+
+
+def test_result_claimed_but_moves_stop_before_the_end():
+    error = record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "1"]\n\n')
+    assert error.line == 3
+    # a finished game written out, then its last move lost
+    state = random_state({"size": 3}, seed=1)
+    lines = kumiki.write_record(state).splitlines()
+    result_line = next(i for i, line in enumerate(lines, start=1) if line.startswith("[Result"))
+    error = record_error("\n".join(lines[:-1]) + "\n")
+    assert error.line == result_line
+
+
+def test_result_mismatch():
+    error = record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "0"]\n\nB 1,0\n')
+    assert error.line == 3
+    assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "0 1"]\n\nB 1,0\n').line == 3
+    assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "one"]\n\nB 1,0\n').line == 3
