@@ -5,10 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint bench clean
+.PHONY: help run test lint bench strength clean
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -29,6 +29,9 @@ lint: $(STAMP)  ## ruff only
 
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m bench
+
+strength: $(STAMP)  ## MCTS (1,000 iterations) vs random and greedy, 100 games each (minutes)
+	$(BIN)/python -m bench.strength --games 100
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/*.egg-info

@@ -1,4 +1,4 @@
-"""One-ply greedy: the move after which the mover's side leads by the most; ties broken at random."""
+"""One-ply greedy: the move after which the mover's side (team) leads by the most; ties broken at random."""
 
 from __future__ import annotations
 
@@ -13,11 +13,8 @@ WIN_BONUS = 1e9
 
 
 def margin(state: State, player: int) -> float:
-    """How far ``player`` leads the best other player (a finished game adds a large win/loss term)."""
-    scores = state.scores()
-    own = scores[player]
-    others = max((s for i, s in enumerate(scores) if i != player), default=0.0)
-    value = own - others
+    """How far ``player``'s side leads the best other side (a finished game adds a large win/loss term)."""
+    value = state.margins()[player]
     if state.over:
         value += WIN_BONUS if player in state.winners() else -WIN_BONUS
     return value

@@ -41,18 +41,18 @@ class Node:
 
 
 def one_ply_values(state: State, moves: list[Move]) -> list[float]:
-    """How far the mover leads the best other player after each move (the greedy agent's view)."""
+    """How far the mover's side leads the best other side after each move (the greedy agent's view)."""
     hook = getattr(state, "move_values", None)
     if hook is not None:
         values: list[float] = hook(moves)
         return values
     player = state.to_move
+    assert player is not None
     out = []
     for move in moves:
         after = state.copy()
         after.play(move)
-        scores = after.scores()
-        out.append(scores[player] - max(s for i, s in enumerate(scores) if i != player))  # type: ignore[index]
+        out.append(after.margins()[player])
     return out
 
 
@@ -68,17 +68,14 @@ def outcome_reward(state: State) -> list[float]:
 
 
 def margin_reward(state: State, scale: float = 4.0) -> list[float]:
-    """Half the outcome, half a logistic of how far each player leads (or trails) the best other score.
+    """Half the outcome, half a logistic of how far each player's side leads (or trails) the best other side.
 
     Random playouts make the plain outcome a noisy signal; the score margin says by how much a line wins.
     """
     outcome = state.returns()
-    scores = state.scores()
-    rewards = []
-    for i, own in enumerate(scores):
-        best_other = max(s for j, s in enumerate(scores) if j != i)
-        rewards.append(0.5 * outcome[i] + 0.5 / (1.0 + math.exp(-(own - best_other) / scale)))
-    return rewards
+    return [
+        0.5 * won + 0.5 / (1.0 + math.exp(-lead / scale)) for won, lead in zip(outcome, state.margins(), strict=True)
+    ]
 
 
 REWARDS = {"outcome": outcome_reward, "margin": margin_reward}

@@ -112,6 +112,23 @@ class State(ABC):
             raise ValueError(f"player {player!r} is not in 0…{self.game.players - 1}")
         return self.to_json()
 
+    def teams(self) -> list[int]:
+        """The side each player plays for (``teams()[i]``); by default every player is a side of their own."""
+        return list(range(self.game.players))
+
+    def margins(self) -> list[float]:
+        """For each player, their side's score minus the best other side's (0 when there is only one side)."""
+        sides = self.teams()
+        totals: dict[int, float] = {}
+        for player, score in enumerate(self.scores()):
+            totals[sides[player]] = totals.get(sides[player], 0.0) + score
+        out = []
+        for player in range(self.game.players):
+            own = totals[sides[player]]
+            others = [v for side, v in totals.items() if side != sides[player]]
+            out.append(own - max(others) if others else 0.0)
+        return out
+
     def returns(self) -> list[float]:
         """Final reward per player for agents: winners share 1, everyone else 0."""
         winners = self.winners()

@@ -187,6 +187,9 @@ class KuzushiState(State):
         per = self.game.tiles_per_player
         return [float(per - left + (seat == 0)) for seat, left in enumerate(self._tiles)]
 
+    def teams(self) -> list[int]:
+        return list(self.game.team_of)
+
     def team_scores(self) -> list[float]:
         """One score per team (seat i plays for team ``i mod teams``); per player without teams."""
         g = self.game
