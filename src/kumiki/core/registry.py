@@ -9,6 +9,7 @@ from kumiki.core.game import Game
 
 # name -> "module:Class"; a game is listed here once it is built.
 _GAMES: dict[str, str] = {
+    "blokus3d": "kumiki.games.blokus3d:Blokus3D",
     "kuzushi": "kumiki.games.kuzushi:Kuzushi",
 }
 
