@@ -30,8 +30,9 @@ lint: $(STAMP)  ## ruff only
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m bench
 
-strength: $(STAMP)  ## MCTS (1,000 iterations) vs random and greedy, 100 games each (minutes)
+strength: $(STAMP)  ## the agents' strength matches: Kuzushi and Blokus 3D (several minutes)
 	$(BIN)/python -m bench.strength --games 100
+	$(BIN)/python -m bench.blokus3d_strength --games 40
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/*.egg-info

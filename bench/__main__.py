@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import platform
 
-from bench import kuzushi_speed
+from bench import blokus3d_speed, kuzushi_speed
 
 
 def main() -> None:
@@ -13,9 +13,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget per figure (default 5)")
     args = parser.parse_args()
     print(f"Kumiki benchmarks — Python {platform.python_version()}, one process, {args.seconds:g} s a figure")
-    width = 48
-    for what, value, comment in kuzushi_speed.run(args.seconds):
-        print(f"  {what:<{width}} {value:>12,.0f}   {comment}")
+    width = 52
+    for module in (kuzushi_speed, blokus3d_speed):
+        for what, value, comment in module.run(args.seconds):
+            number = f"{value:>12,.3f}" if value < 10 else f"{value:>12,.0f}"
+            print(f"  {what:<{width}} {number}   {comment}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import sys
 import types
@@ -112,3 +113,115 @@ def test_adding_a_game_example_runs() -> None:
     while not state.over:
         state.play(state.legal_moves()[-1])
     assert state.winners() == [2]  # player 0 takes 3, player 1 takes 3, player 2 takes the last one
+
+
+# ----------------------------------------------------------------------------------------------------- Blokus 3D
+
+BLOKUS3D_RULES = ROOT / "docs" / "rules" / "blokus3d.md"
+BLOKUS3D_PLAYERS = {"Player0": "greedy seed=34", "Player1": "random seed=35"}
+
+
+def blokus3d_structure_drawing(structure: Any) -> str:
+    """The top view of a structure's height limits for 2, 3 and 4 colours, side by side, as the rules page shows it."""
+    grids = [structure.limits[n] for n in (2, 3, 4)]
+    lines = ["    " + "   ".join(f"{n} colours".ljust(19) for n in (2, 3, 4)).rstrip()]
+    for y in range(9, -1, -1):
+        row = "   ".join(" ".join(str(g[x][y]) if g[x][y] else "." for x in range(10)) for g in grids)
+        lines.append(f"{y}   {row}")
+    lines.append("    " + "   ".join(" ".join(str(x) for x in range(10)) for _ in grids))
+    return "\n".join(lines) + "\n"
+
+
+def blokus3d_volume_row(structure: Any) -> str:
+    """The row of the volume table: the volume of each grid and its share of the cubes in play (40 a colour)."""
+    cells = []
+    for n in (2, 3, 4):
+        volume = sum(map(sum, structure.limits[n]))
+        cells.append(f"{volume} of {40 * n} ({round(100 * volume / (40 * n))}%)")
+    return f"| {structure.name} | " + " | ".join(cells) + " |"
+
+
+def blokus3d_piece_drawing() -> str:
+    """Every piece seen from above (y up), each digit the number of cubes in that column, side by side."""
+    from kumiki.games.blokus3d import PIECE_NAMES, PIECES
+
+    drawings = []
+    for name in PIECE_NAMES:
+        cells = PIECES[name]
+        width = max(x for x, _, _ in cells) + 1
+        height = max(y for _, y, _ in cells) + 1
+        rows = []
+        for y in range(height - 1, -1, -1):
+            counts = [sum(1 for c in cells if c[:2] == (x, y)) for x in range(width)]
+            rows.append(" ".join(str(k) if k else " " for k in counts))
+        drawings.append((name, rows, max(len(name), 2 * width - 1)))
+    tallest = max(len(rows) for _, rows, _ in drawings)
+    lines = ["   ".join(name.ljust(width) for name, _, width in drawings).rstrip()]
+    for i in range(tallest):
+        parts = []
+        for _, rows, width in drawings:
+            k = i - (tallest - len(rows))
+            parts.append((rows[k] if k >= 0 else "").ljust(width))
+        lines.append("   ".join(parts).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _rstripped(text: str) -> str:
+    # Pasted boards carry no trailing spaces (editors strip them); the engine's text may end lines with spaces.
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+def test_blokus3d_rules_python_blocks_run() -> None:
+    run_blocks(BLOKUS3D_RULES)
+
+
+def test_blokus3d_pieces_and_structures_shown_are_the_engines() -> None:
+    from kumiki.games.blokus3d.pieces import ORIENTATIONS_OF, PIECE_NAMES
+    from kumiki.games.blokus3d.structures import builtin
+
+    text = BLOKUS3D_RULES.read_text(encoding="utf-8")
+    assert _marked_block(text, "pieces") == blokus3d_piece_drawing()
+    for piece, name in enumerate(PIECE_NAMES):
+        assert re.search(rf"^\| `{name}` \|.*\| {len(ORIENTATIONS_OF[piece])} \|$", text, re.M), name
+    assert f"| total | 40 cubes | | {sum(map(len, ORIENTATIONS_OF))} |" in text
+    for structure in builtin().values():
+        assert _marked_block(text, f"structure {structure.name}") == blokus3d_structure_drawing(structure)
+        assert blokus3d_volume_row(structure) in text
+
+
+def test_blokus3d_worked_example_is_the_engines_output() -> None:
+    text = BLOKUS3D_RULES.read_text(encoding="utf-8")
+    record = _marked_block(text, "record")
+    game, final = kumiki.read_record(record)
+    assert final.over
+    boards = {int(k): board for k, board in re.findall(r"<!-- board after (\d+) -->\n```text\n(.*?)```", text, re.S)}
+    assert 0 in boards and len(final.history) in boards
+    json_shown = {int(k): block for k, block in re.findall(r"<!-- json after (\d+) -->\n```json\n(.*?)```", text, re.S)}
+    assert json_shown
+    state = game.new_state()
+    for number in range(len(final.history) + 1):
+        if number:
+            state.play(final.history[number - 1])
+        if number in boards:
+            assert _rstripped(str(state)) + "\n" == boards[number], f"the board after move {number} differs"
+        if number in json_shown:
+            assert json.loads(json_shown[number]) == state.to_json(), f"the JSON after move {number} differs"
+    assert kumiki.write_record(final, BLOKUS3D_PLAYERS) == record
+    assert f"`scores()` is `{final.scores()}`" in text
+    assert f"`winners()` is `{final.winners()}`" in text
+    assert f"`colour_scores()` is `{final.colour_scores()}`" in text
+
+
+def test_blokus3d_worked_example_move_notes_are_the_moves_played() -> None:
+    text = BLOKUS3D_RULES.read_text(encoding="utf-8")
+    game, final = kumiki.read_record(_marked_block(text, "record"))
+    noted = re.findall(r"^(\d+)\. (\w+) \(player (\d)\), (\d+) legal: `([^`]+)`", text, re.M)
+    assert len(noted) == len(final.history)
+    names = ["Blue", "Yellow", "Red", "Green"]
+    state = game.new_state()
+    for number, colour, player, legal, move in noted:
+        assert str(final.history[int(number) - 1]) == move
+        assert names[state.colour_to_move] == colour
+        assert state.to_move == int(player)
+        assert len(state.legal_moves()) == int(legal)
+        state.play(move)

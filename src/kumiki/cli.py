@@ -182,8 +182,9 @@ def play(
             metavar="N=WHO",
             help=(
                 "Who plays seat N: 'human' or an agent, e.g. --seat 0=mcts:iterations=3000,seed=2 or "
-                "--seat 1=random; repeatable. Seats not given: seat 1 (who moves first) is you, "
-                "the others mcts:iterations=3000."
+                "--seat 1=random; repeatable. Seats not given: you play the seat that moves first "
+                "(seat 1 in Kuzushi, seat 0 in Blokus 3D), the others mcts:iterations=3000 "
+                "(mcts:iterations=300 in Blokus 3D)."
             ),
         ),
     ] = None,
@@ -194,14 +195,16 @@ def play(
 ) -> None:
     """Play a game in the terminal, against the computer or each other.
 
-    Type a move (in Kuzushi: B x,y, F x,y or just the cell x,y), or moves, undo, help, quit.
+    Type a move (in Kuzushi: B x,y, F x,y or just the cell x,y; in Blokus 3D: the piece and its cells,
+    e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0), or moves, undo, help, quit (Blokus 3D also has hint).
     """
+    from kumiki.terminal import view_for
     from kumiki.terminal.play import Session, build_seats
 
     with _reported(f"kumiki play {game}"):
         options = _game_options(players, size, option or [])
         loaded = kumiki.load_game(game, **options)
-        seats = build_seats(loaded.players, seat or [])
+        seats = build_seats(loaded.players, seat or [], view_for(loaded.name))
         if save is not None and save.is_dir():
             raise Failure(f"--save {save}: is a directory")
         state = loaded.new_state(seed=seed)

@@ -96,7 +96,24 @@ class MCTSAgent(Agent):
         ),
         Option("c", float, 0.7, "UCT exploration constant", 0.0, 100.0),
         Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
-        Option("bias", float, 0.0, "weight of a one-ply progressive bias (0: off)", 0.0, 100.0),
+        Option(
+            "bias",
+            float,
+            None,
+            "weight of the one-ply progressive bias (None: 1 where the game offers move_values, else off)",
+            0.0,
+            100.0,
+            nullable=True,
+        ),
+        Option(
+            "widening",
+            float,
+            None,
+            "progressive widening: a node may have 1 + widening·√visits children (None: 2 with a prior, else off)",
+            0.0,
+            1000.0,
+            nullable=True,
+        ),
         Option(
             "playout",
             str,
@@ -135,7 +152,13 @@ class MCTSAgent(Agent):
         seconds = self.options["seconds"]
         iterations = self.options["iterations"]
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+        has_prior = hasattr(state, "move_values")
         bias = self.options["bias"]
+        if bias is None:
+            bias = 1.0 if has_prior else 0.0
+        widening = self.options["widening"]
+        if widening is None:
+            widening = 2.0 if has_prior and bias > 0 else 0.0
         root = Node(state, None)
         self._expandable(root, bias)
         fast = hasattr(state, "playout")
@@ -147,8 +170,21 @@ class MCTSAgent(Agent):
         while done < iterations if seconds is None else time.perf_counter() < deadline:
             node = root
             path = [root]
-            # Selection: descend through fully expanded nodes by UCB1 on the mover's own reward.
-            while not node.untried and node.children:
+            # Selection: descend by UCB1 on the mover's own reward while the node may not grow.
+            while True:
+                if node.untried and (not widening or len(node.children) < 1 + widening * sqrt(node.visits)):
+                    # Expansion.
+                    heuristic, move = node.untried.pop()
+                    after = node.state.copy()
+                    after.play(move)
+                    child = Node(after, move, heuristic)
+                    self._expandable(child, bias)
+                    node.children.append(child)
+                    node = child
+                    path.append(node)
+                    break
+                if not node.children:
+                    break
                 scale = c * sqrt(log(node.visits))
                 mover = node.player
                 best_value = -math.inf
@@ -160,16 +196,6 @@ class MCTSAgent(Agent):
                         best_value = value
                         chosen = child
                 node = chosen
-                path.append(node)
-            # Expansion.
-            if node.untried:
-                heuristic, move = node.untried.pop()
-                after = node.state.copy()
-                after.play(move)
-                child = Node(after, move, heuristic)
-                self._expandable(child, bias)
-                node.children.append(child)
-                node = child
                 path.append(node)
             # Simulation.
             rollout = node.state.copy()

@@ -1,8 +1,9 @@
 """Playing and showing games in a terminal, with rich colours.
 
 Each game may register a :class:`GameView` in :data:`VIEWS` (game name -> view): how to draw a position, a
-how-to-play paragraph, and a hint for text that is not a move. A game without one is drawn with
-``state.render()``, so every game works in the terminal from its first day.
+how-to-play paragraph, a hint for text that is not a move, commands of its own (e.g. ``hint``), and who sits
+where by default. A game without one is drawn with ``state.render()``, so every game works in the terminal from
+its first day.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from rich.text import Text
 from kumiki.core.game import Game, State
 
 Renderer = Callable[[State, Sequence[str] | None], RenderableType]
+# (state, the text typed) -> what to print, or None when the text is not one of the game's own commands.
+Command = Callable[[State, str], RenderableType | None]
+
+# The seats nobody chose on the command line: a human at FIRST_HUMAN, DEFAULT_AGENT everywhere else.
+FIRST_HUMAN = 1  # in Kuzushi, the seat that moves first
+DEFAULT_AGENT = "mcts:iterations=3000"
 
 
 def plain_renderer(state: State, names: Sequence[str] | None = None) -> RenderableType:
@@ -40,6 +47,16 @@ class GameView:
     syntax_hint: str | None = None
     # An extra sentence on how the result was decided (e.g. a tie-break), or None.
     result_note: Callable[[State], str | None] | None = None
+    # The seat a newcomer plays when no --seat says otherwise (taken modulo the number of players) ...
+    human_seat: int = FIRST_HUMAN
+    # ... and the agent (an agent spec) on every other seat nobody chose.
+    default_agent: str = DEFAULT_AGENT
+    # The game's own commands at a human's prompt, tried before the generic ones (moves, undo, board ...)
+    # and before the text is read as a move.
+    command: Command | None = None
+    # A few words on who is to act beyond the seat (e.g. the colour to place), shown in the prompt and with
+    # each move played; None for nothing.
+    turn_note: Callable[[State], str | None] | None = None
 
 
 def _kuzushi_view() -> GameView:
@@ -48,8 +65,14 @@ def _kuzushi_view() -> GameView:
     return kuzushi.VIEW
 
 
+def _blokus3d_view() -> GameView:
+    from kumiki.terminal import blokus3d
+
+    return blokus3d.VIEW
+
+
 # game name -> a function giving its view (imported on first use, like the games themselves).
-VIEWS: dict[str, Callable[[], GameView]] = {"kuzushi": _kuzushi_view}
+VIEWS: dict[str, Callable[[], GameView]] = {"blokus3d": _blokus3d_view, "kuzushi": _kuzushi_view}
 
 
 def view_for(game_name: str) -> GameView:
@@ -68,4 +91,14 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
-__all__ = ["VIEWS", "GameView", "make_console", "plain_renderer", "register_view", "view_for"]
+__all__ = [
+    "DEFAULT_AGENT",
+    "FIRST_HUMAN",
+    "VIEWS",
+    "Command",
+    "GameView",
+    "make_console",
+    "plain_renderer",
+    "register_view",
+    "view_for",
+]

@@ -23,11 +23,9 @@ from kumiki.agents import Agent, agent_from_spec
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Move, State
 from kumiki.core.records import write_record
-from kumiki.terminal import GameView, view_for
+from kumiki.terminal import DEFAULT_AGENT, FIRST_HUMAN, GameView, view_for
 
 HUMAN = "human"
-DEFAULT_AGENT = "mcts:iterations=3000"
-FIRST_HUMAN = 1  # the seat a newcomer plays by default (in Kuzushi, the one that moves first)
 
 QUIT = ("quit", "exit", "q", ":q")
 HELP = ("help", "h", "?")
@@ -52,16 +50,19 @@ class Seat:
         return HUMAN if self.agent is None else self.agent.describe()
 
 
-def default_seat_specs(players: int) -> dict[int, str]:
-    return {seat: HUMAN if seat == FIRST_HUMAN % players else DEFAULT_AGENT for seat in range(players)}
+def default_seat_specs(players: int, view: GameView | None = None) -> dict[int, str]:
+    """Who sits where when nobody says: the game's view names the human's seat and the agent on the others."""
+    human = (view.human_seat if view is not None else FIRST_HUMAN) % players
+    agent = view.default_agent if view is not None else DEFAULT_AGENT
+    return {seat: HUMAN if seat == human else agent for seat in range(players)}
 
 
-def build_seats(players: int, specs: Sequence[str]) -> list[Seat]:
-    """Seats from ``N=human`` / ``N=mcts:iterations=3000``; a seat not given keeps its default.
+def build_seats(players: int, specs: Sequence[str], view: GameView | None = None) -> list[Seat]:
+    """Seats from ``N=human`` / ``N=mcts:iterations=3000``; a seat not given keeps its default (the view's).
 
     Raises ValueError naming the bad spec.
     """
-    chosen = default_seat_specs(players)
+    chosen = default_seat_specs(players, view)
     given: set[int] = set()
     for spec in specs:
         number, eq, what = spec.partition("=")
@@ -176,6 +177,14 @@ class Session:
     def who(self, seat: int) -> str:
         return f"Player {seat} ({self.names[seat]})"
 
+    def turn_note(self) -> str | None:
+        """The view's word on who acts now (e.g. Blokus 3D's colour to place), or None."""
+        note = self.view.turn_note
+        return note(self.state) if note is not None and not self.state.over else None
+
+    def played(self, seat: int, move: Move, note: str | None, extra: str = "") -> None:
+        self.say(f"{self.who(seat)} plays {move}{f' ({note})' if note else ''}{extra}")
+
     def say(self, text: str, style: str = "") -> None:
         """One message on one line (the terminal may fold it; we never break it)."""
         self.console.print(Text(text, style=style), soft_wrap=True)
@@ -249,6 +258,9 @@ class Session:
         prompt = Text()
         prompt.append(f"Move {len(state.history) + 1} · ")
         prompt.append(self.who(seat.index), style="bold")
+        note = self.turn_note()
+        if note:
+            prompt.append(f" · {note}", style="bold")
         prompt.append(" > ")
         while True:
             line = self.read(prompt)
@@ -263,6 +275,11 @@ class Session:
             if word in HELP:
                 self.show_help()
                 continue
+            if self.view.command is not None:
+                answer = self.view.command(state, text)
+                if answer is not None:
+                    self.console.print(answer)
+                    continue
             if word in MOVES:
                 legal = state.legal_moves()
                 self.say(f"{len(legal)} legal move{'s' * (len(legal) != 1)}:")
@@ -287,7 +304,7 @@ class Session:
                 self.say(f"Illegal move: {one_line(error)}", style="red")
                 continue
             self.undo_stack.append(before)
-            self.say(f"{self.who(seat.index)} plays {move}")
+            self.played(seat.index, move, note)
             return True
 
     def undo(self) -> bool:
@@ -302,6 +319,7 @@ class Session:
     def agent_turn(self, seat: Seat) -> None:
         agent = seat.agent
         assert agent is not None
+        note = self.turn_note()
         started = time.perf_counter()
         if self.console.is_terminal:
             with self.console.status(Text(f"{agent.name} is thinking…")):
@@ -311,7 +329,7 @@ class Session:
         took = time.perf_counter() - started
         self.state.play(move)
         timing = f"  ({took:.1f} s)" if self.console.is_terminal and took >= 0.05 else ""
-        self.say(f"{self.who(seat.index)} plays {move}{timing}")
+        self.played(seat.index, move, note, timing)
 
     def save(self) -> bool:
         """Write the record so far (after every move, so that nothing is lost). True if it is on disk.

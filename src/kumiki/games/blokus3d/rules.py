@@ -32,6 +32,7 @@ from kumiki.geometry.polycube import normalize
 
 COLOUR_NAMES = ("blue", "yellow", "red", "green")
 ALL_PIECES = (1 << len(PIECE_NAMES)) - 1
+BY_SIZE = tuple(sum(1 << i for i, name in enumerate(PIECE_NAMES) if len(PIECES[name]) == size) for size in (4, 3, 2))
 KEY_LEVELS = 32  # move keys are (orientation * KEY_LEVELS + tz) * 256 + column, the same in every game
 _RANK = attrgetter("rank")
 
@@ -56,13 +57,20 @@ class Blokus3D(Game):
             for j in range(top + 8)
         ]
         self.board = self.at_least[1]
+        # A placement's minimum corner can be any turntable cell, even one outside the mask that no cube covers
+        # (a V3 bent round a corner of the mask).
+        self.corners = sum(1 << (x * STRIDE + y) for x in range(SIZE) for y in range(SIZE))
+        self.limit_at = [0] * (SIZE * STRIDE)
+        for x in range(SIZE):
+            for y in range(SIZE):
+                self.limit_at[x * STRIDE + y] = self.limits[x][y]
         self.level_slots = top
         # The orientations that fit the empty structure somewhere; the others can never be placed.
         self.usable: list[tuple[Orientation, ...]] = []
         for piece in range(len(PIECE_NAMES)):
             fitting = []
             for o in ORIENTATIONS_OF[piece]:
-                room = self.board
+                room = self.corners
                 for off, bottom, count in o.columns:
                     room &= self.at_least[bottom + count] >> off
                 if room:
@@ -143,7 +151,7 @@ class Blokus3DState(State):
         self._placed = [0] * n
         self._out = [False] * n
         self._cubes: list[tuple[int, int, int, int, str]] = []
-        self._legal: list[Blokus3DMove] | None = []
+        self._legal: list[Blokus3DMove] = []
         self.colour_to_move: int | None = None
         self.to_move: int | None = None
         self.over = False
@@ -171,8 +179,6 @@ class Blokus3DState(State):
         return other
 
     def legal_moves(self) -> list[Blokus3DMove]:
-        if self._legal is None:  # after a playout, which only knows that a move exists
-            self._legal = [] if self.colour_to_move is None else self._generate(self.colour_to_move)
         return list(self._legal)
 
     def play(self, move: Blokus3DMove | str) -> None:  # type: ignore[override]
@@ -259,30 +265,106 @@ class Blokus3DState(State):
     def playout(self, rng: random.Random) -> None:
         """Play random moves to the end without recording them (agents' fast path).
 
-        Each turn picks a random remaining piece, orientation and level in turn and plays a random placement of the
-        first that has one, so it need not list every move; a colour is out only when nothing fits at all.
+        Each turn draws (piece orientation, level) pairs at random without replacement and plays a random placement
+        of the first that has one, so it never lists every move; a colour is out only when nothing fits at all.
         """
-        shuffle = rng.shuffle
+        self._play_out(rng, (ALL_PIECES,))
+
+    def heuristic_playout(self, rng: random.Random) -> None:
+        """Like ``playout``, but each colour places its biggest pieces first (4 cubes, then 3, then 2): a piece left
+        over costs a point whatever its size, and big pieces are the first to find no room."""
+        self._play_out(rng, BY_SIZE)
+
+    def move_values(self, moves: list[Blokus3DMove]) -> list[float]:
+        """A quick one-ply value of each move for the colour to move (the MCTS prior).
+
+        Per footprint column: 1 for a top square won, 1 more for a rival's top covered, ½ for a column filled to its
+        limit (a top nobody can take back); plus ½ a cube beyond two, since big pieces are the hardest to place late.
+        """
+        g = self.game
+        colour = self.colour_to_move
+        if colour is None:
+            return [0.0] * len(moves)
+        own = 0
+        rivals = 0
+        for c, top in enumerate(self._top):
+            if c % g.players == colour % g.players:
+                own |= top
+            else:
+                rivals |= top
+        limit = g.limit_at
+        placement = g.placement
+        values = []
+        for move in moves:
+            o, tz, pos = placement(move)
+            value = 0.5 * (len(o.shape) - 2)
+            for off, bottom, count in o.columns:
+                p = pos + off
+                bit = 1 << p
+                if not own & bit:
+                    value += 1.0
+                if rivals & bit:
+                    value += 1.0
+                if tz + bottom + count == limit[p]:
+                    value += 0.5
+            values.append(value)
+        return values
+
+    def _play_out(self, rng: random.Random, groups: tuple[int, ...]) -> None:
         rand = rng.random
+        n = self.game.colours
+        colour = self.colour_to_move
+        if colour is None:
+            return
+        out = self._out
+        while True:
+            placement = self._random_placement(colour, rand, groups)
+            if placement is None:
+                out[colour] = True
+            else:
+                self._place(*placement, colour)
+            for step in range(1, n + 1):
+                nxt = (colour + step) % n
+                if not out[nxt]:
+                    colour = nxt
+                    break
+            else:
+                break
+        self._legal = []
+        self.colour_to_move = None
+        self.to_move = None
+        self.over = True
+
+    def _random_placement(self, colour: int, rand: Any, groups: tuple[int, ...]) -> tuple[Orientation, int, int] | None:
+        """A random placement for the colour, trying its pieces group by group (each a bit mask of pieces)."""
+        g = self.game
+        if not self._left[colour]:
+            return None
+        contact = self._contact(colour)
+        levels = 1 if self._placed[colour] == 0 else self._top_level() + 1
         translations = self._translations
-        while not self.over:
-            colour = self.colour_to_move
-            assert colour is not None
-            options = self._candidates(colour)
-            shuffle(options)
-            contact = self._contact(colour)
-            found = 0
-            for o, tz in options:
+        for group in groups:
+            wanted = self._left[colour] & group
+            if not wanted:
+                continue
+            olist = [o for piece, usable in enumerate(g.usable) if wanted >> piece & 1 for o in usable]
+            remaining = len(olist) * levels
+            order = list(range(remaining))
+            while remaining:
+                j = int(rand() * remaining)
+                k = order[j]
+                remaining -= 1
+                order[j] = order[remaining]
+                o = olist[k // levels]
+                tz = k % levels
                 found = translations(o, tz, colour, contact)
                 if found:
-                    break
-            assert found, "the colour to move always has a placement"
-            k = int(rand() * found.bit_count())
-            while k:
-                found &= found - 1
-                k -= 1
-            self._place(o, tz, (found & -found).bit_length() - 1, colour)
-            self._next_colour(colour, lazy=True)
+                    pick = int(rand() * found.bit_count())
+                    while pick:
+                        found &= found - 1
+                        pick -= 1
+                    return o, tz, (found & -found).bit_length() - 1
+        return None
 
     # ----------------------------------------------------------------- internals
 
@@ -339,7 +421,7 @@ class Blokus3DState(State):
         level = self._level
         at_least = self.game.at_least
         last = len(level)
-        valid = self.game.board
+        valid = self.game.corners
         for off, bottom, count in o.columns:
             k = tz + bottom
             if k >= last:
@@ -377,11 +459,6 @@ class Blokus3DState(State):
         moves.sort(key=_RANK)
         return moves
 
-    def _has_move(self, colour: int) -> bool:
-        contact = self._contact(colour)
-        translations = self._translations
-        return any(translations(o, tz, colour, contact) for o, tz in self._candidates(colour))
-
     def _fits(self, o: Orientation, tz: int, pos: int, colour: int) -> bool:
         if not self._left[colour] >> o.piece & 1 or pos < 0 or tz < 0:
             return False
@@ -399,6 +476,8 @@ class Blokus3DState(State):
         for x, y, z in move.cells:
             if not (0 <= x < SIZE and 0 <= y < SIZE) or g.limits[x][y] == 0:
                 return f"{x},{y},{z} is outside the structure"
+            if z < 0:
+                return f"{x},{y},{z} is below the board, outside the structure"
             if z >= g.limits[x][y]:
                 return f"{x},{y},{z} is above the height limit {g.limits[x][y]} there"
         for x, y, z in move.cells:
@@ -439,26 +518,19 @@ class Blokus3DState(State):
         self._left[colour] &= ~(1 << o.piece)
         self._placed[colour] += 1
 
-    def _next_colour(self, mover: int, lazy: bool = False) -> None:
+    def _next_colour(self, mover: int) -> None:
         """Pass the turn round from ``mover``: a colour that cannot place is out for good; none left ends it."""
         n = self.game.colours
         for step in range(1, n + 1):
             colour = (mover + step) % n
             if self._out[colour]:
                 continue
-            if lazy:
-                if self._has_move(colour):
-                    self._legal = None
-                    self.colour_to_move = colour
-                    self.to_move = colour % self.game.players
-                    return
-            else:
-                legal = self._generate(colour)
-                if legal:
-                    self._legal = legal
-                    self.colour_to_move = colour
-                    self.to_move = colour % self.game.players
-                    return
+            legal = self._generate(colour)
+            if legal:
+                self._legal = legal
+                self.colour_to_move = colour
+                self.to_move = colour % self.game.players
+                return
             self._out[colour] = True
         self._legal = []
         self.colour_to_move = None

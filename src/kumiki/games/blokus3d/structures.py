@@ -34,7 +34,7 @@ def _parse_grid(rows: Any, where: str) -> tuple[tuple[int, ...], ...]:
         raise ValueError(f"{where}: a grid is a list of {SIZE} rows (y = 9 first)")
     limits = [[0] * SIZE for _ in range(SIZE)]
     for r, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != SIZE or not row.isdigit():
+        if not isinstance(row, str) or len(row) != SIZE or not all(ch in "0123456789" for ch in row):
             raise ValueError(f"{where}: row {r + 1} must be {SIZE} digits, not {row!r}")
         y = SIZE - 1 - r
         for x, ch in enumerate(row):
@@ -78,6 +78,10 @@ _BUILTIN = builtin()
 
 def register_structure(name: str, limits: Any, description: str = "") -> Structure:
     """Add a structure by name: ``limits`` is one grid of 10 digit rows (y = 9 first) or a dict {2: grid, 3: …}."""
+    if name in _BUILTIN:
+        raise ValueError(f"structure {name!r} is built in; give yours another name")
+    if not isinstance(name, str) or not name or ".toml" in name:
+        raise ValueError(f"a structure name is a short text without '.toml', not {name!r}")
     table = dict(limits) if isinstance(limits, dict) else {"heights": limits}
     table = {str(k): v for k, v in table.items()}
     table["description"] = description
@@ -97,7 +101,7 @@ def find(name: str) -> Structure:
         return _REGISTERED[name]
     if name in _BUILTIN:
         return _BUILTIN[name]
-    path_text, _, wanted = name.partition(".toml")
+    path_text, _, wanted = name.rpartition(".toml")
     if _ and (not wanted or wanted.startswith(":")):
         path = Path(path_text + ".toml")
         try:

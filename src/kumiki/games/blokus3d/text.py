@@ -25,8 +25,8 @@ def render_plain(state: Blokus3DState) -> str:
             top = state.top_colour(x, y)
             mark = "_" if top is None else LETTERS[top]
             cells.append(f"{mark}{state.height(x, y)}".ljust(3))
-        rows.append(f"{y} " + " ".join(cells))
-    rows.append("  " + " ".join(f" {x} " for x in range(SIZE)))
+        rows.append((f"{y} " + " ".join(cells)).rstrip())
+    rows.append(("  " + " ".join(f" {x} " for x in range(SIZE))).rstrip())
     scores = ", ".join(f"P{i} {s:g}" for i, s in enumerate(state.scores()))
     status = "over" if state.over else f"colour {state.colour_to_move} ({LETTERS[state.colour_to_move or 0]}) to move"
     rows.append(f"scores {scores}; {status}")
