@@ -1,0 +1,175 @@
+"""Contacts between the bodies of a tower: which faces touch, found through a spatial hash (never all pairs).
+
+Two bodies touch where a face of a box of one lies in the plane of a face of a box of the other, facing it, and
+the two faces overlap. The overlap is kept even when it has no area (cubes meeting along an edge): such line and
+point contacts matter only for knife-edge cases, which the judge settles by growing every contact a little.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import median
+
+from kumiki.physics.model import Tower, TowerError
+
+GROUND = -1
+# For a contact whose normal is along ``axis``, the two in-plane axes (u, v).
+IN_PLANE = {0: (1, 2), 1: (0, 2), 2: (0, 1)}
+
+
+@dataclass(slots=True)
+class Interface:
+    """Where body ``upper`` (on the + side of the plane) meets ``lower`` (on the − side, or the ground).
+
+    ``axis`` is the normal (2: a horizontal face, 0 or 1: a side face), ``plane`` its coordinate, and ``rects`` the
+    touching areas as ``(u0, v0, u1, v1)`` in the plane's own axes (see ``IN_PLANE``); a rect may be a line.
+    """
+
+    lower: int
+    upper: int
+    axis: int
+    plane: float
+    rects: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+
+def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
+    """Every interface of the tower, in a deterministic order. Raises TowerError for overlaps or boxes below z=0.
+
+    Faces are indexed by their plane and by the grid cells they cover in it, so a face is only compared with the
+    faces facing it at the same coordinate and nearby.
+    """
+    boxes: list[tuple[int, tuple[float, ...]]] = []
+    for b, body in enumerate(tower.bodies):
+        for box in body.boxes:
+            if box[2] < -tol:
+                raise TowerError(f"{body.name!r} reaches below the table (z = {box[2]:g})")
+            boxes.append((b, box))
+    size = median(max(box[3] - box[0], box[4] - box[1], box[5] - box[2]) for _, box in boxes)
+    cell = size if size > 0 else 1.0
+    _check_overlaps(tower, boxes, cell, tol)
+    quantum = max(tol * 100.0, 1e-300)
+    floor = math.floor
+    found: dict[tuple[int, int, int, float], Interface] = {}
+    for axis in (2, 0, 1):
+        u, v = IN_PLANE[axis]
+        # Faces on the - side of their box (bottoms, west and south faces), by plane and in-plane cell.
+        faces: dict[tuple[int, int, int], list[int]] = {}
+        for k, (_, box) in enumerate(boxes):
+            plane = round(box[axis] / quantum)
+            for i in range(floor(box[u] / cell), max(floor(box[u] / cell), math.ceil(box[u + 3] / cell) - 1) + 1):
+                for j in range(floor(box[v] / cell), max(floor(box[v] / cell), math.ceil(box[v + 3] / cell) - 1) + 1):
+                    faces.setdefault((plane, i, j), []).append(k)
+        for b1, box1 in boxes:
+            top = box1[axis + 3]
+            exact = top / quantum
+            plane = round(exact)
+            planes = (plane,) if abs(exact - plane) < 0.25 else (plane, plane - 1 if exact < plane else plane + 1)
+            i0, i1 = floor((box1[u] - tol) / cell), floor((box1[u + 3] + tol) / cell)
+            j0, j1 = floor((box1[v] - tol) / cell), floor((box1[v + 3] + tol) / cell)
+            met: set[int] = set()
+            for p in planes:
+                for i in range(i0, i1 + 1):
+                    for j in range(j0, j1 + 1):
+                        for k2 in faces.get((p, i, j), ()):
+                            if k2 in met:
+                                continue
+                            met.add(k2)
+                            b2, box2 = boxes[k2]
+                            if b1 == b2 or abs(box2[axis] - top) > tol:
+                                continue
+                            ou0, ov0 = max(box1[u], box2[u]), max(box1[v], box2[v])
+                            ou1, ov1 = min(box1[u + 3], box2[u + 3]), min(box1[v + 3], box2[v + 3])
+                            if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
+                                continue
+                            key = (b1, b2, axis, round(top / quantum) * quantum)
+                            interface = found.get(key)
+                            if interface is None:
+                                interface = found[key] = Interface(b1, b2, axis, top)
+                            interface.rects.append((ou0, ov0, max(ou1, ou0), max(ov1, ov0)))
+    for b, box in boxes:
+        if box[2] <= tol:
+            _ground_contact(b, box, tower, found)
+    return [found[key] for key in sorted(found)]
+
+
+def _check_overlaps(tower: Tower, boxes: list[tuple[int, tuple[float, ...]]], cell: float, tol: float) -> None:
+    """Raise TowerError if two bodies share volume. Boxes go into the grid cells they cover (half-open), so boxes
+    on a unit grid land in one cell each and only boxes sharing a cell are compared."""
+    floor, ceil = math.floor, math.ceil
+    grid: dict[tuple[int, int, int], list[int]] = {}
+    for k, (_, box) in enumerate(boxes):
+        ranges = [
+            range(
+                floor((box[a] + tol) / cell), max(floor((box[a] + tol) / cell), ceil((box[a + 3] - tol) / cell) - 1) + 1
+            )
+            for a in range(3)
+        ]
+        for i in ranges[0]:
+            for j in ranges[1]:
+                for m in ranges[2]:
+                    grid.setdefault((i, j, m), []).append(k)
+    for members in grid.values():
+        if len(members) < 2:
+            continue
+        for p, k1 in enumerate(members):
+            b1, box1 = boxes[k1]
+            for k2 in members[p + 1 :]:
+                b2, box2 = boxes[k2]
+                if b1 != b2 and all(min(box1[a + 3], box2[a + 3]) - max(box1[a], box2[a]) > tol for a in range(3)):
+                    names = sorted((tower.bodies[b1].name, tower.bodies[b2].name))
+                    raise TowerError(f"bodies {names[0]!r} and {names[1]!r} overlap")
+
+
+def _ground_contact(
+    b: int, box: tuple[float, ...], tower: Tower, found: dict[tuple[int, int, int, float], Interface]
+) -> None:
+    regions = tower.ground if tower.ground is not None else ((box[0], box[1], box[3], box[4]),)
+    for gx0, gy0, gx1, gy1 in regions:
+        x0, y0 = max(box[0], gx0), max(box[1], gy0)
+        x1, y1 = min(box[3], gx1), min(box[4], gy1)
+        if x1 < x0 or y1 < y0:
+            continue
+        key = (GROUND, b, 2, 0.0)
+        interface = found.get(key)
+        if interface is None:
+            interface = found[key] = Interface(GROUND, b, 2, 0.0)
+        interface.rects.append((x0, y0, x1, y1))
+
+
+def hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull's corners (Andrew's monotone chain), counter-clockwise; collinear points dropped."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[tuple[float, float]] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def support_points(interface: Interface, grow: float) -> list[tuple[float, float]]:
+    """The corners where forces act: the hull of the touching rects, each grown by ``grow`` (shrunk if < 0).
+
+    A rect shrunk to nothing is dropped; with none left the interface carries nothing.
+    """
+    corners: list[tuple[float, float]] = []
+    for u0, v0, u1, v1 in interface.rects:
+        a0, b0, a1, b1 = u0 - grow, v0 - grow, u1 + grow, v1 + grow
+        if a1 < a0 or b1 < b0 or (grow < 0 and (a1 <= a0 or b1 <= b0)):
+            continue
+        corners += [(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
+    if len(interface.rects) == 1:
+        return list(dict.fromkeys(corners))
+    return hull(corners)

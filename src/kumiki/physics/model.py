@@ -1,0 +1,156 @@
+"""Towers of rigid bodies: each a union of axis-aligned boxes with a density, on a table (or ground regions).
+
+The JSON form is the contract's ("Stand or fall"); games build towers in Python with :func:`body_from_cells`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Box = tuple[float, float, float, float, float, float]
+Rect = tuple[float, float, float, float]
+TIES = ("falls", "stands")
+
+
+class TowerError(ValueError):
+    """A tower that cannot be judged: malformed input, overlapping bodies, a body below the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A rigid body: boxes ``(x0, y0, z0, x1, y1, z1)`` that must not overlap one another, of one density."""
+
+    name: str
+    boxes: tuple[Box, ...]
+    density: float = 1.0
+
+    @property
+    def volume(self) -> float:
+        return sum((b[3] - b[0]) * (b[4] - b[1]) * (b[5] - b[2]) for b in self.boxes)
+
+    @property
+    def mass(self) -> float:
+        return self.density * self.volume
+
+    @property
+    def centre(self) -> tuple[float, float, float]:
+        """The centre of mass (uniform density)."""
+        total = self.volume
+        sx = sy = sz = 0.0
+        for x0, y0, z0, x1, y1, z1 in self.boxes:
+            v = (x1 - x0) * (y1 - y0) * (z1 - z0)
+            sx += v * (x0 + x1) / 2
+            sy += v * (y0 + y1) / 2
+            sz += v * (z0 + z1) / 2
+        return (sx / total, sy / total, sz / total)
+
+
+@dataclass(frozen=True, slots=True)
+class Tower:
+    """The bodies, the ground rectangles ``(x0, y0, x1, y1)`` at z = 0 that carry load (None: an endless table),
+    and what a body balanced exactly on an edge does (``tie``: "falls" or "stands")."""
+
+    bodies: tuple[Body, ...]
+    ground: tuple[Rect, ...] | None = None
+    tie: str = "falls"
+
+    def scale(self) -> float:
+        """The tower's size: the largest extent along any axis (tolerances are relative to it)."""
+        lo = [math.inf] * 3
+        hi = [-math.inf] * 3
+        for body in self.bodies:
+            for box in body.boxes:
+                for axis in range(3):
+                    lo[axis] = min(lo[axis], box[axis])
+                    hi[axis] = max(hi[axis], box[axis + 3])
+        return max(1e-300, *(h - low for low, h in zip(lo, hi, strict=True)))
+
+
+def body_from_cells(
+    name: str,
+    cells: Iterable[tuple[int, int, int]],
+    density: float = 1.0,
+    size: float = 1.0,
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0),
+) -> Body:
+    """A body made of unit cubes (a polycube), each of edge ``size``, cell ``(0, 0, 0)`` at ``origin``."""
+    ox, oy, oz = origin
+    boxes = tuple(
+        (ox + x * size, oy + y * size, oz + z * size, ox + (x + 1) * size, oy + (y + 1) * size, oz + (z + 1) * size)
+        for x, y, z in sorted(set(cells))
+    )
+    if not boxes:
+        raise TowerError(f"body {name!r} has no cells")
+    return Body(name, boxes, density)
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TowerError(f"{where} must be a finite number, not {value!r}")
+    return float(value)
+
+
+def _box(value: Any, where: str) -> Box:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 6:
+        raise TowerError(f"{where} must be [x0, y0, z0, x1, y1, z1]")
+    x0, y0, z0, x1, y1, z1 = (_number(v, where) for v in value)
+    if not (x0 < x1 and y0 < y1 and z0 < z1):
+        raise TowerError(f"{where} must have x0 < x1, y0 < y1 and z0 < z1")
+    return (x0, y0, z0, x1, y1, z1)
+
+
+def _rect(value: Any, where: str) -> Rect:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) != 4:
+        raise TowerError(f"{where} must be [x0, y0, x1, y1]")
+    x0, y0, x1, y1 = (_number(v, where) for v in value)
+    if not (x0 < x1 and y0 < y1):
+        raise TowerError(f"{where} must have x0 < x1 and y0 < y1")
+    return (x0, y0, x1, y1)
+
+
+def tower_from_json(data: Any) -> Tower:
+    """Read the contract's JSON form; TowerError names the field at fault."""
+    if not isinstance(data, dict):
+        raise TowerError("a tower is a JSON object with 'bodies' (and optionally 'ground' and 'tie')")
+    unknown = set(data) - {"bodies", "ground", "tie"}
+    if unknown:
+        raise TowerError(f"unknown field {sorted(unknown)[0]!r} (fields: bodies, ground, tie)")
+    raw_bodies = data.get("bodies")
+    if not isinstance(raw_bodies, list) or not raw_bodies:
+        raise TowerError("'bodies' must be a non-empty list")
+    bodies = []
+    names: set[str] = set()
+    for i, raw in enumerate(raw_bodies):
+        if not isinstance(raw, dict):
+            raise TowerError(f"bodies[{i}] must be an object with 'boxes'")
+        name = raw.get("name", f"body {i}")
+        if not isinstance(name, str) or not name:
+            raise TowerError(f"bodies[{i}].name must be a non-empty text")
+        if name in names:
+            raise TowerError(f"two bodies are named {name!r}")
+        names.add(name)
+        extra = set(raw) - {"name", "boxes", "density"}
+        if extra:
+            raise TowerError(f"bodies[{i}] ({name}): unknown field {sorted(extra)[0]!r} (fields: name, boxes, density)")
+        boxes = raw.get("boxes")
+        if not isinstance(boxes, list) or not boxes:
+            raise TowerError(f"bodies[{i}] ({name}): 'boxes' must be a non-empty list")
+        density = _number(raw.get("density", 1.0), f"bodies[{i}] ({name}).density")
+        if density <= 0:
+            raise TowerError(f"bodies[{i}] ({name}).density must be positive")
+        bodies.append(
+            Body(name, tuple(_box(b, f"bodies[{i}] ({name}).boxes[{k}]") for k, b in enumerate(boxes)), density)
+        )
+    ground_raw = data.get("ground")
+    ground = None
+    if ground_raw is not None:
+        if not isinstance(ground_raw, list):
+            raise TowerError("'ground' must be a list of [x0, y0, x1, y1] or null")
+        ground = tuple(_rect(r, f"ground[{k}]") for k, r in enumerate(ground_raw))
+    tie = data.get("tie", "falls")
+    if tie not in TIES:
+        raise TowerError(f'\'tie\' must be "falls" or "stands", not {tie!r}')
+    return Tower(tuple(bodies), ground, tie)
