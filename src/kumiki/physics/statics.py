@@ -30,6 +30,7 @@ EPSILON = 1e-5  # the knife-edge band, relative to the tower's size
 TOLERANCE = 1e-9  # faces closer than this (relative) touch
 MU = 0.5
 DIRECTIONS = 16
+PYRAMID_SIDES = 8
 MAX_TILT = 100.0  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
 
 
@@ -147,23 +148,28 @@ class _Points:
     axis: np.ndarray  # (n,)
     upper: np.ndarray  # (n,)
     lower: np.ndarray  # (n,), GROUND for the table
+    interface: np.ndarray  # (n,): which of setup.interfaces the point belongs to
 
 
-def _points(setup: _Setup, grow: float) -> _Points:
+def _points(setup: _Setup, grow: float, area_only: bool = False) -> _Points:
+    """The force points of every interface (with ``area_only``, contacts along a line or at a point are left out)."""
     s = setup.scale
-    rows: list[tuple[float, float, float, int, int, int]] = []
-    for interface in setup.interfaces:
+    rows: list[tuple[float, float, float, int, int, int, int]] = []
+    for number, interface in enumerate(setup.interfaces):
         axis = interface.axis
         u, v = IN_PLANE[axis]
         plane = interface.plane / s
+        if area_only and all(r[2] <= r[0] or r[3] <= r[1] for r in interface.rects):
+            continue
         for a, b in support_points(interface, grow * s):
             p = [0.0, 0.0, 0.0]
             p[axis] = plane
             p[u] = a / s
             p[v] = b / s
-            rows.append((p[0], p[1], p[2], axis, interface.upper, interface.lower))
-    data = np.array(rows, dtype=np.float64).reshape(-1, 6)
-    return _Points(data[:, :3], data[:, 3].astype(np.int64), data[:, 4].astype(np.int64), data[:, 5].astype(np.int64))
+            rows.append((p[0], p[1], p[2], axis, interface.upper, interface.lower, number))
+    data = np.array(rows, dtype=np.float64).reshape(-1, 7)
+    ints = data[:, 3:].astype(np.int64)
+    return _Points(data[:, :3], ints[:, 0], ints[:, 1], ints[:, 2], ints[:, 3])
 
 
 def _side_entries(setup: _Setup, pts: _Points, body: np.ndarray, sign: float) -> tuple[np.ndarray, np.ndarray]:
@@ -295,94 +301,94 @@ def judge(tower: Tower, margin: bool = True, explain: bool = True) -> Verdict:
     return Verdict(False, edge, 0.0, count, fault, names)
 
 
-def tilt_margin(setup: _Setup, mu: float = MU, directions: int = DIRECTIONS) -> float:
+def tilt_margin(setup: _Setup, mu: float = MU, directions: int = DIRECTIONS, sides: int = PYRAMID_SIDES) -> float:
     """The largest tilt (degrees) of the table, in the worst of ``directions`` directions, at which it stands.
 
-    Columns: a normal force per point, ``directions`` friction forces per point of a horizontal contact (the
-    pyramid's edges, along the tilt directions, their sum at most μ times the normal force), and the tilt
-    t = tan(angle), which loads every body with m·t along the tilt direction; the LP maximises t, one direction
-    after another, changing only t's coefficients so that each solve starts from the last basis.
+    A point of a horizontal contact carries a force in the friction pyramid: a non-negative combination of its
+    ``sides`` edges, each the unit normal plus μ times a unit tangent. The pyramid is turned so that one edge points
+    along the tilt direction tested, so a slide along it meets the full Coulomb limit; the directions that share a
+    pyramid share one model. A point of a side contact carries a normal force only; contacts along a line or at a
+    point are left out (they matter only on a knife edge, which the verdict settles). One more column is the tilt
+    t = tan(angle), which loads every body with m·t along the tilt direction; the LP maximises t, direction after
+    direction, changing only t's coefficients so that each solve starts from the last basis.
     """
-    pts = _points(setup, 0.0)
-    n = len(pts.axis)
+    pts = _points(setup, 0.0, area_only=True)
+    turns = max(1, directions // sides) if directions % sides == 0 else directions
+    worst = MAX_TILT
+    for turn in range(turns):
+        tested = [2 * math.pi * (turn + turns * k) / directions for k in range(directions // turns)]
+        edges = [tested[0] + 2 * math.pi * j / sides for j in range(sides)]
+        worst = min(worst, _max_tilt(setup, pts, mu, edges, tested, worst))
+        if worst <= 0.0:
+            return 0.0
+    return math.degrees(math.atan(worst))
+
+
+def _max_tilt(setup: _Setup, pts: _Points, mu: float, edges: list[float], tested: list[float], bound: float) -> float:
+    """The smallest, over the ``tested`` directions, of the largest tilt tan the tower stands, with friction pyramid
+    edges at the angles ``edges``."""
     bodies = len(setup.masses)
-    body_rows = 6 * bodies
-    angles = 2 * np.pi * np.arange(directions) / directions
-    cosines, sines = np.cos(angles), np.sin(angles)
-    horizontal = np.nonzero(pts.axis == 2)[0]
-    h = len(horizontal)
-    cone_row = np.full(n, -1)
-    cone_row[horizontal] = body_rows + np.arange(h)
-    # Normal columns, each with its cone row entry (-mu) when horizontal.
+    side = np.nonzero(pts.axis != 2)[0]
+    flat = np.nonzero(pts.axis == 2)[0]
     rows, vals, mask = _normal_entries(setup, pts)
-    rows = np.concatenate([rows, cone_row[:, None]], axis=1)
-    vals = np.concatenate([vals, np.full((n, 1), -mu)], axis=1)
-    mask = np.concatenate([mask, (cone_row >= 0)[:, None]], axis=1)
-    n_starts, n_index, n_value = _csc(rows, vals, mask)
-    # Friction columns: for each horizontal point and direction, entries on upper (+) and lower (-) and the cone.
-    p = pts.position[horizontal]
-    f_rows = []
-    f_vals = []
-    f_mask = []
-    for body, sign in ((pts.upper[horizontal], 1.0), (pts.lower[horizontal], -1.0)):
-        centres = setup.centres_array[np.maximum(body, 0)]
-        r = p - centres
+    s_starts, s_index, s_value = _csc(rows[side], vals[side], mask[side])
+    h = len(flat)
+    shape = (h, len(edges))
+    c = np.cos(np.asarray(edges))[None, :]
+    sn = np.sin(np.asarray(edges))[None, :]
+    e_rows = []
+    e_vals = []
+    e_mask = []
+    for body, sign in ((pts.upper[flat], 1.0), (pts.lower[flat], -1.0)):
+        r = pts.position[flat] - setup.centres_array[np.maximum(body, 0)]
         rx, ry, rz = r[:, 0:1], r[:, 1:2], r[:, 2:3]
         base = (6 * np.maximum(body, 0))[:, None]
-        c, s_ = cosines[None, :], sines[None, :]
-        shape = (h, directions)
-        f_rows += [np.broadcast_to(base + k, shape) for k in (0, 1, 3, 4, 5)]
-        f_vals += [
-            np.broadcast_to(sign * c, shape),
-            np.broadcast_to(sign * s_, shape),
-            -sign * rz * s_,
-            sign * rz * c,
-            sign * (rx * s_ - ry * c),
+        fx, fy = sign * mu * c, sign * mu * sn
+        fz = np.full(shape, sign)
+        e_rows += [np.broadcast_to(base + k, shape) for k in range(6)]
+        e_vals += [
+            np.broadcast_to(fx, shape),
+            np.broadcast_to(fy, shape),
+            fz,
+            ry * fz - rz * fy,
+            rz * fx - rx * fz,
+            rx * fy - ry * fx,
         ]
-        f_mask += [np.broadcast_to((body >= 0)[:, None], shape)] * 5
-    f_rows.append(np.broadcast_to(cone_row[horizontal][:, None], (h, directions)))
-    f_vals.append(np.ones((h, directions)))
-    f_mask.append(np.ones((h, directions), dtype=bool))
-    fr = np.stack(f_rows, axis=2).reshape(h * directions, -1)
-    fv = np.stack(f_vals, axis=2).reshape(h * directions, -1)
-    fm = np.stack(f_mask, axis=2).reshape(h * directions, -1)
-    f_starts, f_index, f_value = _csc(fr, fv, fm)
-    # The tilt column: Fx and Fy rows of every body (coefficients set per direction below).
-    t_index = np.stack([6 * np.arange(bodies), 6 * np.arange(bodies) + 1], axis=1).reshape(-1)
-    t_value = np.zeros(len(t_index))
-    starts = np.concatenate(
-        [
-            n_starts[:-1],
-            n_starts[-1] + f_starts[:-1],
-            [n_starts[-1] + f_starts[-1]],
-            [n_starts[-1] + f_starts[-1] + len(t_index)],
-        ]
+        e_mask += [np.broadcast_to((body >= 0)[:, None], shape)] * 6
+    f_starts, f_index, f_value = _csc(
+        np.stack(e_rows, axis=2).reshape(h * len(edges), -1),
+        np.stack(e_vals, axis=2).reshape(h * len(edges), -1),
+        np.stack(e_mask, axis=2).reshape(h * len(edges), -1),
     )
-    index = np.concatenate([n_index, f_index, t_index])
-    value = np.concatenate([n_value, f_value, t_value])
+    t_index = np.stack([6 * np.arange(bodies), 6 * np.arange(bodies) + 1], axis=1).reshape(-1)
+    offset = s_starts[-1]
+    starts = np.concatenate([s_starts[:-1], offset + f_starts, [offset + f_starts[-1] + len(t_index)]])
+    index = np.concatenate([s_index, f_index, t_index])
+    value = np.concatenate([s_value, f_value, np.zeros(len(t_index))])
     columns = len(starts) - 1
     tilt = columns - 1
-    n_rows = body_rows + h
-    lower = np.zeros(n_rows)
-    upper = np.zeros(n_rows)
-    lower[2:body_rows:6] = upper[2:body_rows:6] = setup.masses
-    lower[body_rows:] = -highspy.kHighsInf
+    rhs = _body_rhs(setup)
     cost = np.zeros(columns)
     cost[tilt] = -1.0
     bounds = np.full(columns, highspy.kHighsInf)
-    bounds[tilt] = MAX_TILT
+    bounds[tilt] = bound
     solver = _solver()
-    solver.load(starts, index, value, cost, bounds, lower, upper)
+    solver.load(starts, index, value, cost, bounds, rhs, rhs)
     highs = solver.highs
-    worst = MAX_TILT
-    for c, s_ in zip(cosines, sines, strict=True):
-        for b, m in enumerate(setup.masses):
-            highs.changeCoeff(6 * b, tilt, m * c)
-            highs.changeCoeff(6 * b + 1, tilt, m * s_)
-        if solver.run() != "optimal":
-            return 0.0
-        worst = min(worst, max(0.0, highs.getSolution().col_value[tilt]))
-    return math.degrees(math.atan(worst))
+    worst = bound
+    highs.setOptionValue("presolve", "off")  # keep each solve's basis for the next direction
+    try:
+        for angle in tested:
+            cos_a, sin_a = math.cos(angle), math.sin(angle)
+            for b, m in enumerate(setup.masses):
+                highs.changeCoeff(6 * b, tilt, m * cos_a)
+                highs.changeCoeff(6 * b + 1, tilt, m * sin_a)
+            if solver.run() != "optimal":
+                return 0.0
+            worst = min(worst, max(0.0, highs.getSolution().col_value[tilt]))
+    finally:
+        highs.setOptionValue("presolve", "choose")
+    return worst
 
 
 def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = True) -> Verdict:
