@@ -31,6 +31,19 @@ class Interface:
     axis: int
     plane: float
     rects: list[tuple[float, float, float, float]] = field(default_factory=list)
+    _outline: tuple[list[tuple[float, float]], float, float, bool, bool] | None = None
+
+    def outline(self) -> tuple[list[tuple[float, float]], float, float, bool, bool]:
+        """The hull of the touching rects (computed once): corners, the centre of its bounding box, and whether
+        it is flat along u or along v (a line contact)."""
+        if self._outline is None:
+            corners = [c for u0, v0, u1, v1 in self.rects for c in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))]
+            points = list(dict.fromkeys(corners)) if len(self.rects) == 1 else hull(corners)
+            us = [p[0] for p in points]
+            vs = [p[1] for p in points]
+            cu, cv = (min(us) + max(us)) / 2, (min(vs) + max(vs)) / 2
+            self._outline = (points, cu, cv, max(us) - min(us) <= 0.0, max(vs) - min(vs) <= 0.0)
+        return self._outline
 
 
 def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
@@ -160,16 +173,19 @@ def hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def support_points(interface: Interface, grow: float) -> list[tuple[float, float]]:
-    """The corners where forces act: the hull of the touching rects, each grown by ``grow`` (shrunk if < 0).
-
-    A rect shrunk to nothing is dropped; with none left the interface carries nothing.
-    """
-    corners: list[tuple[float, float]] = []
-    for u0, v0, u1, v1 in interface.rects:
-        a0, b0, a1, b1 = u0 - grow, v0 - grow, u1 + grow, v1 + grow
-        if a1 < a0 or b1 < b0 or (grow < 0 and (a1 <= a0 or b1 <= b0)):
-            continue
-        corners += [(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
-    if len(interface.rects) == 1:
-        return list(dict.fromkeys(corners))
-    return hull(corners)
+    """The corners where forces act: the hull of the touching rects, grown by ``grow`` along both axes (shrunk if
+    < 0). Every corner moves ``grow`` away from the centre in u and in v, as growing each rect does for an outline
+    of axis-aligned rects; a line contact grows into a thin strip and vanishes when shrunk."""
+    points, cu, cv, flat_u, flat_v = interface.outline()
+    if grow == 0.0:
+        return points
+    if grow < 0.0 and (flat_u or flat_v):
+        return []
+    out: list[tuple[float, float]] = []
+    for u, v in points:
+        su = (grow,) if u > cu else (-grow,) if u < cu else (grow, -grow)
+        sv = (grow,) if v > cv else (-grow,) if v < cv else (grow, -grow)
+        if grow < 0.0:
+            su, sv = su[:1], sv[:1]
+        out += [(u + du, v + dv) for du in su for dv in sv]
+    return list(dict.fromkeys(out))

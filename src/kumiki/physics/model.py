@@ -76,15 +76,50 @@ def body_from_cells(
     size: float = 1.0,
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0),
 ) -> Body:
-    """A body made of unit cubes (a polycube), each of edge ``size``, cell ``(0, 0, 0)`` at ``origin``."""
+    """A body made of unit cubes (a polycube), each of edge ``size``, cell ``(0, 0, 0)`` at ``origin``.
+
+    The cubes are merged into as few boxes as a simple sweep finds (runs along x, then equal runs side by side
+    along y, then stacked along z): the same solid, fewer faces to compare.
+    """
     ox, oy, oz = origin
     boxes = tuple(
-        (ox + x * size, oy + y * size, oz + z * size, ox + (x + 1) * size, oy + (y + 1) * size, oz + (z + 1) * size)
-        for x, y, z in sorted(set(cells))
+        (ox + x0 * size, oy + y0 * size, oz + z0 * size, ox + x1 * size, oy + y1 * size, oz + z1 * size)
+        for x0, y0, z0, x1, y1, z1 in merge_cells(cells)
     )
     if not boxes:
         raise TowerError(f"body {name!r} has no cells")
     return Body(name, boxes, density)
+
+
+def merge_cells(cells: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, int, int, int, int]]:
+    """Integer boxes ``(x0, y0, z0, x1, y1, z1)`` that exactly tile the given unit cells."""
+    cells = sorted(set(cells))
+    runs: dict[tuple[int, int, int, int], int] = {}  # (x0, x1, y, z) runs along x
+    cell_set = set(cells)
+    for x, y, z in cells:
+        if (x - 1, y, z) in cell_set:
+            continue
+        end = x + 1
+        while (end, y, z) in cell_set:
+            end += 1
+        runs[(x, end, y, z)] = 1
+    slabs: dict[tuple[int, int, int, int, int], int] = {}  # (x0, x1, y0, y1, z)
+    for x0, x1, y, z in sorted(runs, key=lambda r: (r[3], r[0], r[1], r[2])):
+        if (x0, x1, y - 1, z) in runs:
+            continue
+        end = y + 1
+        while (x0, x1, end, z) in runs:
+            end += 1
+        slabs[(x0, x1, y, end, z)] = 1
+    boxes = []
+    for x0, x1, y0, y1, z in sorted(slabs, key=lambda b: (b[0], b[1], b[2], b[3], b[4])):
+        if (x0, x1, y0, y1, z - 1) in slabs:
+            continue
+        end = z + 1
+        while (x0, x1, y0, y1, end) in slabs:
+            end += 1
+        boxes.append((x0, y0, z, x1, y1, end))
+    return boxes
 
 
 def _number(value: Any, where: str) -> float:

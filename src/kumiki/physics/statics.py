@@ -314,17 +314,30 @@ def tilt_margin(setup: _Setup, mu: float = MU, directions: int = DIRECTIONS, sid
     """
     pts = _points(setup, 0.0, area_only=True)
     turns = max(1, directions // sides) if directions % sides == 0 else directions
+    per_turn = directions // turns
     worst = MAX_TILT
+    basis = None
     for turn in range(turns):
-        tested = [2 * math.pi * (turn + turns * k) / directions for k in range(directions // turns)]
+        # Go round from the direction next to where the last model stopped, and start from its basis: the models
+        # differ only by the turn of their pyramids, so the last basis is a good first guess.
+        tested = [2 * math.pi * (turn + turns * ((k - turn) % per_turn)) / directions for k in range(per_turn)]
         edges = [tested[0] + 2 * math.pi * j / sides for j in range(sides)]
-        worst = min(worst, _max_tilt(setup, pts, mu, edges, tested, worst))
+        tilt, basis = _max_tilt(setup, pts, mu, edges, tested, worst, basis)
+        worst = min(worst, tilt)
         if worst <= 0.0:
             return 0.0
     return math.degrees(math.atan(worst))
 
 
-def _max_tilt(setup: _Setup, pts: _Points, mu: float, edges: list[float], tested: list[float], bound: float) -> float:
+def _max_tilt(
+    setup: _Setup,
+    pts: _Points,
+    mu: float,
+    edges: list[float],
+    tested: list[float],
+    bound: float,
+    basis: Any = None,
+) -> tuple[float, Any]:
     """The smallest, over the ``tested`` directions, of the largest tilt tan the tower stands, with friction pyramid
     edges at the angles ``edges``."""
     bodies = len(setup.masses)
@@ -378,17 +391,24 @@ def _max_tilt(setup: _Setup, pts: _Points, mu: float, edges: list[float], tested
     worst = bound
     highs.setOptionValue("presolve", "off")  # keep each solve's basis for the next direction
     try:
-        for angle in tested:
+        for number, angle in enumerate(tested):
             cos_a, sin_a = math.cos(angle), math.sin(angle)
             for b, m in enumerate(setup.masses):
                 highs.changeCoeff(6 * b, tilt, m * cos_a)
                 highs.changeCoeff(6 * b + 1, tilt, m * sin_a)
+            if number == 0:
+                if basis is not None:
+                    highs.setBasis(basis)
+                else:  # a cold start: presolve pays off once
+                    highs.setOptionValue("presolve", "choose")
+            elif number == 1:
+                highs.setOptionValue("presolve", "off")
             if solver.run() != "optimal":
-                return 0.0
+                return 0.0, None
             worst = min(worst, max(0.0, highs.getSolution().col_value[tilt]))
+        return worst, highs.getBasis()
     finally:
         highs.setOptionValue("presolve", "choose")
-    return worst
 
 
 def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = True) -> Verdict:
