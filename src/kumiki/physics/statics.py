@@ -406,6 +406,8 @@ def _max_tilt(
             if solver.run() != "optimal":
                 return 0.0, None
             worst = min(worst, max(0.0, highs.getSolution().col_value[tilt]))
+            # Only the smallest tilt matters: cap t there, so a later direction that reaches the cap stops early.
+            highs.changeColBounds(tilt, 0.0, worst)
         return worst, highs.getBasis()
     finally:
         highs.setOptionValue("presolve", "choose")
