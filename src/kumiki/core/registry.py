@@ -10,6 +10,7 @@ from kumiki.core.game import Game
 # name -> "module:Class"; a game is listed here once it is built.
 _GAMES: dict[str, str] = {
     "blokus3d": "kumiki.games.blokus3d:Blokus3D",
+    "kozo": "kumiki.games.kozo:Kozo",
     "kuzushi": "kumiki.games.kuzushi:Kuzushi",
 }
 

@@ -1,0 +1,43 @@
+"""Kozo's options as data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kumiki.core.options import Option
+from kumiki.games.kozo.pieces import parse_pieces
+
+
+def _check_pieces(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    try:
+        parse_pieces(value)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+KOZO_OPTIONS = (
+    Option("players", int, 2, "number of players (1: solo)", 1, 6),
+    Option("rounds", int, 3, "rounds in a game; round r is opened by player r mod players", 1, 100),
+    Option(
+        "random_size",
+        bool,
+        False,
+        "variant: before each turn a size is drawn (from the seed) among those left; the mover plays that size",
+    ),
+    Option(
+        "tiebreak",
+        str,
+        "shared",
+        "a tie for the most points: 'shared', or 'later_turn' (the tied player who moved later in the last round)",
+        choices=("shared", "later_turn"),
+    ),
+    Option(
+        "pieces",
+        str,
+        "standard",
+        'the pool: "standard" (I2 I3 V3 I4 O4 T4 L4 Z4 P4 A4 B4 U5) or a JSON object of name -> cells',
+        check=_check_pieces,
+    ),
+)

@@ -1,0 +1,364 @@
+"""Kozo (ACTOP): the balance tower, refereed by the physics judge (rules as in docs/rules/kozo.md).
+
+A turn places a polycube (lowered straight down onto the ring around the chimney) and a balance cube on top of a
+polycube; the judge checks the tower after each step, and the player who makes it fall loses that round's points.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from kumiki.core.errors import IllegalMove, MoveSyntaxError
+from kumiki.core.game import Game, GameFacts, State
+from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
+from kumiki.games.kozo.options import KOZO_OPTIONS
+from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
+from kumiki.geometry.polycube import Cell, normalize, orientations
+from kumiki.physics.model import Body, Tower, body_from_cells
+from kumiki.physics.statics import Verdict, judge
+
+BASE_REGION = ((0.0, 0.0, 3.0, 3.0),)
+
+
+class Kozo(Game):
+    """Kozo with its options fixed; holds every piece's placements on the ring."""
+
+    name = "kozo"
+    facts = GameFacts(min_players=1, max_players=6, chance=True)
+    option_spec = KOZO_OPTIONS
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.pieces = parse_pieces(self.options["pieces"])
+        self.names = list(self.pieces)
+        self.size = {name: len(shape) for name, shape in self.pieces.items()}
+        self.rounds = int(self.options["rounds"])
+        self.random_size = bool(self.options["random_size"])
+        self.tiebreak = str(self.options["tiebreak"])
+        self.placements = {name: placements(name, shape) for name, shape in self.pieces.items()}
+        self.shapes = {name: set(orientations(normalize(shape))) for name, shape in self.pieces.items()}
+        self._by_upper = {name.upper(): name for name in self.names}
+
+    def new_state(self, seed: int | None = None) -> KozoState:
+        return KozoState(self, seed)
+
+    def parse_move(self, text: str) -> KozoMove:
+        move = parse_kozo_move(text)
+        name = self._by_upper.get(move.piece.upper())
+        if name is None:
+            raise MoveSyntaxError(f"{text.strip()!r}: no piece {move.piece!r} (pieces: {' '.join(self.names)})")
+        if normalize(move.cells) not in self.shapes[name]:
+            raise MoveSyntaxError(f"{text.strip()!r}: these cells are not {name} under any rotation")
+        return KozoMove(name, move.cells, move.balance)
+
+
+@dataclass
+class Fall:
+    """Who made the tower fall, in which round, at which step (1: the polycube, 2: the balance cube), and why."""
+
+    round: int
+    player: int
+    step: int
+    move: str
+    explanation: str
+    moving: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "player": self.player,
+            "step": self.step,
+            "move": self.move,
+            "explanation": self.explanation,
+            "moving": list(self.moving),
+        }
+
+
+class KozoState(State):
+    """A Kozo game: the current round's tower and every round's points so far."""
+
+    game: Kozo
+
+    def __init__(self, game: Kozo, seed: int | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = []
+        self.rng = random.Random(seed)
+        self.round = 0
+        self.points: list[list[float]] = []  # per finished or running round, per player
+        self.falls: list[Fall] = []
+        self.last_mover: list[list[int]] = []  # per round: the order of players' last moves
+        self.over = False
+        self.to_move: int | None = None
+        self.required_size: int | None = None
+        self._start_round()
+
+    # ----------------------------------------------------------------- the round
+
+    def _start_round(self) -> None:
+        g = self.game
+        self.pool: list[str] = list(g.names)
+        self.placed: list[tuple[str, int, tuple[Cell, ...]]] = []  # piece, player, cells
+        self.balances: list[Cell] = []
+        self.cells: dict[Cell, int] = {}  # polycube cell -> index in placed
+        self.top: dict[tuple[int, int], int] = dict.fromkeys(RING, 0)  # height of the highest polycube cube
+        self.balance_top: dict[tuple[int, int], float] = {}
+        self.points.append([0.0] * g.players)
+        self.last_mover.append([])
+        self.to_move = self.round % g.players
+        self._verdict_cache: Verdict | None = None
+        self._margin_cache: float | None = None
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Draw the size (variant), then end the round if the mover has no placement at all."""
+        g = self.game
+        self.required_size = None
+        if g.random_size and self.pool:
+            sizes = sorted({g.size[name] for name in self.pool})
+            self.required_size = sizes[int(self.rng.random() * len(sizes))]
+        if not self.pool or not self._has_placement():
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.round += 1
+        if self.round >= self.game.rounds:
+            self.over = True
+            self.to_move = None
+            self.required_size = None
+            return
+        self._start_round()
+
+    # ----------------------------------------------------------------- placement geometry
+
+    def resting_level(self, placement: Placement) -> int | None:
+        """The level the placement comes to rest at when lowered, or None if a balance cube would stop it."""
+        z = 0
+        for col, bottom in placement.bottoms:
+            z = max(z, self.top[col] - bottom)
+        for col, bottom in placement.bottoms:
+            top = self.balance_top.get(col)
+            if top is not None and z + bottom < top:
+                return None
+        return z
+
+    def _allowed_pieces(self) -> list[str]:
+        g = self.game
+        if self.required_size is None:
+            return list(self.pool)
+        return [name for name in self.pool if g.size[name] == self.required_size]
+
+    def _has_placement(self) -> bool:
+        g = self.game
+        return any(self.resting_level(p) is not None for name in self._allowed_pieces() for p in g.placements[name])
+
+    def balance_spots(self, extra: tuple[Cell, ...] = ()) -> list[Cell]:
+        """The cells a balance cube may sit in: on the topmost polycube cube of a column, with none on it yet."""
+        top = dict(self.top)
+        for x, y, z in extra:
+            top[(x, y)] = max(top[(x, y)], z + 1)
+        taken = set(self.balances)
+        return [(x, y, h) for (x, y), h in sorted(top.items()) if h > 0 and (x, y, h) not in taken]
+
+    # ----------------------------------------------------------------- protocol
+
+    def legal_moves(self) -> list[KozoMove]:
+        if self.over:
+            return []
+        g = self.game
+        moves = []
+        for name in self._allowed_pieces():
+            for placement in g.placements[name]:
+                z = self.resting_level(placement)
+                if z is None:
+                    continue
+                cells = tuple((x, y, c + z) for x, y, c in placement.cells)
+                for spot in self.balance_spots(cells):
+                    moves.append(KozoMove(name, cells, spot))
+        moves.sort(key=lambda m: (g.names.index(m.piece), m.cells, m.balance))
+        return moves
+
+    def play(self, move: KozoMove | str) -> None:  # type: ignore[override]
+        if isinstance(move, str):
+            move = self.game.parse_move(move)
+        elif not isinstance(move, KozoMove):
+            raise IllegalMove(f"{move!r}: not a Kozo move")
+        if self.over or self.to_move is None:
+            raise IllegalMove(f"{move}: the game is over")
+        self._check(move)
+        player = self.to_move
+        g = self.game
+        self.pool.remove(move.piece)
+        index = len(self.placed)
+        self.placed.append((move.piece, player, move.cells))
+        for cell in move.cells:
+            self.cells[cell] = index
+        for x, y, z in move.cells:
+            self.top[(x, y)] = max(self.top[(x, y)], z + 1)
+        self.history.append(move)
+        self.last_mover[-1].append(player)
+        self._verdict_cache = self._margin_cache = None
+        verdict = self.verdict()
+        if not verdict.stands:
+            self._fall(player, 1, move, verdict)
+            return
+        bx, by, bz = move.balance
+        self.balances.append(move.balance)
+        self.balance_top[(bx, by)] = max(self.balance_top.get((bx, by), 0.0), bz + BALANCE_EDGE)
+        self._verdict_cache = self._margin_cache = None
+        verdict = self.verdict()
+        if not verdict.stands:
+            self._fall(player, 2, move, verdict)
+            return
+        self.points[-1][player] += g.size[move.piece]
+        self._next_turn(player)
+
+    def _next_turn(self, player: int) -> None:
+        if not self.pool:
+            self._end_round()
+            return
+        self.to_move = (player + 1) % self.game.players
+        self._begin_turn()
+
+    def _fall(self, player: int, step: int, move: KozoMove, verdict: Verdict) -> None:
+        self.points[-1][player] = 0.0
+        self.falls.append(
+            Fall(self.round, player, step, str(move), verdict.fault or "the tower falls", list(verdict.moving))
+        )
+        self._end_round()
+
+    def _check(self, move: KozoMove) -> None:
+        """Raise IllegalMove with the reason if the move breaks a placement rule."""
+        g = self.game
+        name = move.piece
+        if name not in g.pieces:
+            raise IllegalMove(f"{move}: no piece {name!r} in this game")
+        if name not in self.pool:
+            raise IllegalMove(f"{move}: {name} is already on the tower")
+        if self.required_size is not None and g.size[name] != self.required_size:
+            raise IllegalMove(f"{move}: the tile drawn is {self.required_size}: play a piece of that size")
+        if normalize(move.cells) not in g.shapes[name]:
+            raise IllegalMove(f"{move}: these cells are not {name} under any rotation")
+        for x, y, _ in move.cells:
+            if (x, y) == CHIMNEY:
+                raise IllegalMove(f"{move}: nothing may stand on or over the chimney at 1,1")
+            if (x, y) not in self.top:
+                raise IllegalMove(f"{move}: {x},{y} is off the base (cells x, y run from 0 to 2)")
+        lowest = min(z for _, _, z in move.cells)
+        shape = tuple(sorted((x, y, z - lowest) for x, y, z in move.cells))
+        placement = next(p for p in g.placements[name] if p.cells == shape)
+        rest = self.resting_level(placement)
+        if rest is None:
+            raise IllegalMove(f"{move}: lowered, it would come to rest on a balance cube")
+        if rest != lowest:
+            raise IllegalMove(f"{move}: lowered straight down it comes to rest at level {rest}, not {lowest}")
+        if move.balance not in self.balance_spots(move.cells):
+            bx, by, bz = move.balance
+            raise IllegalMove(
+                f"{move}: a balance cube goes on top of a column's highest polycube cube with none on it "
+                f"(not at {bx},{by},{bz})"
+            )
+
+    # ----------------------------------------------------------------- physics
+
+    def tower(self) -> Tower:
+        """The current round's tower for the judge: polycubes and balance cubes (same wood), on the 3×3 base."""
+        bodies: list[Body] = []
+        for number, (name, _, cells) in enumerate(self.placed):
+            bodies.append(body_from_cells(f"{name} #{number + 1}", cells))
+        half = BALANCE_EDGE / 2
+        for number, (x, y, z) in enumerate(self.balances):
+            box = (x + 0.5 - half, y + 0.5 - half, float(z), x + 0.5 + half, y + 0.5 + half, z + BALANCE_EDGE)
+            bodies.append(Body(f"balance cube {number + 1}", (box,)))
+        return Tower(tuple(bodies), BASE_REGION, "falls")
+
+    def verdict(self) -> Verdict:
+        """The judge's verdict on the current tower (cached until the tower changes)."""
+        if self._verdict_cache is None:
+            if not self.placed:
+                self._verdict_cache = Verdict(True, False, 0.0, 0)
+            else:
+                self._verdict_cache = judge(self.tower(), margin=False, explain=True)
+        return self._verdict_cache
+
+    def margin(self) -> float:
+        """The current tower's tilt margin in degrees (computed on demand, cached)."""
+        if self._margin_cache is None:
+            if not self.placed:
+                self._margin_cache = 0.0
+            else:
+                self._margin_cache = judge(self.tower(), margin=True, explain=False).margin_deg
+        return self._margin_cache
+
+    # ----------------------------------------------------------------- scores
+
+    def scores(self) -> list[float]:
+        totals = [0.0] * self.game.players
+        for round_points in self.points:
+            for p, v in enumerate(round_points):
+                totals[p] += v
+        return totals
+
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        scores = self.scores()
+        best = max(scores)
+        tied = [p for p, s in enumerate(scores) if s == best]
+        if len(tied) > 1 and self.game.tiebreak == "later_turn":
+            order = self.last_mover[-1] if self.last_mover else []
+            latest = {p: i for i, p in enumerate(order)}
+            tied = [max(tied, key=lambda p: latest.get(p, -1))]
+        return tied
+
+    def copy(self) -> KozoState:
+        other = object.__new__(KozoState)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.points = [list(r) for r in self.points]
+        other.falls = list(self.falls)
+        other.last_mover = [list(r) for r in self.last_mover]
+        other.pool = list(self.pool)
+        other.placed = list(self.placed)
+        other.balances = list(self.balances)
+        other.cells = dict(self.cells)
+        other.top = dict(self.top)
+        other.balance_top = dict(self.balance_top)
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        cubes = sorted(
+            (
+                {"x": x, "y": y, "z": z, "piece": name, "player": player}
+                for name, player, cells in self.placed
+                for x, y, z in cells
+            ),
+            key=lambda c: (c["x"], c["y"], c["z"]),
+        )
+        return {
+            "round": self.round,
+            "rounds": g.rounds,
+            "to_move": self.to_move,
+            "pool": list(self.pool),
+            "required_size": self.required_size,
+            "cubes": cubes,
+            "pieces": [
+                {"piece": name, "player": player, "cells": [list(c) for c in cells]}
+                for name, player, cells in self.placed
+            ],
+            "balance_cubes": [list(c) for c in self.balances],
+            "points": [list(r) for r in self.points],
+            "falls": [f.to_json() for f in self.falls],
+            "fall": self.falls[-1].to_json() if self.falls else None,
+            "margin_deg": round(self.margin(), 2),
+        }
+
+    def render(self) -> str:
+        from kumiki.games.kozo.text import render_plain
+
+        return render_plain(self)
