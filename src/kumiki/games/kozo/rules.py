@@ -102,6 +102,8 @@ class KozoState(State):
         self.pool: list[str] = list(g.names)
         self.placed: list[tuple[str, int, tuple[Cell, ...]]] = []  # piece, player, cells
         self.balances: list[Cell] = []
+        self.bodies: list[Body] = []  # the judge's body of each placed polycube, then each balance cube
+        self.balance_bodies: list[Body] = []
         self.cells: dict[Cell, int] = {}  # polycube cell -> index in placed
         self.top: dict[tuple[int, int], int] = dict.fromkeys(RING, 0)  # height of the highest polycube cube
         self.balance_top: dict[tuple[int, int], float] = {}
@@ -193,6 +195,7 @@ class KozoState(State):
         self.pool.remove(move.piece)
         index = len(self.placed)
         self.placed.append((move.piece, player, move.cells))
+        self.bodies.append(body_from_cells(f"{move.piece} #{index + 1}", move.cells))
         for cell in move.cells:
             self.cells[cell] = index
         for x, y, z in move.cells:
@@ -206,6 +209,9 @@ class KozoState(State):
             return
         bx, by, bz = move.balance
         self.balances.append(move.balance)
+        half = BALANCE_EDGE / 2
+        box = (bx + 0.5 - half, by + 0.5 - half, float(bz), bx + 0.5 + half, by + 0.5 + half, bz + BALANCE_EDGE)
+        self.balance_bodies.append(Body(f"balance cube {len(self.balances)}", (box,)))
         self.balance_top[(bx, by)] = max(self.balance_top.get((bx, by), 0.0), bz + BALANCE_EDGE)
         self._verdict_cache = self._margin_cache = None
         verdict = self.verdict()
@@ -265,14 +271,7 @@ class KozoState(State):
 
     def tower(self) -> Tower:
         """The current round's tower for the judge: polycubes and balance cubes (same wood), on the 3×3 base."""
-        bodies: list[Body] = []
-        for number, (name, _, cells) in enumerate(self.placed):
-            bodies.append(body_from_cells(f"{name} #{number + 1}", cells))
-        half = BALANCE_EDGE / 2
-        for number, (x, y, z) in enumerate(self.balances):
-            box = (x + 0.5 - half, y + 0.5 - half, float(z), x + 0.5 + half, y + 0.5 + half, z + BALANCE_EDGE)
-            bodies.append(Body(f"balance cube {number + 1}", (box,)))
-        return Tower(tuple(bodies), BASE_REGION, "falls")
+        return Tower((*self.bodies, *self.balance_bodies), BASE_REGION, "falls")
 
     def verdict(self) -> Verdict:
         """The judge's verdict on the current tower (cached until the tower changes)."""
@@ -325,6 +324,8 @@ class KozoState(State):
         other.pool = list(self.pool)
         other.placed = list(self.placed)
         other.balances = list(self.balances)
+        other.bodies = list(self.bodies)
+        other.balance_bodies = list(self.balance_bodies)
         other.cells = dict(self.cells)
         other.top = dict(self.top)
         other.balance_top = dict(self.balance_top)
