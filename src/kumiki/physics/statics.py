@@ -31,7 +31,8 @@ TOLERANCE = 1e-9  # faces closer than this (relative) touch
 MU = 0.5
 DIRECTIONS = 16
 PYRAMID_SIDES = 8
-MAX_TILT = 100.0  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
+MAX_TILT = 100.0
+RAY_WITHOUT_PRESOLVE = 64  # above this many bodies, the fault is found by bisection instead of a Farkas ray  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,8 @@ def _moving_bodies(setup: _Setup) -> list[int]:
     floating = [b for b in range(len(setup.masses)) if b not in resting]
     if floating:
         return floating
+    if len(setup.masses) > RAY_WITHOUT_PRESOLVE:
+        return _first_failing_body(setup)  # HiGHS may re-solve without presolve to find a ray: too slow here
     highs = _solver().highs
     _status, has_ray, ray = highs.getDualRay()
     if not has_ray:
@@ -262,6 +265,25 @@ def _moving_bodies(setup: _Setup) -> list[int]:
         return []
     per_body = np.abs(ray).reshape(-1, 6).max(axis=1)
     return [b for b, value in enumerate(per_body) if value > 1e-6 * size]
+
+
+def _first_failing_body(setup: _Setup) -> list[int]:
+    """For a large tower: the body whose addition, bottom up, makes the tower fall.
+
+    Bodies are ordered by their lowest point; a bisection finds the shortest such prefix that cannot stand, in a
+    handful of presolved solves, and names its last body.
+    """
+    tower = setup.tower
+    order = sorted(range(len(tower.bodies)), key=lambda b: (min(box[2] for box in tower.bodies[b].boxes), b))
+    low, high = 1, len(order)  # the prefix of length `high` falls
+    while low < high:
+        middle = (low + high) // 2
+        part = Tower(tuple(tower.bodies[b] for b in order[:middle]), tower.ground, tower.tie)
+        if _feasible(_prepare(part), -EPSILON):
+            low = middle + 1
+        else:
+            high = middle
+    return [order[high - 1]]
 
 
 def _fault(setup: _Setup, moving: list[int]) -> str:

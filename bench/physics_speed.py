@@ -1,0 +1,176 @@
+"""Physics speed: the stand-or-fall verdict and the tilt margin of random towers, contacts included.
+
+Four fixed sets of towers, built once per run and kept in memory:
+
+* 32-body Kozo-like towers standing: ``ring_tower(32, seed, standing=True)`` (polycubes on the 3×3 ring);
+* 32-body towers falling: ``ring_tower(32, seed)``, the seeds whose tower falls;
+* 150-body stacks standing on a 6×6 table, built here by :func:`cantilever_stack` (``brick_stack(150, seed,
+  standing=True)`` takes half a minute a tower: one judge call per piece drawn);
+* 150-body stacks falling: ``brick_stack(150, seed)``, the seeds whose tower falls.
+
+The verdict is ``judge(t, margin=False, explain=False)``; the margin is ``judge(t, margin=True, explain=False)``
+on the standing towers (a falling tower has no margin to find), beside the verdict of the same towers.
+
+Run: ``python -m bench.physics_speed [--seconds 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from kumiki.geometry.polycube import ROTATIONS, normalize, rotate
+from kumiki.physics import Tower, body_from_cells, judge
+from kumiki.physics.contacts import hull
+from kumiki.physics.samples import _PIECES, brick_stack, ring_tower
+
+TARGET_VERDICT_32_MS = 3.0
+TARGET_VERDICT_150_MS = 20.0
+TARGET_MARGIN_RATIO = 10.0
+SMALL, LARGE = 32, 150
+SMALL_TOWERS, LARGE_TOWERS = 10, 5
+WIDTH = 6
+
+_SHAPES = tuple(sorted({normalize(rotate(piece, turn)) for piece in _PIECES for turn in ROTATIONS}))
+
+
+def _strictly_inside(point: tuple[float, float], corners: list[tuple[float, float]], gap: float = 1e-3) -> bool:
+    """Whether ``point`` lies inside the counter-clockwise convex polygon ``corners``, at least ``gap`` from it."""
+    if len(corners) < 3:
+        return False
+    px, py = point
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
+        length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) <= gap * length:
+            return False
+    return True
+
+
+def cantilever_stack(n: int, seed: int, width: int = WIDTH) -> Tower:
+    """n random polycubes dropped on a width × width table, each kept only if the tower stands by construction.
+
+    A column is *solid* up to the height where it is filled without a gap from the table. A piece is kept when every
+    cube it rests on tops a solid column and its centre of mass lies strictly inside the hull of those columns:
+    its weight then goes straight down solid columns (each body in them gets equal and opposite forces on one
+    vertical line), so what stood still stands, and the piece itself stands on vertical forces alone. Pieces may
+    overhang (a cantilever leaves a gap below it); nothing is ever put on an overhanging cube.
+    """
+    rng = random.Random(seed)
+    footprint = [(x, y) for x in range(width) for y in range(width)]
+    height = dict.fromkeys(footprint, 0)  # the first empty cell above the top of the column
+    solid = dict.fromkeys(footprint, 0)  # the first empty cell from the table up
+    filled: set[tuple[int, int, int]] = set()
+    bodies = []
+    tries = 0
+    while len(bodies) < n and tries < 1000 * n:
+        tries += 1
+        shape = rng.choice(_SHAPES)
+        ox, oy = rng.choice(footprint)
+        lowest: dict[tuple[int, int], int] = {}
+        for x, y, z in shape:
+            column = (x + ox, y + oy)
+            lowest[column] = min(lowest.get(column, z), z)
+        if any(column not in height for column in lowest):
+            continue
+        lift = max(height[column] - z for column, z in lowest.items())
+        resting = [column for column, z in lowest.items() if z + lift == height[column]]
+        if any(solid[column] != height[column] for column in resting):
+            continue  # it would rest on an overhanging cube
+        cells = [(x + ox, y + oy, z + lift) for x, y, z in shape]
+        body = body_from_cells(f"p{len(bodies)}", cells)
+        if len(resting) < len(lowest):
+            corners = [(x + dx, y + dy) for x, y in resting for dx in (0, 1) for dy in (0, 1)]
+            if not _strictly_inside(body.centre[:2], hull(corners)):
+                continue
+        filled.update(cells)
+        for x, y, z in cells:
+            height[(x, y)] = max(height[(x, y)], z + 1)
+        for column in lowest:
+            while (*column, solid[column]) in filled:
+                solid[column] += 1
+        bodies.append(body)
+    return Tower(tuple(bodies))
+
+
+def _collect(make, count: int, bodies: int, stands: bool) -> tuple[Tower, ...]:
+    """The first ``count`` towers ``make(seed)`` for seeds 0, 1, … with ``bodies`` bodies that stand (or fall)."""
+    towers: list[Tower] = []
+    seed = 0
+    while len(towers) < count and seed < 100 * count:
+        tower = make(seed)
+        seed += 1
+        if len(tower.bodies) == bodies and judge(tower, margin=False, explain=False).stands == stands:
+            towers.append(tower)
+    if len(towers) < count:
+        raise RuntimeError(f"only {len(towers)} of {count} towers of {bodies} bodies with stands={stands}")
+    return tuple(towers)
+
+
+@functools.cache
+def towers(kind: str) -> tuple[Tower, ...]:
+    """A fixed set of towers: ``kind`` is "ring standing", "ring falling", "stack standing" or "stack falling"."""
+    if kind == "ring standing":
+        return _collect(lambda s: ring_tower(SMALL, s, standing=True), SMALL_TOWERS, SMALL, True)
+    if kind == "ring falling":
+        return _collect(lambda s: ring_tower(SMALL, s), SMALL_TOWERS, SMALL, False)
+    if kind == "stack standing":
+        return _collect(lambda s: cantilever_stack(LARGE, s), LARGE_TOWERS, LARGE, True)
+    if kind == "stack falling":
+        return _collect(lambda s: brick_stack(LARGE, s, width=WIDTH), LARGE_TOWERS, LARGE, False)
+    raise ValueError(f"unknown kind of tower {kind!r}")
+
+
+def median_ms(group: Sequence[Tower], seconds: float, margin: bool = False) -> float:
+    """The median time in ms of one judgement, over the towers in turn for about ``seconds`` (each once at least,
+    unless a single round takes longer than ``seconds``; then at least one)."""
+    judge(group[0], margin=False, explain=False)  # warm up: the solver is built on first use
+    times: list[float] = []
+    start = time.perf_counter()
+    while True:
+        for tower in group:
+            began = time.perf_counter()
+            judge(tower, margin=margin, explain=False)
+            times.append(time.perf_counter() - began)
+            if time.perf_counter() - start >= seconds:
+                return 1000.0 * statistics.median(times)
+
+
+def run(seconds: float = 5.0) -> list[tuple[str, float, str]]:
+    """Every figure as (what, value, comment)."""
+    share = seconds / 2  # six figures, in the time of three
+    rows = []
+    verdict = {}
+    for kind, bodies, target in (
+        ("ring standing", SMALL, TARGET_VERDICT_32_MS),
+        ("ring falling", SMALL, TARGET_VERDICT_32_MS),
+        ("stack standing", LARGE, TARGET_VERDICT_150_MS),
+        ("stack falling", LARGE, TARGET_VERDICT_150_MS),
+    ):
+        group = towers(kind)
+        verdict[kind] = median_ms(group, share)
+        shape, state = kind.split()
+        what = f"physics verdict ms, {bodies}-body {shape}, {state}"
+        rows.append((what, verdict[kind], f"median of {len(group)} towers, target ≤ {target:g}"))
+    for kind, bodies in (("ring standing", SMALL), ("stack standing", LARGE)):
+        group = towers(kind)
+        margin = median_ms(group, share, margin=True)
+        ratio = margin / verdict[kind]
+        what = f"physics verdict + margin ms, {bodies}-body {kind.split()[0]}"
+        rows.append((what, margin, f"{ratio:.1f}× the verdict, target ≤ {TARGET_MARGIN_RATIO:g}×"))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.physics_speed", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget per figure (default 5)")
+    args = parser.parse_args()
+    for what, value, comment in run(args.seconds):
+        print(f"  {what:<52} {value:>12,.3f}   {comment}")
+
+
+if __name__ == "__main__":
+    main()
