@@ -31,8 +31,8 @@ TOLERANCE = 1e-9  # faces closer than this (relative) touch
 MU = 0.5
 DIRECTIONS = 16
 PYRAMID_SIDES = 8
-MAX_TILT = 100.0
-RAY_WITHOUT_PRESOLVE = 64  # above this many bodies, the fault is found by bisection instead of a Farkas ray  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
+MAX_TILT = 100.0  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
+RAY_WITHOUT_PRESOLVE = 64  # above this many bodies, the fault is found by bisection instead of a Farkas ray
 
 
 @dataclass(frozen=True)
