@@ -1,4 +1,5 @@
-"""The ``kumiki`` command: play a game in the terminal, replay a record, list moves, games and agents.
+"""The ``kumiki`` command: play a game in the terminal, replay a record, list moves, games and agents, judge whether
+a tower of blocks stands.
 
 Bad input of any kind (a record, a file, an option, a game or agent name) ends with exit status 2 and one line on
 stderr, never a traceback. Set ``KUMIKI_DEBUG=1`` to see the traceback of an unexpected error.
@@ -94,14 +95,14 @@ def _reported(source: str, as_json: bool = False) -> Iterator[None]:
         raise typer.Exit(INTERNAL) from None
 
 
-def _read_text(path: str) -> str:
-    """The file's text (``-`` is stdin); a Failure names what is wrong with it."""
+def _read_text(path: str, what: str = "a record") -> str:
+    """The file's text (``-`` is stdin); a Failure names what is wrong with it (``what`` the file should be)."""
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
         raise Failure("no such file") from None
     except IsADirectoryError:
-        raise Failure("is a directory, not a record") from None
+        raise Failure(f"is a directory, not {what}") from None
     except OSError as error:
         raise Failure(f"cannot read: {error.strerror or error}") from None
     try:
@@ -183,8 +184,8 @@ def play(
             help=(
                 "Who plays seat N: 'human' or an agent, e.g. --seat 0=mcts:iterations=3000,seed=2 or "
                 "--seat 1=random; repeatable. Seats not given: you play the seat that moves first "
-                "(seat 1 in Kuzushi, seat 0 in Blokus 3D), the others mcts:iterations=3000 "
-                "(mcts:iterations=300 in Blokus 3D)."
+                "(seat 1 in Kuzushi, seat 0 in Blokus 3D and Kozo), the others mcts:iterations=3000 "
+                "(mcts:iterations=300 in Blokus 3D, greedy in Kozo)."
             ),
         ),
     ] = None,
@@ -196,7 +197,8 @@ def play(
     """Play a game in the terminal, against the computer or each other.
 
     Type a move (in Kuzushi: B x,y, F x,y or just the cell x,y; in Blokus 3D: the piece and its cells,
-    e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0), or moves, undo, help, quit (Blokus 3D also has hint).
+    e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0; in Kozo: the piece, its cells, + and the balance cube's cell), or moves, undo,
+    help, quit (Blokus 3D and Kozo also have hint).
     """
     from kumiki.terminal import view_for
     from kumiki.terminal.play import Session, build_seats
@@ -207,6 +209,10 @@ def play(
         seats = build_seats(loaded.players, seat or [], view_for(loaded.name))
         if save is not None and save.is_dir():
             raise Failure(f"--save {save}: is a directory")
+        if seed is None and loaded.facts.chance:  # a game of chance records its seed, so that the record replays
+            import secrets
+
+            seed = secrets.randbelow(2**31)
         state = loaded.new_state(seed=seed)
         session = Session(state, seats, _console(), save=save)
         code = session.run()
@@ -344,6 +350,70 @@ def list_agents(
             console.print(_options_table(name, spec))
             console.print()
         console.print(Text("Example: kumiki play kuzushi --seat 0=mcts:iterations=3000,seed=2"))
+
+
+# ---------------------------------------------------------------------------------------------------------- physics
+
+
+def _load_tower(path: str) -> Any:
+    """The tower in ``path`` (``-`` is stdin), checked; a Failure or TowerError says what is wrong with it."""
+    from kumiki.physics import tower_from_json
+
+    text = _read_text(path, "a tower")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Failure(f"line {error.lineno}, column {error.colno}: invalid JSON ({error.msg})", error.lineno) from None
+    except RecursionError:
+        raise Failure("invalid JSON (nested too deeply)") from None
+    try:
+        return tower_from_json(data)
+    except OverflowError:  # a JSON integer too large for a float
+        raise Failure("a number is too large") from None
+
+
+def _verdict_text(verdict: Any) -> str:
+    if verdict.edge:
+        word = "stands" if verdict.stands else "falls"
+        head = f"{word} (knife edge: balanced exactly on an edge, and the tie rule says it {word})"
+    else:
+        head = "stands" if verdict.stands else "falls"
+    lines = [f"verdict: {head}"]
+    if verdict.stands and not verdict.edge:
+        lines.append(f"margin:  {verdict.margin_deg:.2f}° (the steepest tilt of the table it survives)")
+    else:
+        lines.append(f"margin:  {verdict.margin_deg:.2f}°")
+    lines.append(f"bodies:  {verdict.bodies}")
+    if not verdict.stands:
+        lines.append(f"fault:   {verdict.fault}")
+        lines.append(f"moving:  {', '.join(verdict.moving) if verdict.moving else '(none named)'}")
+    return "".join(f"{line}\n" for line in lines)
+
+
+@app.command()
+def stability(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A tower in JSON (see docs/physics.md); - reads stdin.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
+) -> None:
+    """Judge whether a tower of rigid blocks stands, and how much tilt it survives.
+
+    The tower is a JSON object: "bodies", each with a "name", "boxes" (each x0, y0, z0, x1, y1, z1) and a
+    "density"; optionally "ground" (rectangles x0, y0, x1, y1 at z = 0 that carry load; null is an endless table)
+    and "tie" ("falls" or "stands": what a body balanced exactly on an edge does). See docs/physics.md.
+    """
+    from kumiki.physics import TowerError, judge
+
+    source = "stdin" if file == "-" else file
+    with _reported(source, as_json):
+        try:
+            tower = _load_tower(file)
+            verdict = judge(tower)
+        except (Failure, TowerError) as error:
+            _fail(f"{source}: {error}", {"error": _one_line(error)} if as_json else None)
+        if as_json:
+            sys.stdout.write(json.dumps(verdict.to_json(), ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(_verdict_text(verdict))
 
 
 # ---------------------------------------------------------------------------------------------------------- entry

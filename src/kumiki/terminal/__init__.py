@@ -57,6 +57,8 @@ class GameView:
     # A few words on who is to act beyond the seat (e.g. the colour to place), shown in the prompt and with
     # each move played; None for nothing.
     turn_note: Callable[[State], str | None] | None = None
+    # What the move just played led to (e.g. Kozo's tower falling), printed after the move; None for nothing.
+    after_move: Callable[[State], RenderableType | None] | None = None
 
 
 def _kuzushi_view() -> GameView:
@@ -71,8 +73,18 @@ def _blokus3d_view() -> GameView:
     return blokus3d.VIEW
 
 
+def _kozo_view() -> GameView:
+    from kumiki.terminal import kozo
+
+    return kozo.VIEW
+
+
 # game name -> a function giving its view (imported on first use, like the games themselves).
-VIEWS: dict[str, Callable[[], GameView]] = {"blokus3d": _blokus3d_view, "kuzushi": _kuzushi_view}
+VIEWS: dict[str, Callable[[], GameView]] = {
+    "blokus3d": _blokus3d_view,
+    "kozo": _kozo_view,
+    "kuzushi": _kuzushi_view,
+}
 
 
 def view_for(game_name: str) -> GameView:

@@ -184,6 +184,9 @@ class Session:
 
     def played(self, seat: int, move: Move, note: str | None, extra: str = "") -> None:
         self.say(f"{self.who(seat)} plays {move}{f' ({note})' if note else ''}{extra}")
+        after = self.view.after_move(self.state) if self.view.after_move is not None else None
+        if after is not None:
+            self.console.print(after, soft_wrap=True)
 
     def say(self, text: str, style: str = "") -> None:
         """One message on one line (the terminal may fold it; we never break it)."""

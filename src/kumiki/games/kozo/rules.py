@@ -83,6 +83,8 @@ class KozoState(State):
 
     def __init__(self, game: Kozo, seed: int | None = None) -> None:
         self.game = game
+        if seed is None and game.random_size:
+            seed = random.SystemRandom().randrange(2**31)  # kept, so that the game's record replays
         self.seed = seed
         self.history = []
         self.rng = random.Random(seed)

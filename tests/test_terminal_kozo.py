@@ -1,0 +1,308 @@
+"""``kumiki play kozo``: the terminal view (slices, side views, margin, pool, points, falls) and its commands."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console, RenderableType
+
+import kumiki
+from kumiki.cli import main
+from kumiki.terminal import kozo as view
+from kumiki.terminal import view_for
+from kumiki.terminal.play import Seat, Session, build_seats, default_seat_specs
+
+FIRST = "L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1"  # along the south edge, its foot up the east side
+SECOND = "U5 0,2,0 0,2,1 1,2,1 2,2,0 2,2,1 + 0,2,2"  # an arch along the north edge, standing on its ends
+
+
+@pytest.fixture(autouse=True)
+def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    def run(*args: object, stdin: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    return run
+
+
+def new_state(seed: int = 1, **options: object) -> kumiki.State:
+    return kumiki.load_game("kozo", **options).new_state(seed=seed)
+
+
+def draw(renderable: RenderableType, width: int = 100) -> str:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None, highlight=False).print(renderable)
+    return out.getvalue()
+
+
+def lines_of(renderable: RenderableType) -> list[str]:
+    return [line.rstrip() for line in draw(renderable).splitlines()]
+
+
+def known_position() -> kumiki.State:
+    state = new_state()
+    state.play(FIRST)
+    state.play(SECOND)
+    return state
+
+
+def until_a_fall(state: kumiki.State, seed: int = 0) -> kumiki.State:
+    """Random moves (seeded) until the tower has fallen once."""
+    agents = [kumiki.load_agent("random", seed=seed + seat) for seat in range(state.game.players)]
+    while not state.falls:
+        assert not state.over
+        state.play(agents[state.to_move].choose(state))
+    return state
+
+
+def scripted(lines: Iterable[str]):
+    queue = list(lines)
+
+    def read(prompt: object) -> str | None:
+        return queue.pop(0) if queue else None
+
+    return read
+
+
+def session(state: kumiki.State, seats: list[Seat], lines: Iterable[str], **kwargs: object):
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False, color_system=None)
+    return Session(state, seats, console, reader=scripted(lines), **kwargs), out
+
+
+# ------------------------------------------------------------------------------------------------ the view
+
+
+def test_kozo_has_its_own_view_with_player_0_against_greedy() -> None:
+    assert view_for("kozo") is view.VIEW
+    assert default_seat_specs(2, view.VIEW) == {0: "human", 1: "greedy"}
+    seats = build_seats(3, [], view.VIEW)
+    assert seats[0].human and not seats[1].human and seats[2].tag() == "greedy"
+
+
+def test_each_level_is_a_3x3_slice_with_north_up() -> None:
+    state = known_position()
+    pic = view.picture(state)
+    assert lines_of(view.slice_text(pic, 0)) == ["level 0", "2 U5  · U5", "1  ·  ◎ L4", "0 L4 L4 L4", "   0  1  2"]
+    assert lines_of(view.slice_text(pic, 1)) == ["level 1", "2 U5 U5 U5", "1  ·  ◎  ·", "0  ▪  ·  ·", "   0  1  2"]
+    assert lines_of(view.slice_text(pic, 2)) == ["level 2", "2  ▪  ·  ·", "1  ·  ◎  ·", "0  ·  ·  ·", "   0  1  2"]
+    assert [lines_of(s)[0] for s in view.slices(pic)] == ["level 2", "level 1", "level 0"]  # the top level first
+
+
+def test_the_side_views_show_the_nearest_cube_at_each_level() -> None:
+    pic = view.picture(known_position())
+    assert lines_of(view.side_view(pic, "south")) == [
+        "from the south",
+        " 2  ▪  ·  ·",
+        " 1  ▪ U5 U5",
+        " 0 L4 L4 L4",
+        "    0  1  2",
+        "   x (east →)",
+    ]
+    assert lines_of(view.side_view(pic, "west")) == [
+        "from the west",
+        " 2  ▪  ·  ·",
+        " 1 U5  ·  ▪",
+        " 0 U5 L4 L4",
+        "    2  1  0",
+        "   y (← north)",
+    ]
+
+
+def test_the_board_shows_round_pool_margin_and_points() -> None:
+    state = known_position()
+    text = draw(view.render(state, ["you", "greedy"]))
+    assert "Round 1 of 3, opened by player 0 (you) · player 0 (you) to move" in text
+    assert "On the tower:  L4 P0  U5 P1" in text
+    margin = state.margin()
+    assert f"Tilt margin: {margin:.1f}° — {view.margin_word(margin)}" in text
+    assert "Pool: 10 pieces, 36 cubes — size 2: I2 · size 3: I3 V3 · size 4: I4 O4 T4 Z4 P4 A4 B4" in text
+    assert "round 1 ◀" in text
+    row = next(line for line in text.splitlines() if "greedy" in line)
+    assert row.split()[-2:] == ["5", "5"]
+
+
+def test_margin_words() -> None:
+    assert view.margin_word(26.6) == "steady"
+    assert view.margin_word(view.STEADY) == "steady"
+    assert view.margin_word(5.0) == "wobbly"
+    assert view.margin_word(0.4) == "on a knife edge"
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(1, {}), (2, {}), (3, {}), (2, {"random_size": True}), (3, {"rounds": 1})]
+)
+def test_the_view_renders_before_and_after_a_fall(players: int, options: dict[str, object]) -> None:
+    state = new_state(seed=players, players=players, **options)
+    before = draw(view.render(state))
+    assert "level 0" in before and "from the south" in before and "from the west" in before
+    assert "nothing on the base yet" in before
+    if state.game.random_size:
+        assert f"Size drawn: {state.required_size}" in before
+        assert f"▶ size {state.required_size}:" in before
+    until_a_fall(state, seed=players)
+    fall = state.falls[-1]
+    after = draw(view.render(state), width=200)
+    assert "as it fell" in after
+    assert fall.explanation in after
+    assert f"✗ Round {fall.round + 1}: the tower fell when player {fall.player} played {fall.move}" in after
+    assert "Tilt margin: none — the tower above fell" in after
+    assert view.MOVED in after  # the bodies that moved are marked
+    if not state.over:
+        assert f"Round {state.round + 1} of" in after
+
+
+def test_a_fall_is_announced_when_it_happens() -> None:
+    state = new_state(seed=4, players=2, rounds=2)
+    seats = [Seat(0, kumiki.load_agent("random", seed=1)), Seat(1, kumiki.load_agent("random", seed=2))]
+    game, out = session(state, seats, [])
+    assert game.run() == 0
+    text = out.getvalue()
+    assert state is game.state and state.over
+    assert state.falls  # random play in Kozo topples the tower
+    for fall in state.falls:
+        assert f"✗ Round {fall.round + 1}: the tower fell when player {fall.player}" in text
+        assert fall.explanation in " ".join(text.split())
+    assert "Round 2 begins, opened by player 1." in text
+    assert "Player 0 (random) plays" in text and "(round 1/2)" in text
+
+
+def test_the_fallen_tower_holds_the_falling_piece() -> None:
+    state = until_a_fall(new_state(seed=7))
+    fall = state.falls[-1]
+    pic = view.fallen_picture(state, fall)
+    assert pic.pieces[-1][0] == fall.move.split()[0]
+    assert len(pic.balances) == len(pic.pieces) - (1 if fall.step == 1 else 0)
+    assert pic.moved == set(fall.moving)
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+def test_moves_are_counted_and_grouped_by_piece() -> None:
+    state = new_state()
+    text = draw(view.command(state, "moves"))
+    legal = state.legal_moves()
+    assert f"{len(legal)} legal moves for player 0, by piece (12 pieces)" in text
+    l4 = [m for m in legal if m.piece == "L4"]
+    row = next(line for line in text.splitlines() if line.startswith("L4 "))
+    assert row.split()[:4] == ["L4", "4", str(len({m.cells for m in l4})), str(len(l4))]
+    placements = draw(view.command(state, "l4"))
+    assert placements.startswith(f"L4: {len({m.cells for m in l4})} placements, {len(l4)} moves.")
+    assert "'L4 all' lists them all" in placements
+    assert view.command(state, "moves L4") is not None
+    assert view.command(state, FIRST) is None  # a move is not a command
+
+
+def test_random_size_restricts_moves_and_placements() -> None:
+    state = new_state(seed=3, random_size=True)
+    size = state.required_size
+    g = state.game
+    assert size is not None
+    other = next(name for name in g.names if g.size[name] != size)
+    assert f"the size drawn is {size}" in draw(view.command(state, other))
+    assert {m.piece for m in state.legal_moves()} == {n for n in g.names if g.size[n] == size}
+    assert f"size {size} drawn" in (view.turn_note(state) or "")
+
+
+def test_hints_keep_the_tower_standing_and_give_the_margin() -> None:
+    state = known_position()
+    found, tried = view.hints(state)
+    assert 0 < len(found) <= view.HINTS and tried <= view.HINT_TRIES + view.HINT_PIECES
+    margins = [h.margin for h in found]
+    assert all(m is not None for m in margins)
+    assert margins == sorted(margins, reverse=True) or max(margins) - min(margins) < 0.2  # ties within 0.1°
+    for hint in found:
+        after = state.copy()
+        after.play(hint.move)
+        assert not after.falls and after.round == state.round
+        assert after.margin() == pytest.approx(hint.margin)
+    text = draw(view.command(state, "hint 3"), width=160)
+    assert "Moves that keep the tower standing, best tilt margin first" in text
+    assert str(found[0].move) in text
+    assert "Write hint or hint N" in draw(view.command(state, "hint 99"))
+
+
+def test_how_to_play_mentions_the_notation_and_commands() -> None:
+    text = view.how_to_play(kumiki.load_game("kozo", random_size=True))
+    assert "chimney" in text and "L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1" in text
+    assert "Random size" in text and "hint" in text and "quit" in text
+
+
+# ------------------------------------------------------------------------------------------------ kumiki play kozo
+
+
+def test_a_piped_game(cli, tmp_path: Path) -> None:
+    save = tmp_path / "kozo.kmk"
+    script = "\n".join(
+        [
+            "L4 0,0,0 1,0,0 2,0,0 0,1,0 + 1,1,1",  # the balance cube over the chimney
+            "L4 0,0,0",  # not a move
+            "moves",
+            "hint",
+            FIRST,
+            "quit",
+        ]
+    )
+    code, out, err = cli("play", "kozo", "--seat", "1=random:seed=5", "--seed", "2", "--save", save, stdin=script)
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    assert "How to play Kozo" in out
+    assert "Illegal move: L4 0,0,0 0,1,0 1,0,0 2,0,0 + 1,1,1: a balance cube goes on top of a column's" in out
+    assert "'L4 0,0,0': write the piece, its cells, '+' and the balance cube's cell" in out
+    assert "572 legal moves for player 0, by piece (12 pieces)" in out
+    assert "Moves that keep the tower standing" in out
+    assert f"Player 0 (you) plays {FIRST} (round 1/3)" in out
+    assert "Player 1 (random) plays" in out
+    assert "Game stopped after 2 moves." in out
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert str(state.history[0]) == FIRST and len(state.history) == 2
+
+
+def test_end_of_input_and_all_random_seats_with_random_size(cli, tmp_path: Path) -> None:
+    save = tmp_path / "random.kmk"
+    args = ["play", "kozo", "--players", "3", "--option", "random_size=true", "--option", "rounds=2"]
+    for seat in range(3):
+        args += ["--seat", f"{seat}=random:seed={seat}"]
+    code, out, err = cli(*args, "--save", save)
+    assert code == 0, err
+    assert "Scores: player 0" in out and "game over" in out
+    text = save.read_text(encoding="utf-8")
+    assert "[Seed " in text  # chosen for the game of chance, so the record replays
+    code, replayed, err = cli("replay", save, "--json")
+    assert code == 0, err
+    assert json.loads(replayed)["over"] is True
+
+
+def test_a_full_random_game_replays_to_the_same_state(cli, tmp_path: Path) -> None:
+    save = tmp_path / "full.kmk"
+    state = new_state(seed=11, players=2)
+    seats = [Seat(0, kumiki.load_agent("random", seed=3)), Seat(1, kumiki.load_agent("random", seed=4))]
+    game, _ = session(state, seats, [], save=save)
+    assert game.run() == 0
+    assert game.state.over
+    code, out, err = cli("replay", save, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["moves"] == [str(m) for m in game.state.history]
+    assert result["state"] == json.loads(json.dumps(game.state.to_json()))
+    code, shown, err = cli("replay", save)
+    assert code == 0, err
+    assert "game over" in shown and "level 0" in shown
