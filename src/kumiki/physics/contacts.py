@@ -58,8 +58,9 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
             if box[2] < -tol:
                 raise TowerError(f"{body.name!r} reaches below the table (z = {box[2]:g})")
             boxes.append((b, box))
-    size = median(max(box[3] - box[0], box[4] - box[1], box[5] - box[2]) for _, box in boxes)
-    cell = size if size > 0 else 1.0
+    extents = [max(box[3] - box[0], box[4] - box[1], box[5] - box[2]) for _, box in boxes]
+    # The median box size, but never so small that the largest box covers more than 32 cells along an axis.
+    cell = max(median(extents), max(extents) / 32.0)
     _check_overlaps(tower, boxes, cell, tol)
     quantum = max(tol * 100.0, 1e-300)
     floor = math.floor
@@ -129,7 +130,11 @@ def _check_overlaps(tower: Tower, boxes: list[tuple[int, tuple[float, ...]]], ce
             b1, box1 = boxes[k1]
             for k2 in members[p + 1 :]:
                 b2, box2 = boxes[k2]
-                if b1 != b2 and all(min(box1[a + 3], box2[a + 3]) - max(box1[a], box2[a]) > tol for a in range(3)):
+                if all(min(box1[a + 3], box2[a + 3]) - max(box1[a], box2[a]) > tol for a in range(3)):
+                    if b1 == b2:
+                        raise TowerError(
+                            f"body {tower.bodies[b1].name!r} has boxes that overlap (its volume would count twice)"
+                        )
                     names = sorted((tower.bodies[b1].name, tower.bodies[b2].name))
                     raise TowerError(f"bodies {names[0]!r} and {names[1]!r} overlap")
 
@@ -173,19 +178,16 @@ def hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def support_points(interface: Interface, grow: float) -> list[tuple[float, float]]:
-    """The corners where forces act: the hull of the touching rects, grown by ``grow`` along both axes (shrunk if
-    < 0). Every corner moves ``grow`` away from the centre in u and in v, as growing each rect does for an outline
-    of axis-aligned rects; a line contact grows into a thin strip and vanishes when shrunk."""
-    points, cu, cv, flat_u, flat_v = interface.outline()
+    """The corners where forces act: the hull of the touching rects, each rect grown by ``grow`` along both axes
+    (shrunk if < 0; a rect shrunk to nothing is dropped, so a line contact counts only when grown)."""
     if grow == 0.0:
-        return points
-    if grow < 0.0 and (flat_u or flat_v):
-        return []
-    out: list[tuple[float, float]] = []
-    for u, v in points:
-        su = (grow,) if u > cu else (-grow,) if u < cu else (grow, -grow)
-        sv = (grow,) if v > cv else (-grow,) if v < cv else (grow, -grow)
-        if grow < 0.0:
-            su, sv = su[:1], sv[:1]
-        out += [(u + du, v + dv) for du in su for dv in sv]
-    return list(dict.fromkeys(out))
+        return interface.outline()[0]
+    corners: list[tuple[float, float]] = []
+    for u0, v0, u1, v1 in interface.rects:
+        a0, b0, a1, b1 = u0 - grow, v0 - grow, u1 + grow, v1 + grow
+        if a1 <= a0 or b1 <= b0:
+            continue
+        corners += [(a0, b0), (a1, b0), (a1, b1), (a0, b1)]
+    if len(interface.rects) == 1:
+        return corners
+    return hull(corners)

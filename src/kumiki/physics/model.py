@@ -123,9 +123,15 @@ def merge_cells(cells: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, i
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TowerError(f"{where} must be a finite number, not {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise TowerError(f"{where} is too large a number") from None
+    if not math.isfinite(number):
+        raise TowerError(f"{where} must be a finite number, not {value!r}")
+    return number
 
 
 def _box(value: Any, where: str) -> Box:

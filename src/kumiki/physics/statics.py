@@ -439,6 +439,6 @@ def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = 
     """Judge a tower given as a :class:`Tower` or in the contract's JSON form."""
     from kumiki.physics.model import tower_from_json
 
-    if isinstance(tower, dict):
-        tower = tower_from_json(tower)
+    if not isinstance(tower, Tower):
+        tower = tower_from_json(tower)  # TowerError for anything that is not the contract's JSON object
     return judge(tower, margin, explain)

@@ -1,0 +1,317 @@
+"""``kumiki stability FILE [--json]``: the verdict as text or as the contract's JSON, and one line (exit 2) for every
+kind of bad tower."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kumiki.cli import main
+
+COLUMN = {"bodies": [{"name": "column", "boxes": [[0, 0, 0, 1, 1, 4]]}]}
+CANTILEVER = {
+    "bodies": [
+        {"name": "post", "boxes": [[0, 0, 0, 1, 1, 1]]},
+        {"name": "arm", "boxes": [[0, 0, 1, 3, 1, 2]]},
+    ]
+}
+KNIFE_EDGE = {
+    "bodies": [
+        {"name": "bottom", "boxes": [[0, 0, 0, 1, 1, 1]]},
+        {"name": "top", "boxes": [[0.5, 0, 1, 1.5, 1, 2]]},
+    ]
+}
+STAIRCASE = {"bodies": [{"name": f"c{i}", "boxes": [[0.11 * i, 0, i, 0.11 * i + 1, 1, i + 1]]} for i in range(10)]}
+
+
+@pytest.fixture(autouse=True)
+def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
+
+    def run(*args: str | Path, stdin: str | bytes = b"") -> tuple[int, str, str]:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    return run
+
+
+def write(tmp_path: Path, data: object, name: str = "tower.json") -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def assert_one_line_error(code: int, err: str, *parts: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    for part in parts:
+        assert part in lines[0], lines[0]
+    return lines[0]
+
+
+# ------------------------------------------------------------------------------------------------ text
+
+
+def test_a_standing_tower_as_text(cli, tmp_path: Path) -> None:
+    code, out, err = cli("stability", write(tmp_path, COLUMN))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "verdict: stands"
+    assert lines[1].startswith("margin:  14.04°")
+    assert lines[2] == "bodies:  1"
+    assert "fault" not in out and "moving" not in out
+
+
+def test_a_falling_tower_as_text_names_the_fault_and_the_moving_bodies(cli, tmp_path: Path) -> None:
+    code, out, err = cli("stability", write(tmp_path, CANTILEVER))
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "verdict: falls",
+        "margin:  0.00°",
+        "bodies:  2",
+        "fault:   arm tips over the edge of post",
+        "moving:  arm",
+    ]
+
+
+def test_a_staircase_that_falls_lists_every_moving_body(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("stability", write(tmp_path, STAIRCASE))
+    assert code == 0
+    assert "fault:   c1 tips over the edge of c0\n" in out
+    assert "moving:  " + ", ".join(f"c{i}" for i in range(1, 10)) + "\n" in out
+    assert "bodies:  10" in out
+
+
+def test_a_knife_edge_as_text(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("stability", write(tmp_path, KNIFE_EDGE))
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("verdict: falls") and "knife edge" in first
+    assert "fault:   top tips over the edge of bottom (balanced exactly on the edge)" in out
+    code, out, _ = cli("stability", write(tmp_path, {**KNIFE_EDGE, "tie": "stands"}))
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("verdict: stands") and "knife edge" in first
+    assert "fault" not in out
+
+
+# ------------------------------------------------------------------------------------------------ --json
+
+
+def test_json_of_a_standing_tower_is_exactly_the_contract_object(cli, tmp_path: Path) -> None:
+    code, out, err = cli("stability", write(tmp_path, COLUMN), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"stands": True, "edge": False, "margin_deg": 14.04, "bodies": 1}
+    assert out.count("\n") == 1
+
+
+def test_json_of_a_falling_tower_adds_fault_and_moving(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("stability", write(tmp_path, CANTILEVER), "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "stands": False,
+        "edge": False,
+        "margin_deg": 0.0,
+        "bodies": 2,
+        "fault": "arm tips over the edge of post",
+        "moving": ["arm"],
+    }
+
+
+def test_json_of_knife_edges(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("stability", write(tmp_path, KNIFE_EDGE), "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert (result["stands"], result["edge"], result["moving"]) == (False, True, ["top"])
+    code, out, _ = cli("stability", write(tmp_path, {**KNIFE_EDGE, "tie": "stands"}), "--json")
+    assert json.loads(out) == {"stands": True, "edge": True, "margin_deg": 0.0, "bodies": 2}
+
+
+def test_ground_regions_are_read(cli, tmp_path: Path) -> None:
+    tower = {"ground": [[0, 0, 1, 1]], "bodies": [{"name": "c", "boxes": [[0.6, 0, 0, 1.6, 1, 1]]}]}
+    code, out, _ = cli("stability", write(tmp_path, tower), "--json")
+    assert code == 0
+    assert json.loads(out)["fault"] == "c tips over the edge of the table"
+
+
+def test_stdin(cli) -> None:
+    code, out, _ = cli("stability", "-", "--json", stdin=json.dumps(COLUMN))
+    assert code == 0
+    assert json.loads(out)["margin_deg"] == 14.04
+    code, out, _ = cli("stability", "-", stdin=json.dumps(CANTILEVER))
+    assert code == 0
+    assert out.startswith("verdict: falls")
+
+
+def test_a_byte_order_mark_is_accepted(cli, tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(COLUMN).encode())
+    code, out, _ = cli("stability", path, "--json")
+    assert code == 0
+    assert json.loads(out)["stands"] is True
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+TWO_OVERLAPPING = {
+    "bodies": [{"name": "a", "boxes": [[0, 0, 0, 2, 2, 2]]}, {"name": "b", "boxes": [[1, 1, 1, 3, 3, 3]]}]
+}
+SUNK = {"bodies": [{"name": "sunk", "boxes": [[0, 0, -1, 1, 1, 1]]}]}
+
+BAD_TOWERS = {
+    "overlap": (TWO_OVERLAPPING, "bodies 'a' and 'b' overlap"),
+    "below the table": (SUNK, "'sunk' reaches below the table"),
+    "not an object": ("[1, 2, 3]", "a tower is a JSON object"),
+    "no bodies": ("{}", "'bodies' must be a non-empty list"),
+    "flat box": ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, 0]]}]}, "z0 < z1"),
+    "bad density": ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1]], "density": -2}]}, "density must be positive"),
+    "unknown field": ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1]]}], "wind": 1}, "unknown field 'wind'"),
+    "bad tie": ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1]]}], "tie": "maybe"}, "'tie' must be"),
+    "duplicate names": (
+        {"bodies": [{"name": "x", "boxes": [[0, 0, 0, 1, 1, 1]]}, {"name": "x", "boxes": [[0, 0, 1, 1, 1, 2]]}]},
+        "two bodies are named 'x'",
+    ),
+    "huge integer": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1' + "0" * 400 + "]]}]}", "too large"),
+    "infinity": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, Infinity]]}]}', "finite number"),
+    "nan": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, NaN]]}]}', "finite number"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_TOWERS))
+def test_a_bad_tower_is_one_line_and_exit_2(cli, tmp_path: Path, kind: str) -> None:
+    data, reason = BAD_TOWERS[kind]
+    path = write(tmp_path, data)
+    code, out, err = cli("stability", path)
+    assert_one_line_error(code, err, f"{path}: ", reason)
+    assert out == ""
+    code, out, err = cli("stability", path, "--json")
+    line = assert_one_line_error(code, err, reason)
+    error = json.loads(out)
+    assert set(error) == {"error"}
+    assert reason in error["error"]
+    assert line == f"{path}: {error['error']}"
+
+
+def test_overlap_message_names_the_file_and_both_bodies(cli, tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_OVERLAPPING)
+    _, _, err = cli("stability", path)
+    assert err == f"{path}: bodies 'a' and 'b' overlap\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('{"bodies": [\n  {"boxes": [[0, 0, 0, 1, 1, 1]]}\n  {"boxes": []}\n]}', "line 3, column 3"),
+        ("", "line 1, column 1"),
+        ('{"bodies": [', "line 1, column 13"),
+        ("{'bodies': []}", "line 1, column 2"),
+        ('{"bodies": []}\n\ntrailing', "line 3, column 1"),
+    ],
+)
+def test_invalid_json_says_where(cli, tmp_path: Path, text: str, where: str) -> None:
+    path = write(tmp_path, text)
+    code, out, err = cli("stability", path)
+    assert_one_line_error(code, err, str(path), where, "invalid JSON")
+    assert out == ""
+    code, out, err = cli("stability", path, "--json")
+    assert_one_line_error(code, err, where)
+    assert where in json.loads(out)["error"]
+
+
+def test_invalid_json_on_stdin(cli) -> None:
+    code, out, err = cli("stability", "-", "--json", stdin="{nope")
+    assert_one_line_error(code, err, "stdin: line 1, column 2", "invalid JSON")
+    assert "line 1, column 2" in json.loads(out)["error"]
+
+
+def test_deeply_nested_json_is_an_error_not_a_crash(cli, tmp_path: Path) -> None:
+    path = write(tmp_path, "[" * 100_000 + "]" * 100_000)
+    code, _, err = cli("stability", path)
+    assert_one_line_error(code, err, str(path))
+
+
+def test_a_missing_file(cli, tmp_path: Path) -> None:
+    path = tmp_path / "nothere.json"
+    code, out, err = cli("stability", path)
+    assert_one_line_error(code, err, str(path), "no such file")
+    assert out == ""
+    code, out, err = cli("stability", path, "--json")
+    assert_one_line_error(code, err, "no such file")
+    assert json.loads(out) == {"error": "no such file"}
+
+
+def test_a_directory(cli, tmp_path: Path) -> None:
+    code, _, err = cli("stability", tmp_path)
+    assert_one_line_error(code, err, str(tmp_path), "is a directory, not a tower")
+
+
+def test_an_unreadable_file(cli, tmp_path: Path) -> None:
+    path = write(tmp_path, COLUMN)
+    path.chmod(0)
+    try:
+        if path.open("rb"):  # running as root: every file is readable
+            pytest.skip("files cannot be made unreadable here")
+    except PermissionError:
+        code, _, err = cli("stability", path)
+        assert_one_line_error(code, err, str(path), "cannot read")
+    finally:
+        path.chmod(0o644)
+
+
+def test_a_file_that_is_not_utf8(cli, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"bodies": [\n{"name": "caf\xe9", "boxes": [[0, 0, 0, 1, 1, 1]]}]}')
+    code, _, err = cli("stability", path)
+    assert_one_line_error(code, err, str(path), "line 2", "UTF-8")
+
+
+def test_usage_errors(cli) -> None:
+    code, _, err = cli("stability")
+    assert code == 2
+    assert "Traceback" not in err
+    assert len(err.splitlines()) == 1
+    code, _, err = cli("stability", "x.json", "--nope")
+    assert code == 2
+    assert len(err.splitlines()) == 1
+
+
+def test_the_installed_command(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO_OVERLAPPING)
+    run = subprocess.run(
+        [sys.executable, "-m", "kumiki.cli", "stability", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr == f"{path}: bodies 'a' and 'b' overlap\n"
+    assert json.loads(run.stdout) == {"error": "bodies 'a' and 'b' overlap"}
+    run = subprocess.run(
+        [sys.executable, "-m", "kumiki.cli", "stability", "-"],
+        input=json.dumps(COLUMN),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("verdict: stands\n")
