@@ -225,3 +225,81 @@ def test_blokus3d_worked_example_move_notes_are_the_moves_played() -> None:
         assert state.to_move == int(player)
         assert len(state.legal_moves()) == int(legal)
         state.play(move)
+
+
+# ---------------------------------------------------------------------------------------------------------- Kozo
+
+KOZO_RULES = ROOT / "docs" / "rules" / "kozo.md"
+KOZO_PLAYERS = {"Player0": "alice", "Player1": "bob"}
+
+
+def test_kozo_rules_python_blocks_run() -> None:
+    run_blocks(KOZO_RULES)
+
+
+def test_kozo_pieces_table_is_the_engines() -> None:
+    from kumiki.games.kozo import STANDARD
+
+    game = kumiki.load_game("kozo")
+    text = KOZO_RULES.read_text(encoding="utf-8")
+    for name, cells in STANDARD.items():
+        shown = " ".join(f"{x},{y},{z}" for x, y, z in cells)
+        row = rf"^\| `{name}` \| [^|]+ \| `{shown}` \| {len(cells)} \| {len(game.shapes[name])} \| "
+        assert re.search(rf"{row}{len(game.placements[name])} \|$", text, re.M), name
+    total = sum(len(p) for p in game.placements.values())
+    assert f"| total | | | {sum(map(len, STANDARD.values()))} | | {total} |" in text
+
+
+def test_kozo_worked_example_is_the_engines_output() -> None:
+    text = KOZO_RULES.read_text(encoding="utf-8")
+    record = _marked_block(text, "record")
+    game, final = kumiki.read_record(record)
+    assert final.over
+    boards = {int(k): board for k, board in re.findall(r"<!-- board after (\d+) -->\n```text\n(.*?)```", text, re.S)}
+    assert 0 in boards and len(final.history) in boards
+    json_shown = {int(k): block for k, block in re.findall(r"<!-- json after (\d+) -->\n```json\n(.*?)```", text, re.S)}
+    assert json_shown
+    state = game.new_state()
+    for number in range(len(final.history) + 1):
+        if number:
+            state.play(final.history[number - 1])
+        if number in boards:
+            assert _rstripped(str(state)) + "\n" == boards[number], f"the board after move {number} differs"
+        if number in json_shown:
+            assert json.loads(json_shown[number]) == state.to_json(), f"the JSON after move {number} differs"
+    assert kumiki.write_record(final, KOZO_PLAYERS) == record
+    assert f"The points were `{final.to_json()['points']}`" in text
+    assert f"`scores()` is `{final.scores()}`" in text
+    assert f"`winners()` is `{final.winners()}`" in text
+    later = kumiki.load_game("kozo", **{**game.options, "tiebreak": "later_turn"}).new_state()
+    for move in final.history:
+        later.play(move)
+    assert f'With `tiebreak="later_turn"` player {later.winners()[0]} would win' in " ".join(text.split())
+
+
+def test_kozo_worked_example_move_notes_are_the_moves_played() -> None:
+    text = KOZO_RULES.read_text(encoding="utf-8")
+    game, final = kumiki.read_record(_marked_block(text, "record"))
+    example = text[text.index("## Worked example") :]
+    notes = re.split(r"^(?=\d+\. Player \d, \d+ legal: )", example, flags=re.M)[1:]
+    assert len(notes) == len(final.history)
+    state = game.new_state()
+    assert f"The set-up: an empty base, {len(state.legal_moves())} legal moves." in example
+    for note in notes:
+        number, player, legal, move = re.match(r"(\d+)\. Player (\d), (\d+) legal: `([^`]+)`", note).groups()
+        assert str(final.history[int(number) - 1]) == move
+        assert state.to_move == int(player)
+        assert len(state.legal_moves()) == int(legal)
+        falls = len(state.falls)
+        state.play(move)
+        note = " ".join(note.split())
+        fell = re.search(r'falls at step (\d) — "([^"]+)"', note)
+        if len(state.falls) > falls:
+            assert fell, f"move {number}: the note does not tell of the fall"
+            assert int(fell[1]) == state.falls[-1].step
+            assert fell[2] == state.falls[-1].explanation
+        else:
+            assert fell is None
+            margin = re.search(r"\(margin ([\d.]+)°\)", note)
+            if margin:
+                assert float(margin[1]) == state.to_json()["margin_deg"]

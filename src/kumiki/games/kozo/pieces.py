@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from kumiki.games.blokus3d.pieces import PIECES as BLOKUS_PIECES
@@ -16,7 +17,8 @@ STANDARD: dict[str, Shape] = {
 #: The base: cells x, y in 0..2; the centre 1,1 is the chimney and nothing may be on or over it.
 CHIMNEY = (1, 1)
 RING: tuple[tuple[int, int], ...] = tuple((x, y) for x in range(3) for y in range(3) if (x, y) != CHIMNEY)
-BALANCE_EDGE = 0.57  # a balance cube's edge, in polycube cubes (0.4 in. against 0.7 in.)
+BALANCE_EDGE = 0.57
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # a balance cube's edge, in polycube cubes (0.4 in. against 0.7 in.)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +42,13 @@ def parse_pieces(value: str) -> dict[str, Shape]:
     if not isinstance(raw, dict) or not raw:
         raise ValueError("pieces must be a non-empty JSON object of name -> list of [x, y, z] cells")
     out: dict[str, Shape] = {}
+    seen: set[str] = set()
     for name, cells in raw.items():
-        if not isinstance(name, str) or not name or " " in name or "," in name or "+" in name:
-            raise ValueError(f"piece name {name!r} must be a word without spaces, commas or '+'")
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise ValueError(f"piece name {name!r} must be a letter followed by letters, digits or '_'")
+        if name.upper() in seen:
+            raise ValueError(f"piece names {name!r} and another differ only in case: moves could not tell them apart")
+        seen.add(name.upper())
         if not isinstance(cells, list) or not cells:
             raise ValueError(f"piece {name}: cells must be a list of [x, y, z]")
         shape = []

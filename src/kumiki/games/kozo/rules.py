@@ -189,6 +189,8 @@ class KozoState(State):
             move = self.game.parse_move(move)
         elif not isinstance(move, KozoMove):
             raise IllegalMove(f"{move!r}: not a Kozo move")
+        elif list(move.cells) != sorted(move.cells):
+            move = KozoMove(move.piece, tuple(sorted(move.cells)), move.balance)  # the notation lists cells sorted
         if self.over or self.to_move is None:
             raise IllegalMove(f"{move}: the game is over")
         self._check(move)
