@@ -31,8 +31,8 @@ hold every body, and tipping is what it tests. A tower it says stands stands wit
 forces); the converse fails for a body that tips against a neighbour's side and is held there by friction where it
 rests ("hooked"), which the judge calls a fall. A frictionless simulation is no use for the cross-check, though:
 a standing tower is then only in neutral equilibrium sideways and drifts apart on numerical noise. The cross-check
-(``bench/physics_engine_check.py``) therefore uses a small friction, 0.1, that stops the drift but holds no hooked
-block, and reports friction 1.0 (real blocks) beside it. Animations use 1.0.
+(``bench/physics_engine_check.py``) therefore uses a small friction, 0.1, that stops the drift and holds none of
+the hooked blocks met in random towers, and reports friction 1.0 (real blocks) beside it. Animations use 1.0.
 """
 
 from __future__ import annotations
