@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from tests.helpers import assert_illegal, names, snapshot
 
 import kumiki
 from kumiki.games.blokus3d import PIECE_NAMES, register_structure
@@ -55,37 +56,6 @@ def after(*moves: str, **options):
     for move in moves:
         state.play(move)
     return state
-
-
-def names(moves) -> list[str]:
-    return [str(m) for m in moves]
-
-
-def snapshot(state) -> tuple:
-    return (
-        state.to_json(),
-        names(state.history),
-        state.to_move,
-        state.colour_to_move,
-        state.over,
-        state.scores(),
-        state.winners(),
-        names(state.legal_moves()),
-    )
-
-
-def assert_illegal(state, move, reason: str | None = None, error=kumiki.IllegalMove) -> str:
-    """``move`` raises ``error`` (an IllegalMove) and leaves the state exactly as it was."""
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    assert isinstance(caught.value, kumiki.IllegalMove)
-    assert isinstance(caught.value, ValueError)
-    message = str(caught.value)
-    if reason is not None:
-        assert reason in message, message
-    assert snapshot(state) == before
-    return message
 
 
 def assert_legal(state, move) -> None:

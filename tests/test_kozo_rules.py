@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.helpers import assert_illegal, names
 
 import kumiki
 from kumiki.games.kozo import STANDARD, KozoMove
@@ -46,33 +47,6 @@ def after(*moves: str, seed: int | None = 0, **options):
     for move in moves:
         state.play(move)
     return state
-
-
-def names(moves) -> list[str]:
-    return [str(m) for m in moves]
-
-
-def snapshot(state) -> tuple:
-    return (
-        state.to_json(),
-        names(state.history),
-        state.to_move,
-        state.over,
-        state.scores(),
-        state.winners(),
-        names(state.legal_moves()),
-    )
-
-
-def assert_illegal(state, move, reason: str | None = None, error=kumiki.IllegalMove) -> str:
-    """``move`` raises ``error`` (an IllegalMove) whose message contains ``reason``, and leaves the state as it was."""
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    assert snapshot(state) == before
-    if reason is not None:
-        assert reason in str(caught.value), str(caught.value)
-    return str(caught.value)
 
 
 def cells_of(state) -> set[tuple[int, int, int]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.helpers import assert_illegal, names
 
 import kumiki
 from kumiki.games.kuzushi import KuzushiMove
@@ -45,38 +46,6 @@ def after(*moves: str, **options):
     for move in moves:
         state.play(move)
     return state
-
-
-def names(moves) -> list[str]:
-    return [str(m) for m in moves]
-
-
-def snapshot(state) -> tuple:
-    return (
-        state.to_json(),
-        names(state.history),
-        state.to_move,
-        state.over,
-        state.scores(),
-        state.winners(),
-        names(state.legal_moves()),
-    )
-
-
-def assert_illegal(state, move, reason: str | None = None, exact: str | None = None, error=kumiki.IllegalMove):
-    """``move`` raises ``error`` (an IllegalMove) and leaves the state exactly as it was."""
-    before = snapshot(state)
-    with pytest.raises(error) as caught:
-        state.play(move)
-    assert isinstance(caught.value, kumiki.IllegalMove)
-    assert isinstance(caught.value, ValueError)
-    message = str(caught.value)
-    if exact is not None:
-        assert message == exact
-    if reason is not None:
-        assert reason in message, message
-    assert snapshot(state) == before
-    return message
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up

@@ -10,8 +10,8 @@ by ε and once grown by ε (ε = 1e-5 of the tower's size): standing either way 
 verdict; standing only when grown is a knife edge (``edge``), decided by the tower's ``tie`` rule.
 
 The margin is the tilt-table test: the steepest tilt of the table, in the worst of 16 directions, at which the tower
-still stands with Coulomb friction μ on horizontal contacts (a 16-sided pyramid whose edges point along the 16
-tilt directions, so a pure slide in a tested direction is exact) and frictionless side contacts.
+still stands with Coulomb friction μ on horizontal contacts (an 8-sided pyramid turned so that an edge points along
+the tested direction, so a pure slide in that direction is exact) and frictionless side contacts.
 """
 
 from __future__ import annotations
@@ -126,19 +126,18 @@ class _Setup:
 
     tower: Tower
     scale: float
-    centres: list[tuple[float, float, float]]
+    centres: np.ndarray  # (bodies, 3)
     masses: list[float]
     interfaces: list[Interface]
-    centres_array: np.ndarray
 
 
 def _prepare(tower: Tower) -> _Setup:
     scale = tower.scale()
     interfaces = find_interfaces(tower, TOLERANCE * scale)
     total = sum(body.mass for body in tower.bodies)
-    centres = [tuple(c / scale for c in body.centre) for body in tower.bodies]
+    centres = np.array([body.centre for body in tower.bodies], dtype=np.float64).reshape(-1, 3) / scale
     masses = [body.mass / total for body in tower.bodies]
-    return _Setup(tower, scale, centres, masses, interfaces, np.array(centres, dtype=np.float64))  # type: ignore[arg-type]
+    return _Setup(tower, scale, centres, masses, interfaces)
 
 
 @dataclass
@@ -149,14 +148,13 @@ class _Points:
     axis: np.ndarray  # (n,)
     upper: np.ndarray  # (n,)
     lower: np.ndarray  # (n,), GROUND for the table
-    interface: np.ndarray  # (n,): which of setup.interfaces the point belongs to
 
 
 def _points(setup: _Setup, grow: float, area_only: bool = False) -> _Points:
     """The force points of every interface (with ``area_only``, contacts along a line or at a point are left out)."""
     s = setup.scale
-    rows: list[tuple[float, float, float, int, int, int, int]] = []
-    for number, interface in enumerate(setup.interfaces):
+    rows: list[tuple[float, float, float, int, int, int]] = []
+    for interface in setup.interfaces:
         axis = interface.axis
         u, v = IN_PLANE[axis]
         plane = interface.plane / s
@@ -167,15 +165,15 @@ def _points(setup: _Setup, grow: float, area_only: bool = False) -> _Points:
             p[axis] = plane
             p[u] = a / s
             p[v] = b / s
-            rows.append((p[0], p[1], p[2], axis, interface.upper, interface.lower, number))
-    data = np.array(rows, dtype=np.float64).reshape(-1, 7)
+            rows.append((p[0], p[1], p[2], axis, interface.upper, interface.lower))
+    data = np.array(rows, dtype=np.float64).reshape(-1, 6)
     ints = data[:, 3:].astype(np.int64)
-    return _Points(data[:, :3], ints[:, 0], ints[:, 1], ints[:, 2], ints[:, 3])
+    return _Points(data[:, :3], ints[:, 0], ints[:, 1], ints[:, 2])
 
 
 def _side_entries(setup: _Setup, pts: _Points, body: np.ndarray, sign: float) -> tuple[np.ndarray, np.ndarray]:
     """Rows and values (n, 3) of the normal force at each point on ``body`` (rows of bodies < 0 are junk)."""
-    centres = setup.centres_array[np.maximum(body, 0)]
+    centres = setup.centres[np.maximum(body, 0)]
     r = pts.position - centres
     rx, ry, rz = r[:, 0], r[:, 1], r[:, 2]
     base = 6 * np.maximum(body, 0)
@@ -375,7 +373,7 @@ def _max_tilt(
     e_vals = []
     e_mask = []
     for body, sign in ((pts.upper[flat], 1.0), (pts.lower[flat], -1.0)):
-        r = pts.position[flat] - setup.centres_array[np.maximum(body, 0)]
+        r = pts.position[flat] - setup.centres[np.maximum(body, 0)]
         rx, ry, rz = r[:, 0:1], r[:, 1:2], r[:, 2:3]
         base = (6 * np.maximum(body, 0))[:, None]
         fx, fy = sign * mu * c, sign * mu * sn

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from kumiki.games.kozo.pieces import CHIMNEY
 from kumiki.terminal import GameView
+from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
 
 if TYPE_CHECKING:
     from kumiki.core.game import Game, State
@@ -23,17 +24,8 @@ if TYPE_CHECKING:
     from kumiki.games.kozo.rules import Fall, Kozo, KozoState
     from kumiki.geometry.polycube import Cell
 
-# (colour, text on it) of each player's polycubes; the same as Kuzushi's seats.
-PALETTE: tuple[tuple[str, str], ...] = (
-    ("blue", "bright_white"),
-    ("red", "bright_white"),
-    ("green", "black"),
-    ("yellow", "black"),
-    ("magenta", "bright_white"),
-    ("cyan", "black"),
-)
-# A player's name and balance cubes, written on the dark background of a terminal.
-INK = ("bright_blue", "bright_red", "bright_green", "bright_yellow", "bright_magenta", "bright_cyan")
+PALETTE = SEAT_PALETTE  # per seat: (colour, text on it)
+INK = SEAT_INK  # per seat: the colour's brighter ink
 
 CELL = 3  # characters per cell of a slice or a side view
 BALANCE = "▪"

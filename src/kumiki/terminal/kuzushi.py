@@ -12,22 +12,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kumiki.terminal import GameView
+from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
 
 if TYPE_CHECKING:
     from kumiki.core.game import Game, State
     from kumiki.games.kuzushi.rules import KuzushiState
 
-# (colour, text on it): the solid block of a BASE is the colour with its seat number written in the second colour.
-PALETTE: tuple[tuple[str, str], ...] = (
-    ("blue", "bright_white"),
-    ("red", "bright_white"),
-    ("green", "black"),
-    ("yellow", "black"),
-    ("magenta", "bright_white"),
-    ("cyan", "black"),
-)
-# The colour a FLAG (and a player's name) is drawn in, brighter so that it reads on a dark background.
-INK = ("bright_blue", "bright_red", "bright_green", "bright_yellow", "bright_magenta", "bright_cyan")
+PALETTE = SEAT_PALETTE  # per seat: (colour, text on it)
+INK = SEAT_INK  # per seat: the colour's brighter ink
 
 CELL = 3  # characters per cell
 CITY = "[C]"

@@ -33,6 +33,7 @@ class Kozo(Game):
         super().__init__(**options)
         self.pieces = parse_pieces(self.options["pieces"])
         self.names = list(self.pieces)
+        self.order = {name: i for i, name in enumerate(self.names)}  # the pool order, for sorting moves
         self.size = {name: len(shape) for name, shape in self.pieces.items()}
         self.rounds = int(self.options["rounds"])
         self.random_size = bool(self.options["random_size"])
@@ -181,7 +182,7 @@ class KozoState(State):
                 cells = tuple((x, y, c + z) for x, y, c in placement.cells)
                 for spot in self.balance_spots(cells):
                     moves.append(KozoMove(name, cells, spot))
-        moves.sort(key=lambda m: (g.names.index(m.piece), m.cells, m.balance))
+        moves.sort(key=lambda m: (g.order[m.piece], m.cells, m.balance))
         return moves
 
     def play(self, move: KozoMove | str) -> None:  # type: ignore[override]
