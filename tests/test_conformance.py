@@ -129,6 +129,8 @@ def test_json_and_records_round_trip(name, seed):
         for player in range(state.game.players):
             view = state.view(player)
             assert json.loads(json.dumps(view)) == view
+        public = state.public_view()
+        assert json.loads(json.dumps(public)) == public
         text = kumiki.write_record(state)
         game, again = kumiki.read_record(text)
         assert game.name == name

@@ -112,6 +112,10 @@ class State(ABC):
             raise ValueError(f"player {player!r} is not in 0…{self.game.players - 1}")
         return self.to_json()
 
+    def public_view(self) -> dict[str, Any]:
+        """``to_json()`` as a spectator may see it: no player's hidden information (games with secrets override)."""
+        return self.to_json()
+
     def teams(self) -> list[int]:
         """The side each player plays for (``teams()[i]``); by default every player is a side of their own."""
         return list(range(self.game.players))
