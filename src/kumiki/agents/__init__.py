@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from kumiki.agents.base import Agent
@@ -12,10 +13,13 @@ from kumiki.core.options import parse_value
 
 _AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent)}
 
+# Game-specific agents live with their game and are imported only when asked for: name -> "module:Class".
+_LAZY_AGENTS: dict[str, str] = {}
+
 
 def agents() -> list[str]:
     """The names of the agents there are, sorted."""
-    return sorted(_AGENTS)
+    return sorted({*_AGENTS, *_LAZY_AGENTS})
 
 
 def register_agent(cls: type[Agent]) -> None:
@@ -23,8 +27,16 @@ def register_agent(cls: type[Agent]) -> None:
     _AGENTS[cls.name] = cls
 
 
+def register_agent_path(name: str, target: str) -> None:
+    """Make an agent loadable by name without importing it now; ``target`` is ``"package.module:AgentClass"``."""
+    _LAZY_AGENTS[name] = target
+
+
 def load_agent(name: str, **options: Any) -> Agent:
     """The agent ``name`` with its options; ValueError names what is allowed."""
+    if isinstance(name, str) and name not in _AGENTS and name in _LAZY_AGENTS:
+        module_name, _, class_name = _LAZY_AGENTS[name].partition(":")
+        _AGENTS[name] = getattr(import_module(module_name), class_name)
     if not isinstance(name, str) or name not in _AGENTS:
         raise ValueError(f"unknown agent {name!r} (agents: {', '.join(agents())})")
     return _AGENTS[name](**options)
@@ -42,4 +54,4 @@ def agent_from_spec(spec: str) -> Agent:
     return load_agent(name.strip(), **options)
 
 
-__all__ = ["Agent", "agent_from_spec", "agents", "load_agent", "register_agent"]
+__all__ = ["Agent", "agent_from_spec", "agents", "load_agent", "register_agent", "register_agent_path"]
