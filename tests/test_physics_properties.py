@@ -312,3 +312,11 @@ def test_body_from_cells_is_exactly_the_solid_of_its_cells(cells: set[tuple[int,
     assert body.volume == n / 8
     mean = [sum(c[a] for c in cells) / n for a in range(3)]
     assert body.centre == pytest.approx(((mean[0] + 0.5) / 2 + 0.25, (mean[1] + 0.5) / 2 - 1.0, (mean[2] + 0.5) / 2))
+
+
+def test_a_fall_without_a_ready_certificate_still_names_a_body() -> None:
+    # HiGHS kept its presolved answer here and gave no Farkas ray; the fault must still name who moves.
+    v = judge(brick_stack(11, 19042, 3), margin=False)
+    assert not v.stands
+    assert v.moving == ("p3",)
+    assert v.fault == "p3 tips over the edge of p2"

@@ -251,16 +251,15 @@ def _moving_bodies(setup: _Setup) -> list[int]:
     if not has_ray:
         highs.setOptionValue("presolve", "off")
         try:
+            highs.clearSolver()  # else HiGHS may keep the presolved answer and skip the solve that gives a ray
             highs.run()
             _status, has_ray, ray = highs.getDualRay()
         finally:
             highs.setOptionValue("presolve", "choose")
-    if not has_ray:
-        return []
-    ray = np.asarray(ray, dtype=float)
+    ray = np.asarray(ray, dtype=float) if has_ray else np.zeros(0)
     size = float(np.max(np.abs(ray))) if ray.size else 0.0
     if size <= 0:
-        return []
+        return _first_failing_body(setup)  # no certificate to read: find the body by bisection
     per_body = np.abs(ray).reshape(-1, 6).max(axis=1)
     return [b for b, value in enumerate(per_body) if value > 1e-6 * size]
 
