@@ -416,6 +416,61 @@ def stability(
             sys.stdout.write(_verdict_text(verdict))
 
 
+# ---------------------------------------------------------------------------------------------------------- towerbrix
+
+
+def _only_towerbrix(game: str, command: str) -> None:
+    if game != "towerbrix":
+        raise Failure(f"{command} is for towerbrix only, not {game!r}")
+
+
+@app.command()
+def cards(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game: towerbrix.")],
+    deck: Annotated[str, typer.Option("--deck", help="green or pink.")] = "green",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List a TowerBrix deck of condition cards: id, points, text and rule."""
+    with _reported("kumiki cards", as_json):
+        _only_towerbrix(game, "cards")
+        from kumiki.games.towerbrix.cards import DECKS, load_deck
+
+        if deck not in DECKS:
+            raise Failure(f"unknown deck {deck!r} (decks: {', '.join(DECKS)})")
+        listing = [card.to_json() for card in load_deck(deck)]
+        if as_json:
+            sys.stdout.write(json.dumps(listing, ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write("".join(f"{c['id']:>4}  {c['points']}  {c['text']}\n" for c in listing))
+
+
+@app.command()
+def solve(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game: towerbrix.")],
+    card_ids: Annotated[str, typer.Option("--cards", help="Card ids, comma-separated: G03,G17.")],
+    deck: Annotated[str, typer.Option("--deck", help="green or pink.")] = "green",
+    challenge: Annotated[int | None, typer.Option("--challenge", help="A challenge number (1-14).")] = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="The time limit.")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Find a TowerBrix tower that meets the cards (see docs/towerbrix-solver.md), or say there is none."""
+    with _reported("kumiki solve", as_json):
+        _only_towerbrix(game, "solve")
+        from kumiki.games.towerbrix.solver import solve_cards
+
+        answer = solve_cards(card_ids.split(","), deck, challenge, seconds).to_json()
+        if as_json:
+            sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            return
+        lines = [f"status:  {answer['status']}"]
+        if answer["status"] == "none":
+            lines.append(f"space:   {answer['space']}")
+        lines += [f"bonus:   {answer['bonus']}", f"seconds: {answer['seconds']}"]
+        for b in answer["bricks"]:
+            lines.append(f"{b['id']} {b['axis']} {b['box'][0]},{b['box'][1]}   box {b['box']}")
+        sys.stdout.write("".join(f"{line}\n" for line in lines))
+
+
 # ---------------------------------------------------------------------------------------------------------- entry
 
 

@@ -54,4 +54,7 @@ def agent_from_spec(spec: str) -> Agent:
     return load_agent(name.strip(), **options)
 
 
+register_agent_path("towerbrix-solo", "kumiki.games.towerbrix.agents:SoloAgent")
+register_agent_path("towerbrix-teammate", "kumiki.games.towerbrix.agents:TeammateAgent")
+
 __all__ = ["Agent", "agent_from_spec", "agents", "load_agent", "register_agent", "register_agent_path"]

@@ -12,6 +12,7 @@ _GAMES: dict[str, str] = {
     "blokus3d": "kumiki.games.blokus3d:Blokus3D",
     "kozo": "kumiki.games.kozo:Kozo",
     "kuzushi": "kumiki.games.kuzushi:Kuzushi",
+    "towerbrix": "kumiki.games.towerbrix:TowerBrix",
 }
 
 

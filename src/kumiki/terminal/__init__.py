@@ -79,11 +79,18 @@ def _kozo_view() -> GameView:
     return kozo.VIEW
 
 
+def _towerbrix_view() -> GameView:
+    from kumiki.terminal import towerbrix
+
+    return towerbrix.VIEW
+
+
 # game name -> a function giving its view (imported on first use, like the games themselves).
 VIEWS: dict[str, Callable[[], GameView]] = {
     "blokus3d": _blokus3d_view,
     "kozo": _kozo_view,
     "kuzushi": _kuzushi_view,
+    "towerbrix": _towerbrix_view,
 }
 
 

@@ -1,0 +1,189 @@
+"""The round totals of each mode, and the 14 challenges as digital rules.
+
+A challenge either adds a check on the finished tower (:func:`challenge_problems`), changes what may be played
+(``fixed_bricks``: placed bricks may not move; ``blind``: one player only says ok), lets one card fail
+(``waive_one``), or is about talking or time, which the engine records for the server to enforce (``recorded``).
+Physical acts become the stability margin (the tilt-table margin of :mod:`kumiki.physics`) against a threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kumiki.games.towerbrix.bricks import Brick, footprints_overlap, judge, on_table, touching
+from kumiki.games.towerbrix.scoring import height
+
+BASE_TOTALS = {"easy": 10, "medium": 16, "hard": 20}  # within easy <= 12, medium 13-19, hard >= 20
+CHALLENGE_TOTALS = {"easy": 12, "medium": 15, "hard": 18}  # the seed's exact challenge totals
+DIFFICULTY_RANGES = {"easy": (2, 12), "medium": (13, 19), "hard": (20, 200)}
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Challenge:
+    number: int
+    name: str
+    rule: str  # the digital rule, in our own words
+    fixed_bricks: bool = False
+    blind: bool = False
+    waive_one: bool = False
+    recorded: str = ""  # "time" or "silence": recorded only, enforced by the server
+
+
+@dataclass(frozen=True)
+class GroundMap:
+    """A map laid on the table (challenges 11 and 14): bricks on the table inside ``area`` must stand wholly on
+    a foundation; every foundation must carry a brick."""
+
+    area: Rect
+    foundations: tuple[Rect, ...]
+
+
+# Our own layouts (the printed maps are not reproduced): Z1, a river 5 wide between two banks; Z2+Z3, a swamp with
+# three foundations.
+RIVER = GroundMap((0.0, 0.0, 9.0, 6.0), ((0.0, 0.0, 2.0, 6.0), (7.0, 0.0, 9.0, 6.0)))
+SWAMP = GroundMap((0.0, 0.0, 12.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (5.0, 3.0, 7.0, 6.0), (10.0, 0.0, 12.0, 9.0)))
+
+CHALLENGES: dict[int, Challenge] = {
+    c.number: c
+    for c in (
+        Challenge(1, "Small footprint", "at most two bricks touch the table"),
+        Challenge(
+            2,
+            "Time pressure",
+            "the build lasts at most time_limit seconds (recorded; the server enforces it)",
+            recorded="time",
+        ),
+        Challenge(
+            3, "Trade secret", "no talking during the build (recorded; the server disables chat)", recorded="silence"
+        ),
+        Challenge(
+            4, "Custom built", "exactly two bricks touch the table and the tower is exactly four standing bricks tall"
+        ),
+        Challenge(5, "Shoddy construction", "at most three bricks touch the table and the margin is below shake_deg"),
+        Challenge(6, "Masterpiece", "the tower's shape (colours aside) is mirror-symmetric about a vertical plane"),
+        Challenge(
+            7,
+            "Budget cuts",
+            "at most three bricks touch the table, and some brick on the table that touches at "
+            "least three others can be taken away with the rest still standing",
+        ),
+        Challenge(8, "Staffing shortage", "a placed brick can be neither moved nor taken away", fixed_bricks=True),
+        Challenge(9, "One brick wonder", "exactly one brick touches the table; one card may fail", waive_one=True),
+        Challenge(
+            10, "Blind luck", "the last player sees no bricks and only says ok; their cards must hold", blind=True
+        ),
+        Challenge(
+            11,
+            "Tower bridge",
+            "bricks on the table inside the river map stand wholly on a bank; both banks carry a brick",
+        ),
+        Challenge(
+            12, "Settling foundations", "the margin is at least pull_deg and at most four bricks touch the table"
+        ),
+        Challenge(
+            13, "High standards", "the tower is at least five standing bricks tall; one card may fail", waive_one=True
+        ),
+        Challenge(
+            14,
+            "Absurd undertaking",
+            "bricks on the table inside the swamp map stand wholly on a foundation; "
+            "all three foundations carry a brick",
+        ),
+    )
+}
+
+
+def _inside(rect: Rect, box: Sequence[float]) -> bool:
+    return (
+        rect[0] - 1e-9 <= box[0] and box[3] <= rect[2] + 1e-9 and rect[1] - 1e-9 <= box[1] and box[4] <= rect[3] + 1e-9
+    )
+
+
+def _rect_box(rect: Rect) -> tuple[float, float, float, float, float, float]:
+    return (rect[0], rect[1], 0.0, rect[2], rect[3], 1.0)
+
+
+def map_problems(bricks: Sequence[Brick], ground: GroundMap) -> list[str]:
+    problems = []
+    area = _rect_box(ground.area)
+    for b in bricks:
+        if on_table(b) and footprints_overlap(b.box, area) and not any(_inside(f, b.box) for f in ground.foundations):
+            problems.append(f"{b.id} stands on the map outside the foundations")
+    for i, f in enumerate(ground.foundations, 1):
+        if not any(on_table(b) and footprints_overlap(b.box, _rect_box(f)) for b in bricks):
+            problems.append(f"foundation {i} carries no brick")
+    return problems
+
+
+def mirror_symmetric(bricks: Sequence[Brick]) -> bool:
+    """The set of boxes equals its mirror image in some plane x = c or y = c (colours and ids ignored)."""
+    boxes = {tuple(round(v * 1e6) for v in b.box) for b in bricks}
+    if not boxes:
+        return True
+    for axis in (0, 1):
+        c2 = min(b[axis] for b in boxes) + max(b[axis + 3] for b in boxes)  # twice the plane's coordinate
+        mirrored = set()
+        for b in boxes:
+            m = list(b)
+            m[axis], m[axis + 3] = c2 - b[axis + 3], c2 - b[axis]
+            mirrored.add(tuple(m))
+        if mirrored == boxes:
+            return True
+    return False
+
+
+def budget_cut_possible(bricks: Sequence[Brick]) -> bool:
+    """Some brick on the table that touches at least three others can go, and the rest still stands."""
+    for b in bricks:
+        if on_table(b) and sum(1 for o in bricks if o is not b and touching(b, o)) >= 3:
+            rest = [o for o in bricks if o is not b]
+            if judge(rest).stands:
+                return True
+    return False
+
+
+def challenge_problems(
+    number: int, bricks: Sequence[Brick], margin_deg: float, long: float, shake_deg: float, pull_deg: float
+) -> list[str]:
+    """What the finished (valid, standing) tower misses of challenge ``number``'s tower rule; [] when met.
+
+    ``margin_deg`` is the tower's tilt margin, ``long`` a brick's long side (a standing brick's height)."""
+    on = sum(1 for b in bricks if on_table(b))
+    top = height(bricks)
+    problems: list[str] = []
+    if number == 1 and on > 2:
+        problems.append(f"{on} bricks touch the table (at most 2)")
+    elif number == 4:
+        if on != 2:
+            problems.append(f"{on} bricks touch the table (exactly 2)")
+        if abs(top - 4 * long) > 1e-9:
+            problems.append(f"the tower is {top:g} tall (exactly {4 * long:g})")
+    elif number == 5:
+        if on > 3:
+            problems.append(f"{on} bricks touch the table (at most 3)")
+        if margin_deg >= shake_deg:
+            problems.append(f"too sturdy: margin {margin_deg:.1f}° (below {shake_deg:g}° needed)")
+    elif number == 6 and not mirror_symmetric(bricks):
+        problems.append("the tower is not mirror-symmetric")
+    elif number == 7:
+        if on > 3:
+            problems.append(f"{on} bricks touch the table (at most 3)")
+        elif not budget_cut_possible(bricks):
+            problems.append("no brick on the table touching three others can be taken away safely")
+    elif number == 9 and on != 1:
+        problems.append(f"{on} bricks touch the table (exactly 1)")
+    elif number == 11:
+        problems.extend(map_problems(bricks, RIVER))
+    elif number == 12:
+        if on > 4:
+            problems.append(f"{on} bricks touch the table (at most 4)")
+        if margin_deg < pull_deg:
+            problems.append(f"too shaky: margin {margin_deg:.1f}° (at least {pull_deg:g}° needed)")
+    elif number == 13 and top < 5 * long - 1e-9:
+        problems.append(f"the tower is {top:g} tall (at least {5 * long:g})")
+    elif number == 14:
+        problems.extend(map_problems(bricks, SWAMP))
+    return problems

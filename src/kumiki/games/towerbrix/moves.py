@@ -1,0 +1,78 @@
+"""TowerBrix notation: ``Y1 z 0,0`` places (or moves) a brick, ``-Y1`` takes it away, ``ok`` is a thumbs-up.
+
+A placement names the brick, the axis its long side lies along (``x``, ``y``: lying; ``z``: standing) and the
+brick's minimum corner ``x,y`` on the table plane; the brick is then lowered until it rests.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kumiki.core.errors import MoveSyntaxError
+from kumiki.core.game import Move
+from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS
+
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+_PLACE = re.compile(rf"([A-Za-z]\d?)\s+([xyzXYZ])\s+{_NUMBER}\s*,\s*{_NUMBER}")
+_REMOVE = re.compile(r"-\s*([A-Za-z]\d?)")
+_BY_UPPER = {b.upper(): b for b in BRICK_IDS}
+
+
+def format_number(value: float) -> str:
+    """``0``, ``0.5``, ``-1.5``: whole numbers without a decimal point."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+@dataclass(frozen=True, slots=True)
+class TowerBrixMove(Move):
+    """``kind`` is "place", "remove" or "ok"; ``brick``, ``axis``, ``x``, ``y`` as needed (else "" and 0)."""
+
+    kind: str
+    brick: str = ""
+    axis: str = ""
+    x: float = 0.0
+    y: float = 0.0
+
+    def __str__(self) -> str:
+        if self.kind == "ok":
+            return "ok"
+        if self.kind == "remove":
+            return f"-{self.brick}"
+        return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
+
+
+OK = TowerBrixMove("ok")
+
+
+def place_move(brick: str, axis: str, x: float, y: float) -> TowerBrixMove:
+    return TowerBrixMove("place", brick, axis, float(x), float(y))
+
+
+def remove_move(brick: str) -> TowerBrixMove:
+    return TowerBrixMove("remove", brick)
+
+
+def _brick(name: str, text: str) -> str:
+    brick = _BY_UPPER.get(name.upper())
+    if brick is None:
+        raise MoveSyntaxError(f"{text!r}: no brick {name!r} (bricks: {' '.join(BRICK_IDS)})")
+    return brick
+
+
+def parse_towerbrix_move(text: str) -> TowerBrixMove:
+    """Parse the notation (case-insensitive); the grid and the rules are checked by the game."""
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"{text!r}: a move is text such as 'Y1 z 0,0', '-Y1' or 'ok'")
+    stripped = text.strip()
+    if stripped.lower() == "ok":
+        return OK
+    match = _REMOVE.fullmatch(stripped)
+    if match:
+        return remove_move(_brick(match[1], stripped))
+    match = _PLACE.fullmatch(stripped)
+    if match:
+        axis = match[2].lower()
+        assert axis in AXES
+        return place_move(_brick(match[1], stripped), axis, float(match[3]), float(match[4]))
+    raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1' or 'ok'")

@@ -1,0 +1,118 @@
+"""TowerBrix's options as data (every decision is explained in docs/rules/towerbrix.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from kumiki.core.options import Option
+
+MODES = ("base", "intro", "solo", "challenge")
+DIFFICULTIES = ("easy", "medium", "hard")
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)")
+
+
+def parse_brick_size(text: str) -> tuple[float, float, float]:
+    """``"2x1x1"`` -> (long, wide, thick); ValueError for anything else."""
+    match = _SIZE.fullmatch(text.strip().lower()) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError(f"brick size must be written LONGxWIDExTHICK such as '2x1x1', got {text!r}")
+    size = (float(match[1]), float(match[2]), float(match[3]))
+    if min(size) <= 0:
+        raise ValueError(f"brick size {text!r}: every side must be > 0")
+    return size
+
+
+def _check_brick(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    try:
+        parse_brick_size(value)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _check_mode(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    if value == "solo" and resolved["players"] != 1:
+        return "the solo game is for players=1"
+    return None
+
+
+def _check_challenge(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    if resolved["mode"] == "challenge" and value == 0:
+        return "mode 'challenge' needs a challenge from 1 to 14"
+    if resolved["mode"] != "challenge" and value != 0:
+        return "a challenge is played with mode='challenge'"
+    if value == 10 and resolved["players"] < 2:
+        return "challenge 10 (blind luck) needs at least 2 players"
+    return None
+
+
+def _check_deck(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    if resolved["mode"] == "intro" and value != "green":
+        return "the intro variant is played with the green deck"
+    return None
+
+
+def _check_grid(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    steps = 1 / value
+    if abs(steps - round(steps)) > 1e-9:
+        return f"the grid must divide 1 (e.g. 0.25, 0.5, 1), not {value!r}"
+    return None
+
+
+def _check_box(value: Any, resolved: Mapping[str, Any]) -> str | None:
+    if value < resolved["box_short"]:
+        return f"the box's long side ({value:g}) is shorter than its short side ({resolved['box_short']:g})"
+    return None
+
+
+TOWERBRIX_OPTIONS = (
+    Option("players", int, 2, "number of players (1: solo)", 1, 6),
+    Option(
+        "mode", str, "base", "base game, intro variant, solo game, or a challenge", choices=MODES, check=_check_mode
+    ),
+    Option(
+        "challenge", int, 0, "the challenge played in mode 'challenge' (1-14; 0: none)", 0, 14, check=_check_challenge
+    ),
+    Option("deck", str, "green", "'green', 'pink' or the path of a deck file", check=_check_deck),
+    Option(
+        "difficulty",
+        str,
+        "medium",
+        "the cards' total: easy, medium, hard (see the rules for the totals)",
+        choices=DIFFICULTIES,
+    ),
+    Option("total", int, None, "an exact total of card points per round (overrides difficulty)", 2, 200, nullable=True),
+    Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
+    Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
+    Option("retry_drop", int, 2, "a failed round is replayed with this many points fewer (base game, solo)", 1, 10),
+    Option("max_edits", int, 40, "edits per attempt; at the limit the build ends and the tower is evaluated", 1, 10000),
+    Option("helper", bool, True, "view(p) tells p whether each of their cards holds now (the thumbs-up helper)"),
+    Option("box_short", float, 6.0, "the box's short side, in brick thicknesses (height bonus +1)", 0.5, 100.0),
+    Option(
+        "box_long",
+        float,
+        9.0,
+        "the box's long side, in brick thicknesses (height bonus +3)",
+        0.5,
+        100.0,
+        check=_check_box,
+    ),
+    Option("grid", float, 0.5, "the grid of brick corners, in brick thicknesses", 0.125, 1.0, check=_check_grid),
+    Option("brick", str, "2x1x1", "the brick's proportions LONGxWIDExTHICK", check=_check_brick),
+    Option(
+        "shake_deg",
+        float,
+        3.0,
+        "challenge 5: the tower 'collapses when the table is hit' if its margin is below",
+        0.0,
+        90.0,
+    ),
+    Option(
+        "pull_deg", float, 6.0, "challenge 12: the tower 'survives the paper pull' if its margin is at least", 0.0, 90.0
+    ),
+    Option(
+        "time_limit", float, 150.0, "challenge 2: seconds for the build (recorded; the server enforces it)", 1.0, 3600.0
+    ),
+)

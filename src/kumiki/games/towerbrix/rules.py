@@ -1,0 +1,521 @@
+"""TowerBrix: the game state (rules as in docs/rules/towerbrix.md).
+
+Players take turns in a fixed cycle; a turn is one edit (place, move or take away a brick) or ``ok`` (a thumbs-up).
+The build ends when every player has said ok since the last edit (or at ``max_edits`` edits); the tower is then
+evaluated at once and the cards revealed. A successful round scores the cards' points and the bonuses; a failed one
+scores 0 and is replayed (with a lower total in the base and solo games) until the attempt limit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kumiki.core.errors import IllegalMove
+from kumiki.core.game import Game, GameFacts, State
+from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
+from kumiki.games.towerbrix.cards import Card, deck_bricks, load_deck
+from kumiki.games.towerbrix.conditions import Tower as ConditionTower
+from kumiki.games.towerbrix.modes import BASE_TOTALS, CHALLENGE_TOTALS, CHALLENGES, Challenge, challenge_problems
+from kumiki.games.towerbrix.moves import OK, TowerBrixMove, format_number, parse_towerbrix_move, place_move, remove_move
+from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS, parse_brick_size
+from kumiki.games.towerbrix.scoring import bonus, verdict
+
+FAR = 1000.0  # a corner further than this from the origin is refused (the table is unbounded, floats are not)
+
+
+def brick_set(deck: str) -> str:
+    """Which bricks a deck is played with: "green" (the eight coloured) or "pink" (all nine, every colour)."""
+    return deck if deck in ("green", "pink") else deck_bricks(deck)
+
+
+class TowerBrix(Game):
+    """TowerBrix with its options fixed: holds the deck and the brick proportions."""
+
+    name = "towerbrix"
+    facts = GameFacts(min_players=1, max_players=6, chance=True, hidden_information=True, cooperative=True)
+    option_spec = TOWERBRIX_OPTIONS
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        o = self.options
+        self.mode: str = o["mode"]
+        self.size = parse_brick_size(o["brick"])
+        self.grid: float = o["grid"]
+        try:
+            self.deck: list[Card] = load_deck(o["deck"])
+            self.bricks_rule = brick_set(o["deck"])
+        except ValueError as error:
+            raise ValueError(f"option 'deck': {error}") from None
+        self.cards = {card.id: card for card in self.deck}
+        self.usable = tuple(b for b in BRICK_IDS if self.bricks_rule == "pink" or b != "G")
+        self.challenge: Challenge | None = CHALLENGES.get(o["challenge"])
+        self.blind: int | None = self.players - 1 if self.challenge and self.challenge.blind else None
+        pool = [c for c in self.deck if c.points == 2] if self.mode == "intro" else self.deck
+        if self.mode == "intro" and len(pool) < self.players + o["rounds"] - 1:
+            raise ValueError("option 'deck': too few 2-point cards for the intro variant")
+        if not pool:
+            raise ValueError("option 'deck': no cards")
+
+    def new_state(self, seed: int | None = None) -> TowerBrixState:
+        return TowerBrixState(self, seed)
+
+    def parse_move(self, text: str) -> TowerBrixMove:
+        move = parse_towerbrix_move(text)
+        if move.kind == "place":
+            for value in (move.x, move.y):
+                steps = value / self.grid
+                if abs(steps - round(steps)) > TOL:
+                    raise IllegalMove(f"{text.strip()!r}: {format_number(value)} is not on the {self.grid:g} grid")
+                if abs(value) > FAR:
+                    raise IllegalMove(f"{text.strip()!r}: corners lie within {FAR:g} of the origin")
+        return move
+
+    def base_total(self) -> int:
+        """The card points drawn for a round's first attempt."""
+        if self.options["total"] is not None:
+            return int(self.options["total"])
+        table = CHALLENGE_TOTALS if self.mode == "challenge" else BASE_TOTALS
+        return table[self.options["difficulty"]]
+
+
+class TowerBrixState(State):
+    """One TowerBrix game: the tower being built, the hands, the stacks and every evaluation so far."""
+
+    game: TowerBrix
+
+    def __init__(self, game: TowerBrix, seed: int | None = None, _blank: bool = False) -> None:
+        self.game = game
+        if _blank:
+            return
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)  # kept, so that the game's record replays
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history = []
+        self.over = False
+        self.to_move: int | None = 0
+        self.round = 0  # index of the round being played
+        self.attempt = 1  # attempt within the round
+        self.attempts_used = 0  # attempts evaluated in the whole game
+        self.total = game.base_total()
+        self.round_points: list[float] = []  # per finished round
+        self.round_success: list[bool] = []
+        self.evaluations: list[dict[str, Any]] = []
+        self.stacks: dict[int, list[str]] = {2: [], 3: []}
+        self.discards: dict[int, list[str]] = {2: [], 3: []}
+        for card in game.deck:
+            if game.mode != "intro" or card.points == 2:
+                self.stacks[card.points].append(card.id)
+        for pile in self.stacks.values():
+            self.rng.shuffle(pile)
+        self.hands: list[list[str]] = [[] for _ in range(game.players)]
+        self.bricks: dict[str, Brick] = {}
+        self.oks: set[int] = set()
+        self.edits = 0
+        self._verdict: tuple[tuple[Brick, ...], Any] | None = None
+        self._spots: tuple[tuple[Brick, ...], list[tuple[str, float, float]]] | None = None
+        self._deal()
+
+    # ----------------------------------------------------------------- cards
+
+    def _draw(self, points: int) -> str | None:
+        pile = self.stacks[points]
+        if not pile and self.discards[points]:
+            pile.extend(self.discards[points])
+            self.discards[points].clear()
+            self.rng.shuffle(pile)
+        return pile.pop() if pile else None
+
+    def _available(self, points: int) -> bool:
+        return bool(self.stacks[points] or self.discards[points])
+
+    def _deal(self) -> None:
+        """Draw this attempt's cards and deal them as evenly as possible, extras from the round's first player."""
+        g = self.game
+        drawn: list[str] = []
+        if g.mode == "intro":
+            for _ in range(g.players + self.round):
+                card = self._draw(2)
+                if card is not None:
+                    drawn.append(card)
+        else:
+            remaining = self.total
+            while remaining > 0:
+                kinds = [p for p in (2, 3) if self._available(p) and (remaining - p == 0 or remaining - p >= 2)]
+                if not kinds:
+                    kinds = [p for p in (2, 3) if self._available(p)]
+                if not kinds:
+                    break
+                points = kinds[0] if len(kinds) == 1 else self.rng.choice(kinds)
+                card = self._draw(points)
+                assert card is not None
+                drawn.append(card)
+                remaining -= points
+        first = self.round % g.players
+        self.hands = [[] for _ in range(g.players)]
+        for i, card in enumerate(drawn):
+            self.hands[(first + i) % g.players].append(card)
+
+    def dealt(self) -> list[str]:
+        return [card for hand in self.hands for card in hand]
+
+    # ----------------------------------------------------------------- the tower
+
+    def bricks_in_order(self) -> list[Brick]:
+        return [self.bricks[b] for b in BRICK_IDS if b in self.bricks]
+
+    def carried(self, brick_id: str) -> list[str]:
+        """The bricks lying on ``brick_id``."""
+        below = self.bricks[brick_id]
+        return [b.id for b in self.bricks_in_order() if b.id != brick_id and rests_on(b, below)]
+
+    def verdict(self) -> Any:
+        """The physics judge's verdict on the current bricks (cached), with the tilt margin."""
+        key = tuple(self.bricks_in_order())
+        if self._verdict is None or self._verdict[0] != key:
+            self._verdict = (key, judge(key, margin=True))
+        return self._verdict[1]
+
+    def deck_problems(self, bricks: Sequence[Brick]) -> list[str]:
+        """What the bricks in use miss of the deck's brick rule."""
+        used = {b.id for b in bricks}
+        if self.game.bricks_rule == "green":
+            missing = [b for b in BRICK_IDS[:-1] if b not in used]
+            problems = (
+                [f"unused: {' '.join(missing)} (the green deck uses all eight coloured bricks)"] if missing else []
+            )
+            if "G" in used:
+                problems.append("the gray brick is not used with the green deck")
+            return problems
+        colours = {b.colour for b in bricks}
+        missing = [c for c in COLOURS.values() if c not in colours]
+        return [f"no {', '.join(missing)} brick (the pink deck uses every colour)"] if missing else []
+
+    def tower_problems(self) -> list[str]:
+        """Why the current bricks are not a valid tower ([] when valid): deck rule, connection, standing."""
+        bricks = self.bricks_in_order()
+        problems = self.deck_problems(bricks)
+        if not bricks:
+            return problems or ["no bricks"]
+        if not connected(bricks):
+            problems.append("the bricks are not all connected")
+        elif not self.verdict().stands:
+            problems.append("the tower falls")
+        return problems
+
+    def holds_now(self, player: int) -> dict[str, bool]:
+        """Whether each of ``player``'s cards holds for the bricks now in use (the thumbs-up helper)."""
+        tower = ConditionTower(self.bricks_in_order())
+        return {card: self.game.cards[card].check(tower) for card in self.hands[player]}
+
+    # ----------------------------------------------------------------- moves
+
+    def legal_moves(self) -> list[TowerBrixMove]:
+        """``ok``; taking away each brick that may go; then placements of the first brick of each colour not in the
+        tower (bricks of one colour are interchangeable for every card), by brick, axis (x, y, z), y, x: at the
+        corner 0,0 on an empty table, else at every grid corner where the lowered brick shares a face with a brick
+        of the tower. Moving a placed brick, or placing the other brick of a colour, is legal but not listed."""
+        if self.over:
+            return []
+        moves = [OK]
+        if self.to_move == self.game.blind:
+            return moves
+        fixed = self.game.challenge is not None and self.game.challenge.fixed_bricks
+        if not fixed:
+            moves.extend(remove_move(b) for b in BRICK_IDS if b in self.bricks and not self.carried(b))
+        free = [b for b in self.game.usable if b not in self.bricks]
+        free = [b for i, b in enumerate(free) if all(f[0] != b[0] for f in free[:i])]  # one per colour
+        if not free:
+            return moves
+        spots = self.placement_spots()
+        for brick_id in free:
+            moves.extend(place_move(brick_id, axis, x, y) for axis, x, y in spots)
+        return moves
+
+    def placement_spots(self) -> list[tuple[str, float, float]]:
+        """The (axis, x, y) of the listed placements of a brick not in the tower (cached per tower)."""
+        key = tuple(self.bricks_in_order())
+        if self._spots is not None and self._spots[0] == key:
+            return self._spots[1]
+        spots = _touching_spots(key, self.game.size, self.game.grid)
+        self._spots = (key, spots)
+        return spots
+
+    def check(self, move: TowerBrixMove) -> None:
+        """Raise IllegalMove if ``move`` cannot be played now."""
+        g = self.game
+        if self.over:
+            raise IllegalMove(f"{move}: the game is over")
+        if move.kind == "ok":
+            return
+        if self.to_move == g.blind:
+            raise IllegalMove(f"{move}: the blind player (challenge 10) takes no part in the building; say ok")
+        if move.brick not in g.usable:
+            raise IllegalMove(f"{move}: the gray brick is not used with the {g.options['deck']} deck")
+        placed = move.brick in self.bricks
+        if move.kind == "remove" and not placed:
+            raise IllegalMove(f"{move}: {move.brick} is not in the tower")
+        if placed:
+            if g.challenge is not None and g.challenge.fixed_bricks:
+                raise IllegalMove(f"{move}: a placed brick stays where it is (challenge 8)")
+            on_it = self.carried(move.brick)
+            if on_it:
+                raise IllegalMove(f"{move}: {move.brick} carries {' '.join(on_it)}; take those away first")
+
+    def play(self, move: TowerBrixMove | str) -> None:
+        if isinstance(move, str):
+            move = self.game.parse_move(move)
+        elif not isinstance(move, TowerBrixMove):
+            raise IllegalMove(f"{move!r} is not a TowerBrix move")
+        else:
+            move = self.game.parse_move(str(move))
+        self.check(move)
+        player = self.to_move
+        assert player is not None
+        self.history.append(move)
+        if move.kind == "ok":
+            self.oks.add(player)
+        else:
+            if move.kind == "remove":
+                del self.bricks[move.brick]
+            else:
+                self.bricks[move.brick] = place(self.bricks, move.brick, move.axis, move.x, move.y, self.game.size)
+            self.edits += 1
+            self.oks = set()
+        self.to_move = (player + 1) % self.game.players
+        if len(self.oks) == self.game.players or self.edits >= self.game.options["max_edits"]:
+            self._evaluate()
+
+    # ----------------------------------------------------------------- evaluation
+
+    def _evaluate(self) -> None:
+        """Judge the tower, reveal the cards, score the attempt, and go on to the next attempt or round."""
+        g = self.game
+        bricks = self.bricks_in_order()
+        problems = self.tower_problems()
+        tower = ConditionTower(bricks)
+        cards = []
+        for player, hand in enumerate(self.hands):
+            for card_id in hand:
+                card = g.cards[card_id]
+                cards.append({"id": card_id, "player": player, "points": card.points, "holds": card.check(tower)})
+        failing = [c["id"] for c in cards if not c["holds"]]
+        waived = None
+        if g.challenge is not None and g.challenge.waive_one and len(failing) == 1:
+            waived = failing.pop()
+        margin = 0.0
+        if not problems and bricks:
+            margin = self.verdict().margin_deg
+            if g.challenge is not None:
+                o = g.options
+                problems = challenge_problems(
+                    g.challenge.number, bricks, margin, g.size[0], o["shake_deg"], o["pull_deg"]
+                )
+        success = not problems and not failing
+        card_points = sum(c["points"] for c in cards if c["holds"] or c["id"] == waived)
+        extra = bonus(bricks, g.options["box_short"], g.options["box_long"]) if success else 0
+        if g.mode in ("base", "solo"):
+            points: float = card_points + extra if success else 0
+        else:
+            points = 1 if success else 0
+        self.evaluations.append(
+            {
+                "round": self.round + 1,
+                "attempt": self.attempt,
+                "moves": len(self.history),
+                "total": self.total if g.mode != "intro" else None,
+                "bricks": [b.to_json() for b in bricks],
+                "cards": cards,
+                "waived": waived,
+                "problems": problems,
+                "margin_deg": round(margin, 2),
+                "success": success,
+                "bonus": extra,
+                "points": points,
+            }
+        )
+        self.attempts_used += 1
+        for card_id in self.dealt():
+            self.discards[g.cards[card_id].points].append(card_id)
+        self.hands = [[] for _ in range(g.players)]
+        limit = g.options["attempts"]
+        if success or (limit and self.attempt >= limit):
+            self.round_points.append(points)
+            self.round_success.append(success)
+            self.round += 1
+            self.attempt = 1
+            self.total = g.base_total()
+        else:
+            self.attempt += 1
+            if g.mode in ("base", "solo"):
+                self.total = max(2, self.total - g.options["retry_drop"])
+        self.bricks = {}
+        self.oks = set()
+        self.edits = 0
+        if self.round >= g.options["rounds"]:
+            self.over = True
+            self.to_move = None
+            return
+        self._deal()
+
+    # ----------------------------------------------------------------- results
+
+    def score(self) -> float:
+        return float(sum(self.round_points))
+
+    def scores(self) -> list[float]:
+        return [self.score()] * self.game.players
+
+    def winners(self) -> list[int]:
+        """A cooperative game: the whole team shares the result (its score and the scoring table's verdict)."""
+        return list(range(self.game.players)) if self.over else []
+
+    def copy(self) -> TowerBrixState:
+        twin = TowerBrixState(self.game, _blank=True)
+        twin.seed = self.seed
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.history = list(self.history)
+        twin.over = self.over
+        twin.to_move = self.to_move
+        twin.round = self.round
+        twin.attempt = self.attempt
+        twin.attempts_used = self.attempts_used
+        twin.total = self.total
+        twin.round_points = list(self.round_points)
+        twin.round_success = list(self.round_success)
+        twin.evaluations = list(self.evaluations)  # entries are never changed once written
+        twin.stacks = {k: list(v) for k, v in self.stacks.items()}
+        twin.discards = {k: list(v) for k, v in self.discards.items()}
+        twin.hands = [list(h) for h in self.hands]
+        twin.bricks = dict(self.bricks)
+        twin.oks = set(self.oks)
+        twin.edits = self.edits
+        twin._verdict = self._verdict
+        twin._spots = self._spots
+        return twin
+
+    def playout(self, rng: random.Random) -> None:
+        """The MCTS hook: everyone says ok until the game ends (each build is evaluated as it stands). Random edits
+        almost never make a valid tower, so this is both faster and more telling than uniform random moves."""
+        while not self.over:
+            self.play(OK)
+
+    # ----------------------------------------------------------------- JSON and views
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        data: dict[str, Any] = {
+            "mode": g.mode,
+            "challenge": g.options["challenge"] or None,
+            "deck": g.options["deck"],
+            "round": min(self.round + 1, g.options["rounds"]),
+            "rounds": g.options["rounds"],
+            "attempt": self.attempt,
+            "attempts_used": self.attempts_used,
+            "total": self.total if g.mode != "intro" else None,
+            "cards_dealt": len(self.dealt()),
+            "bricks": [b.to_json() for b in self.bricks_in_order()],
+            "hands": [list(h) for h in self.hands],
+            "hand_sizes": [len(h) for h in self.hands],
+            "oks": sorted(self.oks),
+            "edits": self.edits,
+            "to_move": self.to_move,
+            "round_points": list(self.round_points),
+            "round_success": list(self.round_success),
+            "score": self.score(),
+            "evaluations": list(self.evaluations),
+            "stacks": {str(k): len(v) for k, v in self.stacks.items()},
+            "discards": {str(k): len(v) for k, v in self.discards.items()},
+            "blind": g.blind,
+            "verdict": verdict(self.score()) if self.over and g.mode in ("base", "solo") else None,
+        }
+        if g.challenge is not None:
+            data["challenge_rule"] = g.challenge.rule
+            if g.challenge.recorded == "time":
+                data["recorded"] = {"time_limit": g.options["time_limit"], "enforced_by": "server"}
+            elif g.challenge.recorded == "silence":
+                data["recorded"] = {"silence": True, "enforced_by": "server"}
+        return data
+
+    def _card_faces(self, card_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return {c: self.game.cards[c].to_json() for c in card_ids}
+
+    def view(self, player: int) -> dict[str, Any]:
+        """Player ``player``'s own cards (with texts, and whether each holds now if ``helper``); of the others
+        only how many cards they hold. Past evaluations (cards revealed) are public. The blind player of
+        challenge 10 sees no bricks and gets no helper. In the solo game everything is face up."""
+        data = super().view(player)
+        if self.game.mode != "solo":
+            data["hands"] = [list(h) if i == player else None for i, h in enumerate(self.hands)]
+        data["cards"] = self._card_faces(self.hands[player])
+        if self.game.options["helper"] and player != self.game.blind:
+            data["holds"] = self.holds_now(player)
+        if player == self.game.blind:
+            data["bricks"] = []
+            data["bricks_hidden"] = True
+        return data
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator sees: the tower and the counts of cards; cards only in the solo game (face up)."""
+        data = self.to_json()
+        if self.game.mode != "solo":
+            data["hands"] = [None] * self.game.players
+        return data
+
+    def render(self) -> str:
+        from kumiki.games.towerbrix.text import render_plain
+
+        return render_plain(self)
+
+
+def _grid_range(lo: float, hi: float, step: float) -> list[float]:
+    """Grid values from ``lo`` rounded up to ``hi`` inclusive."""
+    values = []
+    k = math.ceil(lo / step - TOL)
+    while k * step <= hi + TOL:
+        values.append(k * step + 0.0)
+        k += 1
+    return values
+
+
+def _touching_spots(
+    tower: Sequence[Brick], size: tuple[float, float, float], step: float
+) -> list[tuple[str, float, float]]:
+    """Every grid corner (by axis, y, x) where a brick lowered onto ``tower`` shares a face with one of its bricks:
+    it rests on a brick (it came to rest above the table), or stands on the table with a side face against one."""
+    if not tower:
+        return [(axis, 0.0, 0.0) for axis in ("x", "y", "z")]
+    boxes = [b.box for b in tower]
+    lo_x = min(b[0] for b in boxes)
+    hi_x = max(b[3] for b in boxes)
+    lo_y = min(b[1] for b in boxes)
+    hi_y = max(b[4] for b in boxes)
+    spots = []
+    for axis in ("x", "y", "z"):
+        _, _, _, dx, dy, dz = brick_box(axis, 0, 0, 0, size)
+        low = [b for b in boxes if b[2] < dz - TOL]  # bricks a brick standing on the table can lean its side on
+        for y in _grid_range(lo_y - dy, hi_y, step):
+            y1 = y + dy
+            row = [b for b in boxes if min(y1, b[4]) - max(y, b[1]) > -TOL]
+            for x in _grid_range(lo_x - dx, hi_x, step):
+                x1 = x + dx
+                z = 0.0
+                for b in row:
+                    if b[5] > z and min(x1, b[3]) - max(x, b[0]) > TOL and min(y1, b[4]) - max(y, b[1]) > TOL:
+                        z = b[5]
+                if z > TOL or any(_side_contact(x, y, x1, y1, dz, b) for b in low):
+                    spots.append((axis, x, y))
+    return spots
+
+
+def _side_contact(x0: float, y0: float, x1: float, y1: float, z1: float, b: tuple[float, ...]) -> bool:
+    """A box on the table from (x0, y0) to (x1, y1), z1 tall, shares a vertical face with box ``b``."""
+    if min(z1, b[5]) - max(0.0, b[2]) <= TOL:
+        return False
+    ox = min(x1, b[3]) - max(x0, b[0])
+    oy = min(y1, b[4]) - max(y0, b[1])
+    return (abs(ox) <= TOL and oy > TOL) or (abs(oy) <= TOL and ox > TOL)

@@ -1,0 +1,520 @@
+"""Find a standing, connected tower that meets a set of condition cards, or say there is none in a stated space.
+
+The method (why: see docs/towerbrix-solver.md) is a stochastic local search over whole towers, restarted, with the
+physics judge as a check on every geometric change, and a final exhaustive phase over a fixed, finite space:
+
+- Geometry and colour are separate. All bricks have one shape and one density, so whether a tower stands and is
+  connected does not depend on which colour sits where. Recolouring (swapping two bricks of different colours) is a
+  free move, and the judge's verdict is cached by geometry alone. Swapping two bricks of the same colour changes
+  nothing, so it is never tried (the identical-colour symmetry).
+- A tower is built bottom-up by lowering bricks onto it, exactly as the game places them, so every tower the solver
+  returns can be replayed edit by edit (bricks in order of their bottom face).
+- The score is the number of cards that hold, then the bonus points; a move that keeps or raises the score is taken,
+  a worse one with a small probability, and a stale search restarts from a new random tower.
+- ``none`` is only ever said about the *refutation space*: the fixed library of ``LIBRARY_SIZE`` towers built from
+  ``LIBRARY_SEED`` (grid 0.5, axes x, y and z, every brick within the 9 x 9 window around the first) combined with
+  every colouring of their bricks. It proves a set of cards contradictory on colours alone; it says nothing about
+  towers outside the library, and the answer names the space.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kumiki.games.towerbrix.bricks import AXES, Brick, connected, judge, place
+
+GREEN_IDS: tuple[str, ...] = ("Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2")
+PINK_IDS: tuple[str, ...] = (*GREEN_IDS, "G")
+BOX_SIDES = (9.0, 6.0)
+LIBRARY_SEED = 2024
+LIBRARY_SIZE = 12
+WINDOW = 9.0
+TOL = 1e-9
+
+Rule = Callable[[Sequence[Brick]], bool]
+
+
+@dataclass
+class Solution:
+    """The solver's answer: ``status`` is "solved", "none" (no tower in ``space``) or "unknown" (time ran out)."""
+
+    status: str
+    bricks: list[Brick] = field(default_factory=list)
+    bonus: int = 0
+    seconds: float = 0.0
+    space: str = ""
+    closest: list[Brick] = field(default_factory=list)  # "unknown": the valid tower meeting the most cards seen
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's form, plus ``space`` (which towers a "none" speaks about)."""
+        return {
+            "status": self.status,
+            "bricks": [b.to_json() for b in sorted(self.bricks, key=_build_order)],
+            "bonus": self.bonus,
+            "seconds": round(self.seconds, 3),
+            "space": self.space,
+        }
+
+
+def _build_order(brick: Brick) -> tuple[float, str]:
+    return (brick.box[2], brick.id)
+
+
+def build_order(bricks: Iterable[Brick]) -> list[Brick]:
+    """The bricks in an order that rebuilds the tower by lowering: bottom face first (ties by id)."""
+    return sorted(bricks, key=_build_order)
+
+
+def height(bricks: Iterable[Brick]) -> float:
+    return max((b.box[5] for b in bricks), default=0.0)
+
+
+def on_table_count(bricks: Iterable[Brick]) -> int:
+    return sum(1 for b in bricks if abs(b.box[2]) <= TOL)
+
+
+def bonus(bricks: Sequence[Brick], box: tuple[float, float] = BOX_SIDES) -> int:
+    """+3 if taller than the box's long side, else +1 if taller than its short side; +2 if at most two bricks
+    touch the table."""
+    long_side, short_side = max(box), min(box)
+    h = height(bricks)
+    points = 3 if h > long_side + TOL else 1 if h > short_side + TOL else 0
+    if bricks and on_table_count(bricks) <= 2:
+        points += 2
+    return points
+
+
+def deck_ids(deck: str) -> tuple[str, ...]:
+    return PINK_IDS if deck == "pink" else GREEN_IDS
+
+
+def meets_deck(bricks: Sequence[Brick], deck: str) -> bool:
+    """Green: exactly the eight coloured bricks; pink: at least one brick of each of the five colours."""
+    ids = {b.id for b in bricks}
+    if deck == "pink":
+        return {i[0] for i in ids} >= {"Y", "P", "R", "B", "G"}
+    return ids == set(GREEN_IDS)
+
+
+def _geometry_key(bricks: Iterable[Brick]) -> tuple[tuple[float, ...], ...]:
+    return tuple(sorted(b.box for b in bricks))
+
+
+class _Checker:
+    """Cards, deck and an optional extra rule, evaluated with a shared precomputation when the cards offer one."""
+
+    def __init__(self, cards: Sequence[Any], deck: str, rule: Rule | None, skip_one: bool) -> None:
+        self.cards = list(cards)
+        self.deck = deck
+        self.rule = rule
+        self.skip_one = skip_one
+        self._stands: dict[tuple[tuple[float, ...], ...], bool] = {}
+        self.judged = 0
+        try:
+            from kumiki.games.towerbrix.conditions import Tower as _Facts
+
+            self._facts: Callable[[Sequence[Brick]], Any] | None = _Facts
+        except Exception:  # the shared precomputation is only a speed-up
+            self._facts = None
+
+    def valid(self, bricks: Sequence[Brick]) -> bool:
+        """Connected and standing (the judge, tie "falls"); cached by geometry, as colour never matters."""
+        key = _geometry_key(bricks)
+        hit = self._stands.get(key)
+        if hit is None:
+            hit = _tops_balance(bricks) and connected(bricks) and judge(bricks).stands
+            self._stands[key] = hit
+            self.judged += 1
+        return hit
+
+    def held(self, bricks: Sequence[Brick]) -> int:
+        """How many cards hold (the rule counts as one more card)."""
+        facts = None
+        if self._facts is not None and self.cards and hasattr(self.cards[0], "check"):
+            try:
+                facts = self._facts(list(bricks))
+            except Exception:  # a card without the fast form
+                facts = None
+        count = 0
+        for card in self.cards:
+            count += bool(card.check(facts) if facts is not None else card.holds(list(bricks)))
+        if self.rule is not None:
+            count += bool(self.rule(bricks))
+        return count
+
+    def target(self) -> int:
+        return len(self.cards) + (self.rule is not None) - (1 if self.skip_one and self.cards else 0)
+
+    def solved(self, bricks: Sequence[Brick], held: int | None = None) -> bool:
+        if not meets_deck(bricks, self.deck):
+            return False
+        held = self.held(bricks) if held is None else held
+        if self.rule is not None and not self.rule(bricks):
+            return False
+        return held >= self.target()
+
+
+def _tops_balance(bricks: Sequence[Brick]) -> bool:
+    """A cheap necessary condition for standing, tried before the judge: every brick off the table that carries
+    nothing has its centre strictly inside the bounding rectangle of the faces it rests on."""
+    for brick in bricks:
+        x0, y0, z0, x1, y1, _ = brick.box
+        if z0 <= TOL or any(abs(o.box[2] - brick.box[5]) <= TOL and _overlap2(o.box, brick.box) for o in bricks):
+            continue
+        lo_x = lo_y = math.inf
+        hi_x = hi_y = -math.inf
+        for o in bricks:
+            if abs(o.box[5] - z0) <= TOL and _overlap2(o.box, brick.box):
+                lo_x, hi_x = min(lo_x, max(x0, o.box[0])), max(hi_x, min(x1, o.box[3]))
+                lo_y, hi_y = min(lo_y, max(y0, o.box[1])), max(hi_y, min(y1, o.box[4]))
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if not (lo_x + TOL < cx < hi_x - TOL and lo_y + TOL < cy < hi_y - TOL):
+            return False
+    return True
+
+
+def _candidate(rng: random.Random, tower: Mapping[str, Brick], brick_id: str, grid: float) -> Brick:
+    """A random placement of ``brick_id`` against a random brick of ``tower``: on top of it or beside it."""
+    axis = rng.choice(AXES)
+    others = [b for b in tower.values() if b.id != brick_id]
+    if not others:
+        return place({}, brick_id, axis, 0.0, 0.0)
+    anchor = rng.choice(others)
+    x0, y0, _, x1, y1, _ = anchor.box
+    dx, dy = {"x": (2.0, 1.0), "y": (1.0, 2.0), "z": (1.0, 1.0)}[axis]
+    xs = _steps(x0 - dx, x1, grid)
+    ys = _steps(y0 - dy, y1, grid)
+    return place(tower, brick_id, axis, rng.choice(xs), rng.choice(ys))
+
+
+def _steps(lo: float, hi: float, grid: float) -> list[float]:
+    count = round((hi - lo) / grid)
+    return [lo + k * grid for k in range(count + 1)]
+
+
+def _carried(tower: Mapping[str, Brick], brick: Brick) -> bool:
+    """Something rests on ``brick`` (its top face, area > 0)."""
+    top = brick.box[5]
+    for other in tower.values():
+        if other.id != brick.id and abs(other.box[2] - top) <= TOL and _overlap2(other.box, brick.box):
+            return True
+    return False
+
+
+def _overlap2(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL
+
+
+def random_tower(
+    rng: random.Random, ids: Sequence[str], checker: _Checker, grid: float = 0.5, tries: int = 40
+) -> dict[str, Brick]:
+    """A connected standing tower of ``ids``, built bottom-up by lowering bricks in a random order."""
+    while True:
+        order = list(ids)
+        rng.shuffle(order)
+        tower: dict[str, Brick] = {}
+        for brick_id in order:
+            for _ in range(tries):
+                brick = _candidate(rng, tower, brick_id, grid)
+                trial = {**tower, brick_id: brick}
+                if checker.valid(list(trial.values())):
+                    tower = trial
+                    break
+            else:
+                break
+        if len(tower) == len(order):
+            return tower
+
+
+def _recolour(tower: Mapping[str, Brick], a: str, b: str) -> dict[str, Brick]:
+    """Swap the places of bricks ``a`` and ``b`` (a colour swap; the geometry is unchanged)."""
+    out = dict(tower)
+    out[a] = Brick(a, tower[b].axis, tower[b].box)
+    out[b] = Brick(b, tower[a].axis, tower[a].box)
+    return out
+
+
+def _neighbour(
+    rng: random.Random, tower: dict[str, Brick], checker: _Checker, deck: str, grid: float
+) -> dict[str, Brick] | None:
+    """One random change of the tower that keeps it valid, or None if the change tried did not."""
+    ids = list(tower)
+    roll = rng.random()
+    if roll < 0.45:
+        a, b = rng.sample(ids, 2)
+        if a[0] == b[0]:
+            return None
+        return _recolour(tower, a, b)
+    if deck == "pink" and roll < 0.55:
+        unused = [i for i in PINK_IDS if i not in tower]
+        if unused and rng.random() < 0.5:
+            brick_id = rng.choice(unused)
+            trial = {**tower, brick_id: _candidate(rng, tower, brick_id, grid)}
+        else:
+            free = [b for b in tower.values() if not _carried(tower, b)]
+            brick = rng.choice(free)
+            if sum(1 for i in tower if i[0] == brick.id[0]) < 2:
+                return None
+            trial = {k: v for k, v in tower.items() if k != brick.id}
+        return trial if checker.valid(list(trial.values())) else None
+    free = [b for b in tower.values() if not _carried(tower, b)]
+    brick = rng.choice(free)
+    rest = {k: v for k, v in tower.items() if k != brick.id}
+    if rng.random() < 0.3 and len(rest) > 1:
+        # Move it onto the tower's highest brick: the way to height and the bonus.
+        top = max(rest.values(), key=lambda b: b.box[5])
+        axis = rng.choice(AXES)
+        x0, y0, _, x1, y1, _ = top.box
+        moved = place(
+            rest, brick.id, axis, rng.choice(_steps(x0 - 1, x1 - 0.5, grid)), rng.choice(_steps(y0 - 1, y1 - 0.5, grid))
+        )
+    else:
+        moved = _candidate(rng, rest, brick.id, grid)
+    trial = {**rest, brick.id: moved}
+    return trial if checker.valid(list(trial.values())) else None
+
+
+KEEP_COST = 0.4  # score lost per brick changed from the start tower, when keeping it: < 1 card
+
+
+def _score(
+    checker: _Checker,
+    tower: Mapping[str, Brick],
+    box: tuple[float, float],
+    anchor: Mapping[str, Brick] | None = None,
+) -> tuple[int, float]:
+    """(cards held, score): the cards, then a hundredth a bonus point, less ``KEEP_COST`` a brick moved from
+    ``anchor``."""
+    bricks = list(tower.values())
+    held = checker.held(bricks)
+    score = held + 0.01 * bonus(bricks, box)
+    if anchor is not None:
+        moved = sum(1 for i, b in tower.items() if i not in anchor or anchor[i].box != b.box)
+        moved += sum(1 for i in anchor if i not in tower)
+        score -= KEEP_COST * moved
+    return held, score
+
+
+def _library(checker: _Checker, ids: Sequence[str], grid: float) -> list[dict[str, Brick]]:
+    rng = random.Random(LIBRARY_SEED)
+    return [random_tower(rng, ids, checker, grid) for _ in range(LIBRARY_SIZE)]
+
+
+def _colourings(ids: Sequence[str]) -> Iterable[tuple[str, ...]]:
+    """Every distinct assignment of the bricks ``ids`` to places 0..n-1, up to swapping bricks of one colour."""
+    colours = sorted(i[0] for i in ids)
+    seen: set[tuple[str, ...]] = set()
+    for perm in itertools.permutations(colours):
+        if perm in seen:
+            continue
+        seen.add(perm)
+        counters: dict[str, int] = {}
+        named = []
+        for c in perm:
+            counters[c] = counters.get(c, 0) + 1
+            named.append(c if c == "G" else f"{c}{counters[c]}")
+        yield tuple(named)
+
+
+def _refute(checker: _Checker, ids: Sequence[str], grid: float, deadline: float) -> Solution | None:
+    """Every colouring of every library tower; a solution, a "none" for that space, or None when time ran out."""
+    for shape in _library(checker, ids, grid):
+        boxes = [(b.axis, b.box) for b in shape.values()]
+        for names in _colourings(ids):
+            if time.monotonic() > deadline:
+                return None
+            bricks = [Brick(n, axis, box) for n, (axis, box) in zip(names, boxes, strict=True)]
+            if checker.solved(bricks):
+                return Solution("solved", bricks, bonus(bricks))
+    return Solution("none")
+
+
+def refutation_space(deck: str) -> str:
+    ids = "eight coloured bricks" if deck != "pink" else "all nine bricks"
+    return (
+        f"refutation space: {LIBRARY_SIZE} library towers of the {ids} (seed {LIBRARY_SEED}, grid 0.5, axes x/y/z, "
+        "built by lowering) x every colouring"
+    )
+
+
+def solve(
+    cards: Sequence[Any],
+    deck: str = "green",
+    rule: Rule | None = None,
+    seconds: float = 10.0,
+    seed: int = 0,
+    grid: float = 0.5,
+    box: tuple[float, float] = BOX_SIDES,
+    skip_one: bool = False,
+    start: Sequence[Brick] | None = None,
+    keep: bool = False,
+    polish: float = 0.25,
+    refute: bool = True,
+) -> Solution:
+    """A valid standing connected tower meeting every card (and ``rule``), preferring more bonus points.
+
+    ``skip_one``: one card may fail (challenges 9 and 13). ``start``: a tower to begin from (the teammate agent keeps
+    what it can of it). ``keep``: prefer, among towers that meet the cards, those that move fewer bricks of
+    ``start``. ``polish``: seconds spent after the first solution looking for more bonus points.
+    ``refute``: spend the middle of the time on the refutation space, which can answer "none".
+    """
+    began = time.monotonic()
+    deadline = began + seconds
+    rng = random.Random(seed)
+    ids = deck_ids(deck)
+    checker = _Checker(cards, deck, rule, skip_one)
+    best: list[Brick] | None = None
+    best_bonus = -1
+    best_score = -math.inf
+    closest: tuple[float, list[Brick]] = (-math.inf, [])
+    solved_at: float | None = None
+    refuted = not refute
+    refuted_none = False
+    restart_after = 400
+
+    def finish(status: str, bricks: list[Brick] | None = None, space: str = "") -> Solution:
+        bricks = bricks or []
+        return Solution(status, bricks, bonus(bricks, box) if bricks else 0, time.monotonic() - began, space)
+
+    tower: dict[str, Brick] | None = None
+    if start:
+        # The largest part of the start tower that can be rebuilt bottom-up and stays valid at every step.
+        tower = {}
+        for brick in build_order(b for b in start if b.id in ids):
+            landed = place(tower, brick.id, brick.axis, brick.box[0], brick.box[1])
+            trial = {**tower, brick.id: landed}
+            if landed.box == brick.box and checker.valid(list(trial.values())):
+                tower = trial
+        tower = tower or None
+    if tower is None:
+        tower = random_tower(rng, ids, checker, grid)
+    # Pink towers start with all nine bricks and may shed some; a start tower may lack bricks: add them.
+    for brick_id in ids:
+        if brick_id not in tower:
+            for _ in range(200):
+                trial = {**tower, brick_id: _candidate(rng, tower, brick_id, grid)}
+                if checker.valid(list(trial.values())):
+                    tower = trial
+                    break
+    anchor = {b.id: b for b in start} if keep and start else None
+    first = dict(tower)
+    held, score = _score(checker, tower, box, anchor)
+    stale = 0
+    while True:
+        now = time.monotonic()
+        if now > deadline or (refuted_none and now > began + 0.9 * seconds):
+            break
+        if solved_at is not None and (now - solved_at > polish or (best_bonus >= 5 and anchor is None)):
+            break
+        if not refuted and solved_at is None and now - began > min(seconds * 0.5, 2.0):
+            refuted = True
+            answer = _refute(checker, ids, grid, began + seconds * 0.8)
+            refuted_none = answer is not None and answer.status == "none"
+            if answer is not None and answer.bricks:
+                best, best_bonus, solved_at = answer.bricks, answer.bonus, time.monotonic()
+        bricks = list(tower.values())
+        if checker.solved(bricks, held):
+            b = bonus(bricks, box)
+            if score > best_score:
+                best, best_bonus, best_score = bricks, b, score
+                if solved_at is None:
+                    solved_at = time.monotonic()
+        trial = _neighbour(rng, tower, checker, deck, grid)
+        if trial is None:
+            continue
+        new_held, new_score = _score(checker, trial, box, anchor)
+        worse = 0.02 if anchor is not None else math.exp((new_score - score) / 0.4) * 0.3
+        if new_score >= score or rng.random() < worse:
+            stale = 0 if new_score > score else stale + 1
+            tower, held, score = trial, new_held, new_score
+        else:
+            stale += 1
+        if score > closest[0]:
+            closest = (score, list(tower.values()))
+        if stale > restart_after and best is None:
+            tower = dict(first) if anchor is not None else random_tower(rng, ids, checker, grid)
+            held, score = _score(checker, tower, box, anchor)
+            stale = 0
+    if best is not None:
+        return finish("solved", best)
+    if refuted_none:
+        return finish("none", space=refutation_space(deck))
+    answer = finish("unknown", space="")
+    answer.closest = closest[1]
+    return answer
+
+
+# ---------------------------------------------------------------------------------------------------- challenges
+
+
+def _symmetric(bricks: Sequence[Brick]) -> bool:
+    """Mirror symmetry of the shape (colours do not matter): reflected in a plane x = c or y = c, the boxes are
+    the same set."""
+    boxes = [b.box for b in bricks]
+    if not boxes:
+        return True
+    for k in (0, 1):
+        c2 = min(b[k] for b in boxes) + max(b[k + 3] for b in boxes)
+        mirrored = []
+        for b in boxes:
+            lo, hi = c2 - b[k + 3], c2 - b[k]
+            m = list(b)
+            m[k], m[k + 3] = lo, hi
+            mirrored.append(tuple(m))
+        if sorted(mirrored) == sorted(boxes):
+            return True
+    return False
+
+
+#: The challenges whose digital rule is a property of the finished tower: number -> (rule, one card may fail).
+#: Challenges 2, 3, 8 and 10 are about time, talk and the course of play: as a tower rule they add nothing.
+CHALLENGE_RULES: dict[int, tuple[Rule | None, bool]] = {
+    1: (lambda bs: on_table_count(bs) <= 2, False),
+    2: (None, False),
+    3: (None, False),
+    4: (lambda bs: on_table_count(bs) == 2 and abs(height(bs) - 8.0) <= TOL, False),
+    6: (_symmetric, False),
+    8: (None, False),
+    9: (lambda bs: on_table_count(bs) == 1, True),
+    10: (None, False),
+    13: (lambda bs: height(bs) >= 10.0 - TOL, True),
+}
+
+
+def challenge_rule(number: int) -> tuple[Rule | None, bool]:
+    """The tower rule of challenge ``number`` and whether one card may fail; ValueError for the others."""
+    if number not in range(1, 15):
+        raise ValueError(f"unknown challenge {number} (challenges: 1-14)")
+    if number not in CHALLENGE_RULES:
+        known = ", ".join(str(n) for n in sorted(CHALLENGE_RULES))
+        raise ValueError(f"the solver does not search challenge {number} (it does: {known})")
+    return CHALLENGE_RULES[number]
+
+
+def solve_cards(
+    card_ids: Sequence[str], deck: str = "green", challenge: int | None = None, seconds: float = 10.0, seed: int = 0
+) -> Solution:
+    """``solve`` on cards named by id (``G03``) from the deck ``deck``; ValueError names an unknown card or deck."""
+    from kumiki.games.towerbrix.cards import DECKS, load_deck
+
+    if deck not in DECKS:
+        raise ValueError(f"unknown deck {deck!r} (decks: {', '.join(DECKS)})")
+    by_id = {card.id: card for card in load_deck(deck)}
+    wanted = [c.strip() for c in card_ids if c.strip()]
+    if not wanted:
+        raise ValueError("no cards given (write them as --cards G03,G17)")
+    unknown = [c for c in wanted if c not in by_id]
+    if unknown:
+        raise ValueError(f"unknown card {unknown[0]!r} in the {deck} deck")
+    if len(set(wanted)) != len(wanted):
+        raise ValueError("a card is named twice")
+    if not seconds > 0:
+        raise ValueError("--seconds must be positive")
+    rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
+    return solve([by_id[c] for c in wanted], deck, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one)

@@ -1,0 +1,163 @@
+"""TowerBrix in colour: the tower layer by layer (top first, seen from above), the cards of the player to move
+with ✓/✗ (the thumbs-up helper), the others' card counts, who has said ok, and the score; after each build, the
+evaluation with every card revealed.
+
+Hidden information on a shared screen: with one human at the table (solo, or with agents) the board shows that
+human's cards. With several humans (hot-seat) the board shows no card text at all; the player to move types
+``cards`` to see their own cards and ``hide`` to scroll them off the screen before passing the keyboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from kumiki.games.towerbrix.text import EMPTY, layers
+from kumiki.terminal import GameView
+from kumiki.terminal.play import HUMAN
+
+if TYPE_CHECKING:
+    from kumiki.core.game import Game, State
+    from kumiki.games.towerbrix.rules import TowerBrixState
+
+STYLES = {
+    "Y": "bold black on yellow",
+    "P": "bold white on magenta",
+    "R": "bold white on red",
+    "B": "bold white on blue",
+    "G": "bold black on white",
+}
+HIDE_LINES = 60
+
+
+def as_towerbrix(state: State) -> TowerBrixState:
+    return cast("TowerBrixState", state)
+
+
+def tower_picture(state: TowerBrixState, player: int | None) -> RenderableType:
+    """The layers of the tower as ``player`` may see it (the blind player of challenge 10 sees none)."""
+    if player is not None and player == state.game.blind:
+        return Text("(you cannot see the tower: challenge 10)", style="dim")
+    pictures: list[RenderableType] = []
+    for z, rows in layers(state.bricks_in_order(), state.game.grid):
+        line = Text(f"z={z:g}", style="bold")
+        pictures.append(line)
+        for row in rows:
+            text = Text("  ")
+            for mark in row:
+                text.append(mark * 2, style=STYLES.get(mark.upper(), "dim") if mark != EMPTY else "dim")
+            pictures.append(text)
+    if not pictures:
+        pictures.append(Text("(no bricks yet: place one with e.g. 'Y1 z 0,0')", style="dim"))
+    return Group(*pictures)
+
+
+def cards_text(state: TowerBrixState, player: int) -> Text:
+    """``player``'s cards, each with ✓ or ✗ when the helper is on."""
+    view = state.view(player)
+    holds: dict[str, bool] = view.get("holds", {})
+    text = Text()
+    for card_id, face in view["cards"].items():
+        mark = ("✓ " if holds[card_id] else "✗ ") if card_id in holds else "  "
+        text.append(mark, style="bold green" if holds.get(card_id) else "bold red")
+        text.append(f"{card_id} ({face['points']}): {face['text']}\n")
+    if not view["cards"]:
+        text.append("(no cards)\n", style="dim")
+    return text
+
+
+def status_text(state: TowerBrixState) -> Text:
+    data: dict[str, Any] = state.public_view()
+    text = Text()
+    text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
+    if data["total"] is not None:
+        text.append(f" · card points {data['total']}")
+    if state.game.challenge is not None:
+        text.append(f" · challenge {state.game.challenge.number} ({state.game.challenge.name}): ")
+        text.append(state.game.challenge.rule)
+    text.append("\nCards held: " + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"])))
+    text.append(f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}")
+    text.append(f" · edits {data['edits']}/{state.game.options['max_edits']}")
+    text.append(f"\nScore {state.score():g}")
+    if data["round_points"]:
+        text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
+    if data["verdict"]:
+        text.append(f"\n{data['verdict']}", style="bold")
+    return text
+
+
+def hot_seat(names: Sequence[str] | None) -> bool:
+    return bool(names) and sum(1 for n in names or () if n == HUMAN) >= 2
+
+
+def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
+    s = as_towerbrix(state)
+    player = s.to_move
+    parts: list[RenderableType] = [tower_picture(s, player), status_text(s)]
+    if player is not None and not hot_seat(names):
+        parts.append(Text(f"Cards of player {player}:", style="bold"))
+        parts.append(cards_text(s, player))
+    elif player is not None:
+        parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
+    return Group(*parts)
+
+
+def evaluation_text(evaluation: dict[str, Any], state: TowerBrixState) -> Text:
+    """One evaluation: success or why not, and every card revealed with ✓/✗."""
+    text = Text()
+    title = "The tower meets every card!" if evaluation["success"] else "The attempt failed."
+    text.append(f"Evaluation of round {evaluation['round']}, attempt {evaluation['attempt']}: {title}\n", style="bold")
+    for problem in evaluation["problems"]:
+        text.append(f"  ✗ {problem}\n", style="red")
+    for card in evaluation["cards"]:
+        face = state.game.cards[card["id"]]
+        mark = "✓" if card["holds"] else ("~" if card["id"] == evaluation["waived"] else "✗")
+        text.append(f"  {mark} P{card['player']} {card['id']} ({card['points']}): {face.text}\n")
+    text.append(f"  points {evaluation['points']:g} (bonus {evaluation['bonus']})\n")
+    return text
+
+
+def after_move(state: State) -> RenderableType | None:
+    s = as_towerbrix(state)
+    if s.evaluations and s.evaluations[-1]["moves"] == len(s.history):
+        return evaluation_text(s.evaluations[-1], s)
+    return None
+
+
+def command(state: State, text: str) -> RenderableType | None:
+    s = as_towerbrix(state)
+    word = text.strip().lower()
+    if word == "cards" and s.to_move is not None:
+        return cards_text(s, s.to_move)
+    if word == "hide":
+        return Text("\n" * HIDE_LINES)
+    return None
+
+
+def how_to_play(game: Game) -> str:
+    return (
+        "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
+        "'Y1 z 0,0' places (or moves) brick Y1 standing with its corner at 0,0 (x along 'x'/'y' for lying); "
+        "'-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since the last edit. "
+        "'cards' shows your cards, 'hide' scrolls them away, 'moves' lists listed moves, 'undo', 'quit'."
+    )
+
+
+def turn_note(state: State) -> str | None:
+    s = as_towerbrix(state)
+    return "blind: say ok" if s.to_move == s.game.blind else None
+
+
+VIEW = GameView(
+    render=render,
+    how_to_play=how_to_play,
+    syntax_hint="write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1' or 'ok'",
+    human_seat=0,
+    default_agent="towerbrix-teammate",
+    command=command,
+    turn_note=turn_note,
+    after_move=after_move,
+)

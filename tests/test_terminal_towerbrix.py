@@ -1,0 +1,106 @@
+"""``kumiki play towerbrix``: the layered view, the cards with ✓/✗, the score, hot-seat secrecy, evaluations."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from rich.console import Console, RenderableType
+
+import kumiki
+from kumiki.cli import main
+from kumiki.terminal import towerbrix as view
+from kumiki.terminal import view_for
+from kumiki.terminal.play import HUMAN
+
+
+@pytest.fixture(autouse=True)
+def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "120")
+
+
+def draw(renderable: RenderableType) -> str:
+    out = io.StringIO()
+    Console(file=out, width=120, color_system=None, highlight=False).print(renderable)
+    return out.getvalue()
+
+
+def test_towerbrix_has_its_own_view():
+    assert view_for("towerbrix") is view.VIEW
+
+
+def test_layers_top_first_with_one_mark_per_brick():
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    for edit in ("Y1 z 0,0", "Y2 z 1,0", "P1 x 0,0"):
+        state.play(edit)
+    text = draw(view.render(state, ["you", "greedy"]))
+    assert text.index("z=2") < text.index("z=0")
+    assert "PPPP" in text and "YYYYyyyy" in text
+    assert "Score 0" in text and "Round 1/3" in text
+
+
+def test_one_human_sees_their_cards_with_marks():
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    text = draw(view.render(state, ["you", "greedy"]))
+    for card in state.hands[0]:
+        assert card in text
+    for card in state.hands[1]:
+        assert card not in text
+    assert "✗" in text  # no bricks yet: a card about bricks does not hold
+
+
+def test_hot_seat_shows_no_card_until_asked():
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    text = draw(view.render(state, [HUMAN, HUMAN]))
+    assert all(card not in text for card in state.dealt())
+    shown = draw(view.command(state, "cards"))
+    assert all(card in shown for card in state.hands[0]) and all(card not in shown for card in state.hands[1])
+    assert draw(view.command(state, "hide")).count("\n") >= view.HIDE_LINES
+
+
+def test_the_evaluation_reveals_every_card():
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    assert view.after_move(state) is None
+    state.play("ok")
+    assert view.after_move(state) is None
+    state.play("ok")
+    text = draw(view.after_move(state))
+    assert "attempt failed" in text
+    for card in state.evaluations[-1]["cards"]:
+        assert card["id"] in text
+
+
+def test_the_blind_player_sees_no_tower():
+    state = kumiki.load_game("towerbrix", mode="challenge", challenge=10, players=2).new_state(seed=1)
+    state.play("Y1 z 0,0")
+    assert state.to_move == 1
+    assert "cannot see the tower" in draw(view.render(state, ["greedy", "you"]))
+
+
+def test_play_solo_in_the_terminal(capsys, monkeypatch):
+    stdin = "Y1 z 0,0\nY1 q\n-Y2\nok\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "towerbrix", "--players", "1", "-o", "mode=solo"])
+    out = capsys.readouterr().out
+    assert exit_info.value.code in (0, None)
+    assert "plays Y1 z 0,0" in out
+    assert "not a move" in out and "Illegal move: -Y2: Y2 is not in the tower" in out
+    assert "Evaluation of round 1, attempt 1" in out
+
+
+def test_layers_are_slabs_between_brick_heights():
+    from kumiki.games.towerbrix.bricks import place
+    from kumiki.games.towerbrix.text import layers
+
+    bricks: dict = {}
+    for brick, axis, x, y in (("Y1", "z", 0, 0), ("Y2", "z", 1, 0), ("P1", "y", 0.5, -0.5)):
+        bricks[brick] = place(bricks, brick, axis, x, y)
+    shown = layers(list(bricks.values()), 0.5)
+    assert [z for z, _ in shown] == [2, 0]  # one layer per slab, not per half unit
+    top, bottom = shown[0][1], shown[1][1]
+    assert top == ["·PP·", "·PP·", "·PP·", "·PP·"]
+    assert bottom == ["····", "YYyy", "YYyy", "····"]

@@ -1,0 +1,237 @@
+"""TowerBrix modes: the intro variant, the solo game and the 14 challenges' digital rules."""
+
+from __future__ import annotations
+
+import pytest
+from tests.test_towerbrix_rules import COLUMN, FLAT, SLAB, build, standin
+
+import kumiki
+from kumiki.games.towerbrix.bricks import Brick, place
+from kumiki.games.towerbrix.modes import (
+    CHALLENGE_TOTALS,
+    CHALLENGES,
+    RIVER,
+    SWAMP,
+    budget_cut_possible,
+    challenge_problems,
+    map_problems,
+    mirror_symmetric,
+)
+
+
+def bricks_of(edits: list[str]) -> list[Brick]:
+    out: dict[str, Brick] = {}
+    for edit in edits:
+        brick, axis, corner = edit.split()
+        x, y = (float(v) for v in corner.split(","))
+        out[brick] = place(out, brick, axis, x, y)
+    return list(out.values())
+
+
+def problems(number: int, edits: list[str], margin: float = 10.0) -> list[str]:
+    return challenge_problems(number, bricks_of(edits), margin, 2.0, 3.0, 6.0)
+
+
+# ----------------------------------------------------------------- intro
+
+
+def test_intro_deals_players_plus_round_minus_one_two_point_green_cards():
+    g = kumiki.load_game("towerbrix", mode="intro", players=3)
+    state = g.new_state(seed=1)
+    assert len(state.dealt()) == 3 and all(g.cards[c].points == 2 for c in state.dealt())
+    assert state.to_json()["total"] is None
+    for _ in range(3):
+        state.play("ok")  # fails: no bricks; the round is replayed with as many cards
+    assert state.round == 0 and state.attempt == 2 and len(state.dealt()) == 3
+    assert state.attempts_used == 1
+
+
+def test_solo_uses_the_base_totals(tmp_path):
+    state = kumiki.load_game("towerbrix", mode="solo", players=1, deck=standin(tmp_path)).new_state(seed=1)
+    assert state.total == 16 and len(state.hands) == 1
+
+
+def test_intro_round_two_has_one_more_card(monkeypatch):
+    g = kumiki.load_game("towerbrix", mode="intro", players=2)
+    state = g.new_state(seed=2)
+    monkeypatch.setattr(type(g.deck[0]), "check", lambda self, tower: True)
+    build(state, SLAB)
+    state.play("ok")
+    state.play("ok")
+    assert state.evaluations[-1]["success"] and state.round == 1
+    assert len(state.dealt()) == 3
+    assert state.score() == 1  # the intro scores rounds completed; attempts are in to_json
+
+
+# ----------------------------------------------------------------- challenges as data
+
+
+def test_fourteen_challenges():
+    assert sorted(CHALLENGES) == list(range(1, 15))
+    assert all(c.rule for c in CHALLENGES.values())
+
+
+def test_challenge_totals():
+    for difficulty, total in CHALLENGE_TOTALS.items():
+        state = kumiki.load_game("towerbrix", mode="challenge", challenge=1, difficulty=difficulty).new_state(seed=1)
+        assert state.total == total
+        assert state.game.options["rounds"] == 1
+
+
+def test_challenge_needs_its_mode():
+    with pytest.raises(ValueError, match="challenge"):
+        kumiki.load_game("towerbrix", challenge=3)
+    with pytest.raises(ValueError, match="challenge"):
+        kumiki.load_game("towerbrix", mode="challenge")
+    with pytest.raises(ValueError, match="blind"):
+        kumiki.load_game("towerbrix", mode="challenge", challenge=10, players=1)
+
+
+# ----------------------------------------------------------------- each challenge's tower rule
+
+
+def test_1_small_footprint():
+    assert problems(1, SLAB) == []
+    assert problems(1, FLAT) == ["8 bricks touch the table (at most 2)"]
+
+
+def test_4_custom_built():
+    four = ["Y1 z 0,0", "Y2 z 1,0", "P1 z 0,0", "P2 z 1,0", "R1 z 0,0", "R2 z 1,0", "B1 z 0,0", "B2 z 1,0"]
+    assert problems(4, four) == []
+    assert "the tower is 8 tall (exactly 8)" not in problems(4, SLAB)
+    assert problems(4, SLAB) == []  # 8 tall (four standing bricks) on two bricks
+    assert any("tall" in p for p in problems(4, COLUMN))
+
+
+def test_5_shoddy_construction_uses_the_margin():
+    assert problems(5, SLAB, margin=2.0) == []
+    assert any("sturdy" in p for p in problems(5, SLAB, margin=10.0))
+    assert any("at most 3" in p for p in problems(5, FLAT, margin=1.0))
+
+
+def test_6_masterpiece_mirror_symmetry():
+    assert mirror_symmetric(bricks_of(SLAB))
+    assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 z 2,0", "P1 x 0.5,0"]))
+    assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 x 1,0"]))  # one brick deep: symmetric front to back
+    skew = ["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1"]
+    assert not mirror_symmetric(bricks_of(skew))
+    assert problems(6, skew) == ["the tower is not mirror-symmetric"]
+
+
+def test_7_budget_cuts():
+    assert any("at most 3" in p for p in problems(7, FLAT))
+    lone = ["Y1 z 0,0", "Y2 x 0,0"]
+    assert problems(7, lone) == ["no brick on the table touching three others can be taken away safely"]
+
+
+def test_7_a_brick_that_can_go():
+    # Y2 stands between Y1 and P1 and under R1: it touches three; R1 still rests on Y1 and P1 without it
+    tower = ["Y1 z 0,0", "Y2 z 1,0", "P1 z 2,0", "R1 x 0.5,0"]
+    bricks = bricks_of(tower)
+    assert [b.box[2] for b in bricks] == [0, 0, 0, 2]
+    assert budget_cut_possible(bricks)
+    assert problems(7, tower) == []
+
+
+def test_9_and_13_one_brick_and_high_standards():
+    assert problems(9, COLUMN) == []
+    assert problems(9, SLAB) == ["2 bricks touch the table (exactly 1)"]
+    assert problems(13, COLUMN) == []
+    assert problems(13, SLAB) == ["the tower is 8 tall (at least 10)"]
+
+
+def test_11_and_14_maps():
+    bank = [place({}, "Y1", "x", 0, 0)]
+    assert any("foundation 2" in p for p in map_problems(bank, RIVER))
+    bridge = bricks_of(["Y1 z 0,0", "Y2 z 7,0"])
+    assert map_problems(bridge, RIVER) == []
+    wet = bricks_of(["Y1 z 0,0", "Y2 z 7,0", "P1 z 4,0"])
+    assert map_problems(wet, RIVER) == ["P1 stands on the map outside the foundations"]
+    off_map = bricks_of(["Y1 z 0,0", "Y2 z 7,0", "P1 z 4,7"])
+    assert map_problems(off_map, RIVER) == []
+    three = bricks_of(["Y1 z 0,0", "Y2 z 5,4", "P1 z 11,0"])
+    assert map_problems(three, SWAMP) == []
+    assert map_problems(three[:2], SWAMP) == ["foundation 3 carries no brick"]
+
+
+def test_12_settling_foundations():
+    assert problems(12, SLAB, margin=8.0) == []
+    assert any("shaky" in p for p in problems(12, SLAB, margin=4.0))
+
+
+# ----------------------------------------------------------------- challenges in play
+
+
+def challenge(number: int, tmp_path, players: int = 1, **options):
+    options.setdefault("deck", standin(tmp_path))
+    return kumiki.load_game("towerbrix", mode="challenge", challenge=number, players=players, **options)
+
+
+def test_challenge_success_scores_one(tmp_path):
+    state = challenge(1, tmp_path).new_state(seed=1)
+    build(state, SLAB)
+    state.play("ok")
+    assert state.evaluations[-1]["success"] and state.over and state.score() == 1
+
+
+def test_challenge_failure(tmp_path):
+    state = challenge(1, tmp_path, attempts=1).new_state(seed=1)
+    build(state, FLAT)
+    state.play("ok")
+    assert not state.evaluations[-1]["success"] and state.over and state.score() == 0
+
+
+def test_8_placed_bricks_stay(tmp_path):
+    state = challenge(8, tmp_path).new_state(seed=1)
+    state.play("Y1 z 0,0")
+    for edit in ("-Y1", "Y1 z 2,0"):
+        with pytest.raises(kumiki.IllegalMove, match="challenge 8"):
+            state.play(edit)
+    assert not any(m.kind == "remove" for m in state.legal_moves())
+
+
+def test_10_the_blind_player(tmp_path):
+    state = challenge(10, tmp_path, players=3).new_state(seed=1)
+    state.play("Y1 z 0,0")
+    state.play("Y2 z 1,0")
+    assert state.to_move == 2 and [str(m) for m in state.legal_moves()] == ["ok"]
+    with pytest.raises(kumiki.IllegalMove, match="blind"):
+        state.play("P1 x 0,0")
+    view = state.view(2)
+    assert view["bricks"] == [] and view["bricks_hidden"] and "holds" not in view
+    assert len(state.view(0)["bricks"]) == 2
+
+
+def test_9_one_card_may_fail(tmp_path):
+    deck = standin(tmp_path, never=1)
+    state = challenge(9, tmp_path, deck=deck, total=30).new_state(seed=1)  # draws every card, S00 among them
+    assert "S00" in state.dealt()
+    build(state, COLUMN)
+    state.play("ok")
+    evaluation = state.evaluations[-1]
+    assert evaluation["waived"] == "S00" and evaluation["success"]
+
+
+def test_9_two_failing_cards_fail(tmp_path):
+    deck = standin(tmp_path, never=2)
+    state = challenge(9, tmp_path, deck=deck, total=30, attempts=1).new_state(seed=1)
+    build(state, COLUMN)
+    state.play("ok")
+    assert not state.evaluations[-1]["success"]
+
+
+@pytest.mark.parametrize(("number", "key"), [(2, "time_limit"), (3, "silence")])
+def test_talking_and_time_are_recorded_for_the_server(tmp_path, number, key):
+    data = challenge(number, tmp_path).new_state(seed=1).to_json()
+    assert data["recorded"]["enforced_by"] == "server" and key in data["recorded"]
+
+
+@pytest.mark.parametrize("number", [1, 4, 6, 9, 13])
+def test_the_solver_reads_the_challenges_as_the_game_does(number):
+    from kumiki.games.towerbrix.solver import challenge_rule
+
+    rule, one_may_fail = challenge_rule(number)
+    assert one_may_fail == CHALLENGES[number].waive_one
+    four = ["Y1 z 0,0", "Y2 z 1,0", "P1 z 0,0", "P2 z 1,0", "R1 z 0,0", "R2 z 1,0", "B1 z 0,0", "B2 z 1,0"]
+    for tower in (SLAB, COLUMN, FLAT, four, ["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1"]):
+        assert rule(bricks_of(tower)) == (problems(number, tower) == []), tower

@@ -1,0 +1,356 @@
+"""TowerBrix rules: notation, edits, tower validity, the build's end, scoring, hidden information, records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import kumiki
+from kumiki.games.towerbrix.rules import TowerBrixState
+
+# A stand-in deck whose cards are easy to control: "always" cards hold for any tower, "never" for none here.
+STANDIN = """
+deck = "standin"
+bricks = "{bricks}"
+{cards}
+"""
+ALWAYS = 'id = "{id}"\npoints = {points}\ntext = "The tower has a brick."\nrule = "bricks >= 1"\n'
+NEVER = 'id = "{id}"\npoints = {points}\ntext = "The tower is very tall."\nrule = "height >= 40"\n'
+
+
+def standin(tmp_path: Path, bricks: str = "green", never: int = 0) -> str:
+    cards = []
+    for i in range(12):
+        template = NEVER if i < never else ALWAYS
+        cards.append("[[cards]]\n" + template.format(id=f"S{i:02d}", points=2 if i % 2 == 0 else 3))
+    path = tmp_path / f"standin-{bricks}-{never}.toml"
+    path.write_text(STANDIN.format(bricks=bricks, cards="\n".join(cards)), encoding="utf-8")
+    return str(path)
+
+
+# Five standing bricks in a column, then three lying ones on top, centred: 13 tall, one brick on the table.
+COLUMN = ["Y1 z 0,0", "Y2 z 0,0", "P1 z 0,0", "P2 z 0,0", "R1 z 0,0", "R2 x -0.5,0", "B1 x -0.5,0", "B2 x -0.5,0"]
+# Two standing bricks side by side and six lying on them: 8 tall, two bricks on the table.
+SLAB = ["Y1 z 0,0", "Y2 z 1,0", "P1 x 0,0", "P2 x 0,0", "R1 x 0,0", "R2 x 0,0", "B1 x 0,0", "B2 x 0,0"]
+# A low, wide tower: every brick on the table, 1 tall.
+FLAT = ["Y1 x 0,0", "Y2 x 2,0", "P1 x 4,0", "P2 x 6,0", "R1 x 0,1", "R2 x 2,1", "B1 x 4,1", "B2 x 6,1"]
+
+
+def build(state: TowerBrixState, edits: list[str]) -> None:
+    for edit in edits:
+        state.play(edit)
+
+
+def everyone_ok(state: TowerBrixState) -> None:
+    for _ in range(state.game.players):
+        state.play("ok")
+
+
+def game(tmp_path: Path, **options):
+    options.setdefault("deck", standin(tmp_path))
+    options.setdefault("total", 10)
+    return kumiki.load_game("towerbrix", **options)
+
+
+# ----------------------------------------------------------------- notation
+
+
+@pytest.mark.parametrize("text", ["Y1 z 0,0", "R2 x 0.5,1", "G y -1.5,2", "-Y1", "ok"])
+def test_notation_round_trip(text):
+    g = kumiki.load_game("towerbrix", deck="pink")
+    move = g.parse_move(text)
+    assert str(move) == text
+    assert g.parse_move(str(move)) == move
+
+
+def test_notation_is_lenient_on_case_and_spaces():
+    g = kumiki.load_game("towerbrix")
+    assert str(g.parse_move("  y1 Z 0 , 0 ")) == "Y1 z 0,0"
+    assert str(g.parse_move("OK")) == "ok"
+    assert str(g.parse_move("- r2")) == "-R2"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Q1 z 0,0", "no brick"),
+        ("Y1 w 0,0", "write a brick"),
+        ("Y1 z 0.25,0", "grid"),
+        ("Y1 z 5000,0", "within"),
+        ("", "write a brick"),
+        ("-Y3", "no brick"),
+    ],
+)
+def test_bad_notation_is_one_clear_error(text, reason):
+    g = kumiki.load_game("towerbrix")
+    with pytest.raises(kumiki.IllegalMove, match=reason):
+        g.parse_move(text)
+
+
+def test_grid_option_changes_the_allowed_corners():
+    g = kumiki.load_game("towerbrix", grid=0.25)
+    assert str(g.parse_move("Y1 z 0.25,0")) == "Y1 z 0.25,0"
+
+
+# ----------------------------------------------------------------- edits
+
+
+def test_turns_cycle_and_an_edit_clears_the_oks(tmp_path):
+    state = game(tmp_path, players=3).new_state(seed=1)
+    assert state.to_move == 0
+    state.play("Y1 z 0,0")
+    assert state.to_move == 1
+    state.play("ok")
+    state.play("ok")
+    assert state.oks == {1, 2}
+    state.play("Y2 z 1,0")
+    assert state.oks == set() and state.to_move == 1
+
+
+def test_moving_a_brick_lifts_and_lowers_it(tmp_path):
+    state = game(tmp_path).new_state(seed=1)
+    build(state, ["Y1 z 0,0", "Y2 x 0,0"])
+    assert state.bricks["Y2"].box == (0, 0, 2, 2, 1, 3)
+    state.play("Y2 x 3,0")
+    assert state.bricks["Y2"].box == (3, 0, 0, 5, 1, 1)
+
+
+def test_a_brick_that_carries_others_cannot_go(tmp_path):
+    state = game(tmp_path).new_state(seed=1)
+    build(state, ["Y1 z 0,0", "Y2 x 0,0"])
+    before = json.dumps(state.to_json(), sort_keys=True)
+    for edit in ("-Y1", "Y1 z 4,4"):
+        with pytest.raises(kumiki.IllegalMove, match="carries Y2"):
+            state.play(edit)
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+    assert "-Y1" not in [str(m) for m in state.legal_moves()]
+    state.play("-Y2")
+    state.play("-Y1")
+    assert state.bricks == {}
+
+
+def test_removing_a_brick_not_there_and_gray_with_green(tmp_path):
+    state = game(tmp_path).new_state(seed=1)
+    with pytest.raises(kumiki.IllegalMove, match="not in the tower"):
+        state.play("-Y1")
+    with pytest.raises(kumiki.IllegalMove, match="gray"):
+        state.play("G z 0,0")
+
+
+def test_legal_moves_are_ok_removals_then_touching_placements(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    first = [str(m) for m in state.legal_moves()]
+    assert first[0] == "ok"
+    assert "Y1 z 0,0" in first and "Y2 z 0,0" not in first  # one brick of each colour is listed
+    state.play("Y1 z 0,0")
+    moves = [str(m) for m in state.legal_moves()]
+    assert moves[:2] == ["ok", "-Y1"]
+    assert "Y2 z 1,0" in moves and "P1 x 0,0" in moves  # beside Y1, and on top of it
+    assert "Y2 z 1,1" not in moves  # corner to corner: no shared face
+    assert "Y2 z 3,0" not in moves  # not touching
+    state.play("Y2 z 3,0")  # legal all the same
+
+
+# ----------------------------------------------------------------- validity and evaluation
+
+
+def test_the_build_ends_when_everyone_says_ok_and_is_evaluated(tmp_path):
+    state = game(tmp_path, players=2).new_state(seed=1)
+    build(state, SLAB)
+    state.play("ok")
+    assert not state.evaluations
+    state.play("ok")
+    evaluation = state.evaluations[-1]
+    assert evaluation["success"] and evaluation["problems"] == []
+    assert evaluation["bonus"] == 1 + 2  # 8 tall (> 6), two bricks on the table
+    assert evaluation["points"] == 10 + 3
+    assert state.round == 1 and state.bricks == {}
+
+
+def test_a_tall_tower_on_one_brick_earns_both_bonuses(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    build(state, COLUMN)
+    state.play("ok")
+    assert state.evaluations[-1]["bonus"] == 3 + 2
+    assert state.score() == 10 + 5
+
+
+def test_a_flat_tower_earns_no_bonus(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    build(state, FLAT)
+    state.play("ok")
+    assert state.evaluations[-1]["success"] and state.evaluations[-1]["bonus"] == 0
+
+
+def test_the_box_is_an_option(tmp_path):
+    state = game(tmp_path, players=1, mode="solo", box_short=8.0, box_long=12.0).new_state(seed=1)
+    build(state, SLAB)  # 8 tall: not taller than 8
+    state.play("ok")
+    assert state.evaluations[-1]["bonus"] == 2
+
+
+def test_green_needs_all_eight_bricks(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    build(state, SLAB[:-1])
+    state.play("ok")
+    evaluation = state.evaluations[-1]
+    assert not evaluation["success"] and evaluation["points"] == 0
+    assert any("B2" in p for p in evaluation["problems"])
+
+
+def test_pink_needs_every_colour_and_allows_fewer_bricks(tmp_path):
+    deck = standin(tmp_path, bricks="pink")
+    state = game(tmp_path, players=1, mode="solo", deck=deck).new_state(seed=1)
+    build(state, ["Y1 z 0,0", "P1 z 1,0", "R1 x 0,0", "B1 x 0,0"])
+    state.play("ok")
+    assert any("gray" in p for p in state.evaluations[-1]["problems"])
+    build(state, ["Y1 z 0,0", "P1 z 1,0", "R1 x 0,0", "B1 x 0,0", "G x 0,0"])
+    state.play("ok")
+    assert state.evaluations[-1]["success"]
+
+
+def test_a_disconnected_tower_fails(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    build(state, [*FLAT[:-1], "B2 x 9,0"])
+    state.play("ok")
+    assert "the bricks are not all connected" in state.evaluations[-1]["problems"]
+
+
+def test_a_falling_tower_fails(tmp_path):
+    state = game(tmp_path, players=1, mode="solo").new_state(seed=1)
+    build(state, [*SLAB[:-1], "B2 x 1,0"])  # the top brick hangs half over the edge: a knife edge falls
+    state.play("ok")
+    assert "the tower falls" in state.evaluations[-1]["problems"]
+
+
+def test_a_failed_card_fails_the_round_and_lowers_the_total(tmp_path):
+    deck = standin(tmp_path, never=12)
+    state = game(tmp_path, players=1, mode="solo", deck=deck, total=12, attempts=2).new_state(seed=1)
+    build(state, SLAB)
+    state.play("ok")
+    assert not state.evaluations[-1]["success"]
+    assert (state.round, state.attempt, state.total) == (0, 2, 10)
+    assert sum(state.game.cards[c].points for c in state.dealt()) == 10
+    state.play("ok")  # the second attempt fails too: the round is lost, the next one starts at the full total
+    assert state.round_points == [0] and (state.round, state.attempt, state.total) == (1, 1, 12)
+
+
+def test_max_edits_ends_the_build(tmp_path):
+    state = game(tmp_path, players=1, mode="solo", max_edits=3).new_state(seed=1)
+    build(state, SLAB[:3])
+    assert len(state.evaluations) == 1 and state.bricks == {}
+
+
+def test_the_game_ends_after_the_rounds_with_the_verdict(tmp_path):
+    state = game(tmp_path, players=1, mode="solo", rounds=2, total=20).new_state(seed=1)
+    for _ in range(2):
+        build(state, COLUMN)
+        state.play("ok")
+    assert state.over and state.to_move is None and state.legal_moves() == []
+    assert state.score() == 2 * (20 + 5)
+    assert state.winners() == [0]
+    assert state.to_json()["verdict"].startswith("Solid")  # 50: the 50-59 band
+
+
+def test_deal_is_even_and_matches_the_total(tmp_path):
+    for players in range(1, 7):
+        mode = "solo" if players == 1 else "base"
+        state = kumiki.load_game("towerbrix", players=players, mode=mode, total=17).new_state(seed=players)
+        sizes = [len(h) for h in state.hands]
+        assert max(sizes) - min(sizes) <= 1
+        assert sum(state.game.cards[c].points for c in state.dealt()) == 17
+
+
+@pytest.mark.parametrize(("difficulty", "low", "high"), [("easy", 2, 12), ("medium", 13, 19), ("hard", 20, 200)])
+def test_difficulty_totals_lie_in_their_range(difficulty, low, high):
+    state = kumiki.load_game("towerbrix", difficulty=difficulty).new_state(seed=3)
+    assert low <= state.total <= high
+    assert sum(state.game.cards[c].points for c in state.dealt()) == state.total
+
+
+def test_discards_are_reshuffled_when_a_stack_runs_out(tmp_path):
+    state = game(tmp_path, players=1, mode="solo", total=30, rounds=5, attempts=1).new_state(seed=2)
+    seen = set(state.dealt())
+    for _ in range(4):
+        state.play("ok")
+        seen |= set(state.dealt())
+    assert not state.over and len(seen) == 12  # the 12 stand-in cards came round again
+
+
+# ----------------------------------------------------------------- hidden information
+
+
+def test_view_shows_own_cards_and_only_counts_of_others(tmp_path):
+    state = game(tmp_path, players=3, total=14).new_state(seed=4)
+    for player in range(3):
+        view = state.view(player)
+        assert view["hands"][player] == state.hands[player]
+        assert all(view["hands"][i] is None for i in range(3) if i != player)
+        assert view["hand_sizes"] == [len(h) for h in state.hands]
+        assert set(view["cards"]) == set(state.hands[player])
+        text = json.dumps(view)
+        for other in range(3):
+            if other != player:
+                for card in state.hands[other]:
+                    assert card not in text
+    public = json.dumps(state.public_view())
+    assert all(card not in public for card in state.dealt())
+
+
+def test_the_helper_says_whether_own_cards_hold_now(tmp_path):
+    deck = standin(tmp_path, never=6)
+    state = game(tmp_path, players=1, mode="solo", deck=deck).new_state(seed=1)
+    assert all(not holds for holds in state.view(0)["holds"].values())  # no bricks: no card holds
+    state.play("Y1 z 0,0")
+    holds = state.view(0)["holds"]
+    assert holds == {c: state.game.cards[c].rule == "bricks >= 1" for c in state.hands[0]}
+    off = game(tmp_path, players=1, mode="solo", deck=deck, helper=False).new_state(seed=1)
+    assert "holds" not in off.view(0)
+
+
+def test_cards_are_revealed_at_the_evaluation(tmp_path):
+    state = game(tmp_path, players=2).new_state(seed=5)
+    dealt = {p: list(h) for p, h in enumerate(state.hands)}
+    build(state, SLAB)
+    everyone_ok(state)
+    revealed = state.view(1)["evaluations"][-1]["cards"]
+    assert {(c["player"], c["id"]) for c in revealed} == {(p, c) for p, hand in dealt.items() for c in hand}
+
+
+def test_solo_cards_are_face_up():
+    state = kumiki.load_game("towerbrix", players=1, mode="solo").new_state(seed=1)
+    assert state.public_view()["hands"] == state.hands
+
+
+# ----------------------------------------------------------------- records
+
+
+def test_records_replay(tmp_path):
+    g = game(tmp_path, players=2)
+    state = g.new_state(seed=9)
+    build(state, [*SLAB, "ok", "ok", "Y1 z 0,0", "-Y1", "Y1 x 0,0"])
+    text = kumiki.write_record(state)
+    _, again = kumiki.read_record(text)
+    assert again.to_json() == state.to_json()
+    assert [str(m) for m in again.history] == [str(m) for m in state.history]
+
+
+def test_contract_bricks_in_to_json(tmp_path):
+    state = game(tmp_path).new_state(seed=1)
+    state.play("R2 x 0.5,1")
+    assert state.to_json()["bricks"] == [{"id": "R2", "colour": "red", "axis": "x", "box": [0.5, 1, 0, 2.5, 2, 1]}]
+
+
+def test_bad_options_are_named():
+    for options, named in [
+        ({"mode": "solo", "players": 2}, "mode"),
+        ({"deck": "nope.toml"}, "deck"),
+        ({"grid": 0.3}, "grid"),
+        ({"brick": "2by1"}, "brick"),
+        ({"mode": "intro", "deck": "pink"}, "deck"),
+        ({"box_long": 3.0}, "box_long"),
+    ]:
+        with pytest.raises(ValueError, match=named):
+            kumiki.load_game("towerbrix", **options)

@@ -1,0 +1,143 @@
+"""The TowerBrix solver: its towers really are valid and meet the cards (checked by the judge and Card.holds, not by
+the solver), it says "none" on contradictory cards, and the CLI wraps it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
+from kumiki.games.towerbrix.cards import Card
+from kumiki.games.towerbrix.solver import (
+    GREEN_IDS,
+    _symmetric,
+    bonus,
+    build_order,
+    challenge_rule,
+    meets_deck,
+    solve,
+)
+
+
+def card(rule: str, card_id: str = "T1", deck: str = "green") -> Card:
+    return Card(card_id, deck, 2, "a test card", rule)
+
+
+def assert_valid(bricks: list[Brick], deck: str = "green") -> None:
+    """Independent of the solver: the judge, the touch graph, the deck rule, and a replay by lowering."""
+    assert meets_deck(bricks, deck)
+    assert connected(bricks)
+    assert judge(bricks).stands
+    rebuilt: dict[str, Brick] = {}
+    for b in build_order(bricks):
+        rebuilt[b.id] = place(rebuilt, b.id, b.axis, b.box[0], b.box[1])
+        assert rebuilt[b.id].box == b.box
+
+
+RULES = [
+    "every red touches table",
+    "highest by top is purple|red",
+    "at least 1 blue touches all yellow",
+    "no yellow is vertical",
+    "height >= 5",
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_solved_towers_are_valid_and_meet_every_card(seed: int) -> None:
+    cards = [card(r, f"T{i}") for i, r in enumerate(RULES)]
+    answer = solve(cards, seconds=20, seed=seed)
+    assert answer.status == "solved"
+    assert_valid(answer.bricks)
+    assert all(c.holds(answer.bricks) for c in cards)
+    assert answer.bonus == bonus(answer.bricks)
+
+
+def test_pink_towers_use_every_colour_and_may_leave_bricks_out() -> None:
+    cards = [card("no gray touches table", deck="pink"), card("at least 1 red is vertical", "T2", deck="pink")]
+    answer = solve(cards, deck="pink", seconds=20)
+    assert answer.status == "solved"
+    assert_valid(answer.bricks, "pink")
+    assert {b.colour for b in answer.bricks} == {"yellow", "purple", "red", "blue", "gray"}
+    assert all(c.holds(answer.bricks) for c in cards)
+
+
+@pytest.mark.slow
+def test_contradictory_cards_have_no_tower_in_the_stated_space() -> None:
+    cards = [card("highest by top is red"), card("highest by top is blue", "T2")]
+    answer = solve(cards, seconds=10)
+    assert answer.status == "none"
+    assert "library towers" in answer.space and "colouring" in answer.space
+    assert answer.bricks == []
+
+
+def test_unknown_when_time_runs_out_without_refutation() -> None:
+    cards = [card("highest by top is red"), card("highest by top is blue", "T2")]
+    answer = solve(cards, seconds=0.3, refute=False)
+    assert answer.status == "unknown"
+
+
+def test_bonus_counts_height_and_footprint() -> None:
+    column: dict[str, Brick] = {}
+    for brick_id in GREEN_IDS[:5]:
+        column[brick_id] = place(column, brick_id, "z", 0, 0)
+    bricks = list(column.values())
+    assert bonus(bricks) == 3 + 2  # 10 units tall, one brick on the table
+    assert bonus(bricks[:4]) == 1 + 2  # 8 units: taller than the short side only
+
+
+def test_challenge_rules() -> None:
+    rule, skip = challenge_rule(13)
+    assert skip and rule is not None
+    with pytest.raises(ValueError, match="challenge 99"):
+        challenge_rule(99)
+    row = [Brick("Y1", "x", (0, 0, 0, 2, 1, 1)), Brick("Y2", "x", (2, 0, 0, 4, 1, 1))]
+    assert _symmetric(row)
+    ell = [Brick("Y1", "x", (0, 0, 0, 2, 1, 1)), Brick("Y2", "y", (2, 0, 0, 3, 2, 1))]
+    assert not _symmetric(ell)
+
+
+def test_challenge_one_is_met() -> None:
+    rule, skip = challenge_rule(1)
+    answer = solve([card("every red touches table")], rule=rule, skip_one=skip, seconds=20)
+    assert answer.status == "solved"
+    assert_valid(answer.bricks)
+    assert sum(1 for b in answer.bricks if b.box[2] == 0) <= 2
+
+
+def test_cli_solve_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    from kumiki.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["cards", "towerbrix", "--json"])
+    assert done.value.code == 0
+    deck = json.loads(capsys.readouterr().out)
+    assert {"id", "deck", "points", "text", "rule"} <= set(deck[0])
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "towerbrix", "--cards", deck[0]["id"], "--seconds", "20", "--json"])
+    assert done.value.code == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "solved"
+    bricks = [Brick.from_json(b) for b in answer["bricks"]]
+    assert_valid(bricks)
+    assert Card(**{k: deck[0][k] for k in ("id", "deck", "points", "text", "rule")}).holds(bricks)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "towerbrix", "--cards", "NOPE", "--json"], "unknown card 'NOPE'"),
+        (["solve", "towerbrix", "--cards", "G01", "--deck", "blue"], "unknown deck 'blue'"),
+        (["cards", "towerbrix", "--deck", "blue"], "unknown deck 'blue'"),
+        (["cards", "kozo"], "towerbrix only"),
+    ],
+)
+def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from kumiki.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
