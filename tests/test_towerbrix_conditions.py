@@ -325,7 +325,7 @@ def test_a_rule_must_be_text() -> None:
         parse_rule(3)  # type: ignore[arg-type]
 
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "rules" / "towerbrix-conditions.md"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "rules" / "towerbrix.md"
 
 
 def test_the_documented_example_runs_and_the_documented_errors_are_the_real_ones() -> None:

@@ -2,7 +2,7 @@
 
 A rule is one line such as ``every red touches table``, ``at least 1 red touches all purple``,
 ``highest by top is purple|red`` or ``height >= 4 and no gray touches table``. The grammar and the exact meaning of
-every word are in ``docs/rules/towerbrix-conditions.md``; the summary:
+every word are in ``docs/rules/towerbrix.md ("The condition language")``; the summary:
 
     rule       := disjunct ("or" disjunct)*
     disjunct   := negation ("and" negation)*
