@@ -474,6 +474,26 @@ def solve(
 # ---------------------------------------------------------------------------------------------------------- entry
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="The address to listen on (0.0.0.0: every interface).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", help="The TCP port.", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="URL", help="Database URL (default: SQLite in the data directory)."),
+    ] = None,
+) -> None:
+    """Run the web app: lobby, games against the computer or friends, replays (see docs/server.md)."""
+    with _reported("kumiki serve"):
+        try:
+            from kumiki.server.serve import serve as run_server
+        except ImportError as error:
+            raise Failure(f"the web server needs the 'web' extra: pip install 'kumiki[web]' ({error})") from None
+        run_server(host, port, db)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """The ``kumiki`` console script. Exits with 0, 1 (a bug), 2 (bad input) or 130 (interrupted)."""
     args = sys.argv[1:] if argv is None else list(argv)

@@ -1,0 +1,457 @@
+"""The FastAPI application: lobby and records over HTTP, play over one WebSocket per game and connection.
+
+The HTTP and WebSocket API is written down in docs/server.md; every refusal is ``{"error": "one line"}`` (HTTP) or
+an ``error`` message (WebSocket) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+import kumiki
+from kumiki import RecordError, load_game, read_record, write_record
+from kumiki.core.records import parse_record
+from kumiki.core.registry import game_class
+from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool
+from kumiki.server.limits import Limits
+from kumiki.server.rooms import Connection, Hub, Refusal, error_message, rebuild, result_columns
+from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
+
+WEB_GAMES = ("kuzushi", "blokus3d")  # the games the browser client can show
+DIST = Path(kumiki.__file__).parent / "web" / "dist"
+MAX_NAME = 40
+MAX_SEED = 2**31 - 1
+
+NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
+<h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
+<code>cd src/kumiki/web &amp;&amp; npm ci &amp;&amp; npm run build</code> (or run <code>make run</code>).</p>
+<p>The API answers at <a href="/api/catalog">/api/catalog</a>.</p></body></html>"""
+
+
+class BadRequest(Exception):
+    """An HTTP request refused with ``status`` and one line."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# ---------------------------------------------------------------------------------------------------------- catalog
+
+
+@functools.cache
+def catalog() -> dict[str, Any]:
+    """The games the client supports, their player counts and options as data, and the agent levels."""
+    listing = []
+    for name in WEB_GAMES:
+        cls = game_class(name)
+        defaults = cls().options
+        options = []
+        for option in cls.option_spec:
+            entry: dict[str, Any] = {
+                "name": option.name,
+                "type": option.type.__name__,
+                "default": defaults.get(option.name),
+                "help": option.doc,
+            }
+            if callable(option.default):
+                entry["depends"] = True  # the default follows other options (e.g. the number of players)
+            if option.choices is not None:
+                entry["choices"] = list(option.choices)
+            if option.minimum is not None:
+                entry["min"] = option.minimum
+            if option.maximum is not None:
+                entry["max"] = option.maximum
+            if option.nullable:
+                entry["nullable"] = True
+            options.append(entry)
+        listing.append({"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options})
+    return {"games": listing, "levels": list(LEVELS)}
+
+
+# ---------------------------------------------------------------------------------------------------------- lobby
+
+
+def _seat_rows(seats: Any) -> list[dict[str, Any]]:
+    if not isinstance(seats, list) or not seats:
+        raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent", ...}')
+    out = []
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise BadRequest(f"seat {index}: must be an object")
+        kind = seat.get("kind")
+        if kind == "human":
+            name = seat.get("name") or f"player {index + 1}"
+            if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+                raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
+            out.append({"kind": "human", "name": name.strip() or f"player {index + 1}"})
+        elif kind == "agent" and "agent" in seat:
+            agent = seat["agent"]
+            if agent not in PLAIN_AGENTS:
+                raise BadRequest(f"seat {index}: unknown agent {agent!r} (agents: {', '.join(PLAIN_AGENTS)})")
+            out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
+        elif kind == "agent":
+            level = seat.get("level", "easy")
+            if level not in LEVELS:
+                raise BadRequest(f"seat {index}: unknown level {level!r} (levels: {', '.join(LEVELS)})")
+            out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
+        else:
+            raise BadRequest(f'seat {index}: "kind" must be "human" or "agent", not {kind!r}')
+    return out
+
+
+def new_game(storage: Storage, body: Any) -> dict[str, Any]:
+    """Create a game from a lobby request; returns the seats with their tokens and invite links."""
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    unknown = set(body) - {"game", "options", "seats", "seed", "undo"}
+    if unknown:
+        raise BadRequest(f"unknown field {sorted(unknown)[0]!r} (fields: game, options, seats, seed, undo)")
+    name = body.get("game")
+    if name not in WEB_GAMES:
+        raise BadRequest(f"unknown game {name!r} (games: {', '.join(WEB_GAMES)})")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRequest('"options" must be an object of option values')
+    seats = _seat_rows(body.get("seats"))
+    options = dict(options)
+    if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
+        options["players"] = len(seats)
+    try:
+        game = load_game(name, **options)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+    if len(seats) != game.players:
+        raise BadRequest(f"{name} with these options has {game.players} players, but {len(seats)} seats were given")
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise BadRequest(f'"seed" must be a whole number from 0 to {MAX_SEED}')
+    undo = body.get("undo", False)
+    if not isinstance(undo, bool):
+        raise BadRequest('"undo" must be true or false')
+    humans = sum(s["kind"] == "human" for s in seats)
+    if undo and humans > 1:
+        raise BadRequest("undo is allowed only in a game with at most one human seat")
+    game_id = secrets.token_urlsafe(9)
+    state = game.new_state(seed=seed)
+    now = time.time()
+    tokens: dict[int, str] = {}
+    rows = []
+    for index, seat in enumerate(seats):
+        token_hash = None
+        if seat["kind"] == "human":
+            tokens[index] = secrets.token_urlsafe(24)
+            token_hash = hash_token(tokens[index])
+        rows.append(SeatRow(index, seat["kind"], seat["name"], seat.get("level"), token_hash))
+    row = GameRow(
+        id=game_id,
+        game=name,
+        options=game.options,
+        seed=seed,
+        undo=undo,
+        imported=False,
+        created=now,
+        updated=now,
+        seats=rows,
+        **result_columns(state),
+    )
+    storage.create_game(row)
+    answer_seats = []
+    for seat in rows:
+        entry = seat.public()
+        if seat.seat in tokens:
+            entry["token"] = tokens[seat.seat]
+            entry["invite"] = f"/game/{game_id}?token={tokens[seat.seat]}"
+        answer_seats.append(entry)
+    return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": seed}
+
+
+def import_record(storage: Storage, text: str) -> dict[str, Any]:
+    """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it."""
+    try:
+        game, final = read_record(text)
+    except RecordError as error:
+        raise BadRequest(str(error)) from None
+    if game.name not in WEB_GAMES:
+        raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
+    replay = game.new_state(seed=final.seed)
+    moves: list[tuple[int | None, str]] = []
+    for move in final.history:
+        moves.append((replay.to_move, str(move)))
+        replay.play(move)
+    tags = parse_record(text).tags
+    now = time.time()
+    names = [(tags.get(f"Player{k}") or "").strip()[:MAX_NAME] or f"player {k + 1}" for k in range(game.players)]
+    seats = [SeatRow(k, "record", name) for k, name in enumerate(names)]
+    game_id = secrets.token_urlsafe(9)
+    row = GameRow(
+        id=game_id,
+        game=game.name,
+        options=game.options,
+        seed=final.seed,
+        undo=False,
+        imported=True,
+        created=now,
+        updated=now,
+        seats=seats,
+        **result_columns(final),
+    )
+    storage.create_game(row, moves)
+    return {"id": game_id, "replay": f"/replay/{game_id}"}
+
+
+# ---------------------------------------------------------------------------------------------------------- app
+
+
+def create_app(
+    db: str | None = None,
+    limits: Limits | None = None,
+    pool_factory: Callable[[], Executor] = make_pool,
+) -> FastAPI:
+    """The server: ``db`` is a SQLAlchemy URL (default: SQLite in the user's data directory)."""
+    limits = limits or Limits()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(Storage(db), pool_factory)
+        app.state.hub = hub
+        hub.resume()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="Kumiki", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(BadRequest)
+    async def _bad_request(_request: Request, error: BadRequest) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    async def read_body(request: Request, limit: int) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise BadRequest(f"the request is too large (at most {limit} bytes)", 413)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise BadRequest(f"the request is too large (at most {limit} bytes)", 413)
+        return body
+
+    def rate(request: Request) -> None:
+        address = request.client.host if request.client else "?"
+        if not limits.allow_http(address):
+            raise BadRequest("too many requests: wait a moment and try again", 429)
+
+    def summary(request: Request, game_id: str) -> dict[str, Any]:
+        row = hub_of(request).storage.game(game_id)
+        if row is None:
+            raise BadRequest(f"no game {game_id!r}", 404)
+        return row.summary()
+
+    @app.get("/api/catalog")
+    async def get_catalog() -> dict[str, Any]:
+        return catalog()
+
+    @app.post("/api/games")
+    async def post_game(request: Request) -> dict[str, Any]:
+        rate(request)
+        raw = await read_body(request, limits.body_bytes)
+        try:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise BadRequest("the request body is not valid JSON") from None
+        hub = hub_of(request)
+        answer = new_game(hub.storage, body)
+        room = hub.room(answer["id"])
+        if room is not None:
+            room.start_agents()  # an agent seat that moves first starts thinking at once
+        return answer
+
+    @app.get("/api/games")
+    async def list_games(request: Request, limit: int = 20) -> dict[str, Any]:
+        limit = max(1, min(limit, 200))
+        return {"games": [row.summary() for row in hub_of(request).storage.games(limit)]}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(request: Request, game_id: str) -> dict[str, Any]:
+        return summary(request, game_id)
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(request: Request, game_id: str) -> Response:
+        room = hub_of(request).room(game_id)
+        if room is None:
+            raise BadRequest(f"no game {game_id!r}", 404)
+        tags = {f"Player{s.seat}": s.name if s.kind != "agent" else f"{s.name} ({s.level})" for s in room.row.seats}
+        text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+        headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
+        return PlainTextResponse(text, headers=headers)
+
+    @app.post("/api/records")
+    async def post_record(request: Request) -> dict[str, Any]:
+        rate(request)
+        raw = await read_body(request, limits.record_bytes)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadRequest("a record is UTF-8 text") from None
+        return import_record(hub_of(request).storage, text)
+
+    @app.get("/api/games/{game_id}/replay")
+    async def get_replay(request: Request, game_id: str) -> dict[str, Any]:
+        hub = hub_of(request)
+        row = hub.storage.game(game_id)
+        if row is None:
+            raise BadRequest(f"no game {game_id!r}", 404)
+        state = rebuild(row, [])
+        states = [state.public_view()]
+        moves = [text for _seat, text in hub.storage.moves(game_id)]
+        for text in moves:
+            state.play(text)
+            states.append(state.public_view())
+        return {
+            "game": row.game,
+            "options": row.options,
+            "players": [s.public() for s in row.seats],
+            "moves": moves,
+            "states": states,
+            "scores": state.scores(),
+            "winners": state.winners(),
+        }
+
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
+    async def no_api(rest: str) -> None:
+        raise BadRequest(f"no such API endpoint: /api/{rest}", 404)
+
+    # ------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        room = hub_of(websocket).room(game_id)
+        if room is None:
+            await websocket.send_text(error_message("not_found", f"no game {game_id!r}"))
+            await websocket.close(4404)
+            return
+        try:
+            seat = room.seat_for_token(token)
+        except Refusal as refusal:
+            await websocket.send_text(error_message(refusal.code, refusal.message))
+            await websocket.close(4403)
+            return
+        room.start_agents()  # (idempotent) in case an agent is to move and not thinking
+        connection = Connection(seat)
+        sender = asyncio.get_running_loop().create_task(_sender(websocket, connection))
+        room.connections.add(connection)
+        room.broadcast()  # the newcomer's first view, and everyone sees who is connected
+        bucket = limits.ws_bucket()
+        try:
+            while not sender.done():
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = (message.get("bytes") or b"").decode("utf-8", "replace")
+                if not bucket.take():
+                    connection.send(error_message("rate_limited", "too many messages: slow down"))
+                    continue
+                if len(data.encode()) > limits.message_bytes:
+                    connection.send(error_message("too_large", f"a message is at most {limits.message_bytes} bytes"))
+                    continue
+                await _handle(room, connection, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.connections.discard(connection)
+            connection.close()
+            room.broadcast()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    # ------------------------------------------------------------------ the page
+
+    def page() -> Response:
+        index = DIST / "index.html"
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(NO_CLIENT)
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return page()
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Response:
+        return page()
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> Response:
+        return page()
+
+    if (DIST / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=DIST / "assets"), name="assets")
+    for extra in ("favicon.ico", "favicon.svg"):
+        if (DIST / extra).is_file():
+            target = DIST / extra
+
+            @app.get(f"/{extra}", include_in_schema=False)
+            async def _file(target: Path = target) -> Response:
+                return FileResponse(target)
+
+    return app
+
+
+async def _sender(websocket: WebSocket, connection: Connection) -> None:
+    """Send a connection's messages in order; stops at None (closed or too slow)."""
+    while True:
+        text = await connection.outbox.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+            return
+        await websocket.send_text(text)
+
+
+async def _handle(room: Any, connection: Connection, data: str) -> None:
+    """One client message: a move, an undo or a sync; every refusal is an error message (then a view)."""
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError):
+        connection.send(error_message("bad_message", "the message is not valid JSON"))
+        return
+    kind = message.get("type") if isinstance(message, dict) else None
+    try:
+        if kind == "move":
+            await room.human_move(connection.seat, message.get("ply"), message.get("move"))
+        elif kind == "undo":
+            await room.undo(connection.seat)
+        elif kind == "sync":
+            connection.send(room.view_message(connection.seat))
+        else:
+            raise Refusal("bad_message", f'unknown message type {kind!r} (types: "move", "undo", "sync")')
+    except Refusal as refusal:
+        connection.send(error_message(refusal.code, refusal.message))
+        if kind in ("move", "undo"):
+            connection.send(room.view_message(connection.seat))

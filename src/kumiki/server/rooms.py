@@ -1,0 +1,298 @@
+"""Live games: one Room per game in memory, holding its State, its connections and its agent task.
+
+Every change goes through a Room under its lock: check with the engine, commit to the database, then broadcast
+each connection its own view. The Room never decides a rule: legality, turns, scores and views all come from the
+kumiki State.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from kumiki import IllegalMove, State, load_game
+from kumiki.server.agents import choose_move
+from kumiki.server.storage import GameRow, Storage, hash_token
+
+log = logging.getLogger("kumiki.server")
+T = TypeVar("T")
+OUTBOX_LIMIT = 256  # messages queued for one slow connection before it is dropped
+
+
+class Refusal(Exception):
+    """A client message that changes nothing: ``code`` is the API's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def error_message(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: its seat (None for a spectator) and the queue its sender task drains in order."""
+
+    seat: int | None
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, text: str) -> None:
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.close()
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        self.outbox.put_nowait(None)
+
+
+def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
+    """The position after the stored moves, replayed from the seed and options."""
+    state = load_game(row.game, **row.options).new_state(seed=row.seed)
+    for _seat, text in moves:
+        state.play(text)
+    return state
+
+
+def result_columns(state: State) -> dict[str, Any]:
+    """The game's status as the games table keeps it, from the State."""
+    return {
+        "status": "over" if state.over else "playing",
+        "to_move": state.to_move,
+        "moves": len(state.history),
+        "winners": state.winners(),
+        "scores": state.scores(),
+    }
+
+
+class Room:
+    """One game being played."""
+
+    def __init__(self, row: GameRow, state: State, seats: list[int | None], hub: Hub) -> None:
+        self.row = row
+        self.state = state
+        self.movers = seats  # the seat that made each move, in order
+        self.hub = hub
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.agent_task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ who is who
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        """The seat a token opens; None for no token; Refusal("forbidden") for a wrong one."""
+        if token is None or token == "":
+            return None
+        digest = hash_token(token)
+        for seat in self.row.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        raise Refusal("forbidden", "this link's token does not open any seat of this game")
+
+    def is_agent(self, seat: int | None) -> bool:
+        return seat is not None and self.row.seats[seat].kind == "agent"
+
+    # ------------------------------------------------------------------ views
+
+    def view_message(self, seat: int | None) -> str:
+        state = self.state
+        legal = [str(m) for m in state.legal_moves()] if seat is not None and state.to_move == seat else []
+        connected = {c.seat for c in self.connections}
+        seats = [{**s.public(), "connected": s.kind == "agent" or s.seat in connected} for s in self.row.seats]
+        return json.dumps(
+            {
+                "type": "view",
+                "game": self.row.game,
+                "id": self.row.id,
+                "seat": seat,
+                "ply": len(state.history),
+                "to_move": state.to_move,
+                "over": state.over,
+                "scores": state.scores(),
+                "winners": state.winners(),
+                "view": state.public_view() if seat is None else state.view(seat),
+                "legal": legal,
+                "history": [str(m) for m in state.history],
+                "last": str(state.history[-1]) if state.history else None,
+                "seats": seats,
+                "undo": self.row.undo,
+                "imported": self.row.imported,
+            }
+        )
+
+    def broadcast(self) -> None:
+        cache: dict[int | None, str] = {}
+        for connection in list(self.connections):
+            if connection.seat not in cache:
+                cache[connection.seat] = self.view_message(connection.seat)
+            connection.send(cache[connection.seat])
+
+    # ------------------------------------------------------------------ changes
+
+    async def _commit(self, seat: int | None, text: str) -> None:
+        """Store the move just played (in the database thread, so other games go on meanwhile).
+
+        If the database refuses, the State is put back as stored and the error goes on up.
+        """
+        ply = len(self.state.history) - 1
+        try:
+            self.row.updated = await self.hub.write(
+                self.hub.storage.add_move, self.row.id, ply, seat, text, result_columns(self.state)
+            )
+        except BaseException:
+            moves = self.hub.storage.moves(self.row.id)
+            self.state, self.movers = rebuild(self.row, moves), [s for s, _ in moves]
+            raise
+        self.movers.append(seat)
+
+    async def human_move(self, seat: int | None, ply: Any, text: Any) -> None:
+        """A seat's move from a client: refused with a Refusal, or committed, broadcast, and the agents started."""
+        if not isinstance(text, str) or not isinstance(ply, int) or isinstance(ply, bool):
+            raise Refusal("bad_message", 'a move is {"type": "move", "ply": <int>, "move": "<notation>"}')
+        async with self.lock:
+            state = self.state
+            if seat is None:
+                raise Refusal("forbidden", "spectators cannot move: open the game with a seat's invite link")
+            if ply != len(state.history):
+                raise Refusal("stale", f"you sent a move for ply {ply}, but the game is at ply {len(state.history)}")
+            if state.over:
+                raise Refusal("illegal", "the game is over")
+            if state.to_move != seat:
+                raise Refusal("not_your_turn", f"it is seat {state.to_move}'s turn, not yours (seat {seat})")
+            try:
+                move = state.game.parse_move(text)
+                state.play(move)
+            except IllegalMove as error:
+                raise Refusal("illegal", str(error)) from None
+            await self._commit(seat, str(move))
+            self.broadcast()
+        self.start_agents()
+
+    async def undo(self, seat: int | None) -> None:
+        """Take back the last human move and the agent replies after it."""
+        async with self.lock:
+            if seat is None:
+                raise Refusal("forbidden", "spectators cannot undo")
+            if not self.row.undo:
+                raise Refusal("no_undo", "this game was created without undo")
+            humans = [k for k, s in enumerate(self.movers) if not self.is_agent(s)]
+            if not humans:
+                raise Refusal("no_undo", "there is no human move to take back")
+            keep = humans[-1]
+            self.cancel_agents()
+            moves = self.hub.storage.moves(self.row.id)[:keep]
+            state = rebuild(self.row, moves)
+            await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state))
+            self.state, self.movers = state, [s for s, _ in moves]
+            self.broadcast()
+        self.start_agents()
+
+    # ------------------------------------------------------------------ agents
+
+    def start_agents(self) -> None:
+        """Let the agent to move think, if one is to move and none is thinking already."""
+        if self.row.imported or self.state.over or not self.is_agent(self.state.to_move):
+            return
+        if self.agent_task is not None and not self.agent_task.done():
+            return
+        self.agent_task = asyncio.get_running_loop().create_task(self._agents())
+
+    def cancel_agents(self) -> None:
+        if self.agent_task is not None and not self.agent_task.done():
+            self.agent_task.cancel()
+        self.agent_task = None
+
+    async def _agents(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.state.over and self.is_agent(self.state.to_move):
+            seat, ply = self.state.to_move, len(self.state.history)
+            assert seat is not None
+            level = self.row.seats[seat].level or "easy"
+            history = [str(m) for m in self.state.history]
+            args = (self.row.game, self.row.options, self.row.seed, history, level)
+            try:
+                text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool and retry
+                log.warning("the agents' process pool broke; starting a new one")
+                self.hub.reset_pool()
+                text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
+            except Exception:  # a bug in an agent: log it; the next connect or move starts the agent again
+                log.exception("the agent of game %s seat %s failed", self.row.id, seat)
+                return
+            async with self.lock:
+                if len(self.state.history) != ply or self.state.to_move != seat:
+                    return  # the position changed while it thought (an undo): its move no longer applies
+                self.state.play(text)
+                await self._commit(seat, text)
+                self.broadcast()
+
+
+class Hub:
+    """All live rooms, the database and the agents' process pool."""
+
+    def __init__(self, storage: Storage, pool_factory: Any) -> None:
+        self.storage = storage
+        self._pool_factory = pool_factory
+        self._pool: Executor | None = None
+        self.rooms: dict[str, Room] = {}
+        # Writes run one at a time in their own thread: a slow disk (an fsync, a checkpoint) never stalls the loop.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kumiki-db")
+
+    async def write(self, method: Callable[..., T], *args: Any) -> T:
+        """Run a storage write in the database thread and wait for its commit."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, method, *args)
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            self._pool = self._pool_factory()
+        return self._pool
+
+    def reset_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+
+    def room(self, game_id: str) -> Room | None:
+        """The live room of a game, loaded from the database (and its agents resumed) on first use."""
+        if game_id in self.rooms:
+            return self.rooms[game_id]
+        row = self.storage.game(game_id)
+        if row is None:
+            return None
+        moves = self.storage.moves(game_id)
+        room = Room(row, rebuild(row, moves), [s for s, _ in moves], self)
+        self.rooms[game_id] = room
+        return room
+
+    def resume(self) -> int:
+        """After a (re)start: load every game still going and let its agents think again."""
+        count = 0
+        for game_id in self.storage.playing_ids():
+            room = self.room(game_id)
+            if room is not None:
+                room.start_agents()
+                count += 1
+        return count
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            room.cancel_agents()
+            for connection in list(room.connections):
+                connection.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        self._writer.shutdown(wait=True)
+        with contextlib.suppress(Exception):
+            self.storage.close()

@@ -1,0 +1,59 @@
+"""``kumiki serve``: check the database, print the address, run the app under uvicorn in this one process."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import uvicorn
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+
+from kumiki.server.app import create_app
+from kumiki.server.limits import MAX_MESSAGE
+from kumiki.server.storage import Storage, default_url, normalise_url
+
+
+def check_database(url: str) -> str:
+    """The database URL, reachable and with its tables; ValueError says in one line what is wrong."""
+    try:
+        storage = Storage(url)
+    except (ArgumentError, NoSuchModuleError):
+        raise ValueError(
+            f"--db {url!r} is not a database URL (e.g. sqlite:///kumiki.db or postgresql+psycopg://…)"
+        ) from None
+    except OperationalError as error:
+        first = str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
+        raise ValueError(f"cannot open the database {url!r}: {first}") from None
+    storage.close()
+    return storage.url
+
+
+def check_address(host: str, port: int) -> None:
+    """ValueError in one line if nothing can listen on ``host:port`` (taken, or not this machine's address)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _name, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+    """Run the server until interrupted."""
+    url = check_database(normalise_url(db) if db else default_url())
+    check_address(host, port)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    sys.stdout.write(f"Kumiki serves http://{shown}:{port}/  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
+    sys.stdout.flush()
+    uvicorn.run(create_app(url), host=host, port=port, ws_max_size=4 * MAX_MESSAGE, log_level="warning")
+
+
+def _hide_password(url: str) -> str:
+    if "://" in url and "@" in url:
+        scheme, _, rest = url.partition("://")
+        credentials, _, place = rest.rpartition("@")
+        user = credentials.partition(":")[0]
+        return f"{scheme}://{user}:***@{place}" if ":" in credentials else url
+    return url

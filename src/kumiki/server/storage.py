@@ -1,0 +1,277 @@
+"""Storage through SQLAlchemy Core: games, seats, every move with its time, results.
+
+The moves are the truth: a game's position is rebuilt by replaying its stored moves from its seed and options,
+so nothing but plain text and numbers is ever stored. SQLite (the default) runs in WAL mode, so a committed
+move survives ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+metadata = MetaData()
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", Integer, nullable=True),
+    Column("undo", Boolean, nullable=False, default=False),
+    Column("imported", Boolean, nullable=False, default=False),
+    Column("status", String(16), nullable=False),
+    Column("to_move", Integer, nullable=True),
+    Column("moves", Integer, nullable=False, default=0),
+    Column("winners", JSON, nullable=False),
+    Column("scores", JSON, nullable=False),
+    Column("created", Float, nullable=False, index=True),
+    Column("updated", Float, nullable=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+moves_table = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("move", Text, nullable=False),
+    Column("time", Float, nullable=False),
+)
+
+
+def default_url() -> str:
+    """The SQLite file ``kumiki.db`` in the user's data directory (``$XDG_DATA_HOME/kumiki``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "kumiki"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'kumiki.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` as PostgreSQL through psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def hash_token(token: str) -> str:
+    """Only a token's hash is stored, so a copy of the database gives no one a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str
+    level: str | None = None
+    token_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "name": self.name}
+        if self.level is not None:
+            out["level"] = self.level
+        return out
+
+
+@dataclass
+class GameRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    undo: bool
+    imported: bool
+    status: str
+    to_move: int | None
+    moves: int
+    winners: list[int]
+    scores: list[float]
+    created: float
+    updated: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The game as ``GET /api/games`` lists it (no tokens)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "status": self.status,
+            "created": self.created,
+            "updated": self.updated,
+            "seats": [s.public() for s in self.seats],
+            "moves": self.moves,
+            "to_move": self.to_move,
+            "winners": self.winners,
+            "scores": self.scores,
+            "imported": self.imported,
+            "undo": self.undo,
+        }
+
+
+class Storage:
+    """Every database access of the server; each method is one short transaction."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalise_url(url or default_url())
+        self.engine: Engine = self._engine(self.url)
+        metadata.create_all(self.engine)
+
+    @staticmethod
+    def _engine(url: str) -> Engine:
+        if url.startswith("sqlite"):
+            engine = create_engine(url, connect_args={"check_same_thread": False})
+
+            @event.listens_for(engine, "connect")
+            def _pragmas(connection: Any, _record: Any) -> None:
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")  # committed = on disk, even after kill -9
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+            return engine
+        return create_engine(url, pool_pre_ping=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+
+    def create_game(self, row: GameRow, moves: Sequence[tuple[int | None, str]] = ()) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games_table).values(
+                    id=row.id,
+                    game=row.game,
+                    options=row.options,
+                    seed=row.seed,
+                    undo=row.undo,
+                    imported=row.imported,
+                    status=row.status,
+                    to_move=row.to_move,
+                    moves=row.moves,
+                    winners=row.winners,
+                    scores=row.scores,
+                    created=row.created,
+                    updated=row.updated,
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    {
+                        "game_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in row.seats
+                ],
+            )
+            if moves:
+                conn.execute(
+                    insert(moves_table),
+                    [
+                        {"game_id": row.id, "ply": k, "seat": seat, "move": text, "time": now}
+                        for k, (seat, text) in enumerate(moves)
+                    ],
+                )
+
+    def add_move(self, game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
+        """Store move number ``ply`` and the game's new status in one transaction; returns its time."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(moves_table).values(game_id=game_id, ply=ply, seat=seat, move=move, time=now))
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
+        return now
+
+    def truncate(self, game_id: str, plies: int, result: dict[str, Any]) -> None:
+        """Take back every move from ``plies`` on (undo)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= plies))
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
+
+    # ------------------------------------------------------------------ reads
+
+    def _rows(self, where: Any = None, limit: int | None = None) -> list[GameRow]:
+        with self.engine.connect() as conn:
+            query = select(games_table).order_by(games_table.c.created.desc(), games_table.c.id)
+            if where is not None:
+                query = query.where(where)
+            if limit is not None:
+                query = query.limit(limit)
+            rows = [GameRow(**dict(r._mapping)) for r in conn.execute(query)]
+            if rows:
+                ids = [r.id for r in rows]
+                by_id = {r.id: r for r in rows}
+                seats = conn.execute(
+                    select(seats_table).where(seats_table.c.game_id.in_(ids)).order_by(seats_table.c.seat)
+                )
+                for s in seats:
+                    m = dict(s._mapping)
+                    by_id[m.pop("game_id")].seats.append(SeatRow(**m))
+        return rows
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = self._rows(games_table.c.id == game_id)
+        return rows[0] if rows else None
+
+    def games(self, limit: int = 20) -> list[GameRow]:
+        return self._rows(limit=limit)
+
+    def playing_ids(self) -> list[str]:
+        """Games still going that are not imported records (to resume their agents after a restart)."""
+        with self.engine.connect() as conn:
+            query = select(games_table.c.id).where(games_table.c.status == "playing", games_table.c.imported.is_(False))
+            return [r[0] for r in conn.execute(query)]
+
+    def moves(self, game_id: str) -> list[tuple[int | None, str]]:
+        """Every stored move of a game in order, as (seat, text)."""
+        with self.engine.connect() as conn:
+            query = select(moves_table.c.seat, moves_table.c.move).where(moves_table.c.game_id == game_id)
+            return [(r[0], r[1]) for r in conn.execute(query.order_by(moves_table.c.ply))]

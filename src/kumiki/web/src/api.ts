@@ -1,0 +1,151 @@
+// The server's HTTP and WebSocket API (docs/server.md), typed for the client.
+
+export interface OptionSpec {
+  name: string;
+  type: "int" | "float" | "bool" | "str";
+  default: unknown;
+  choices?: unknown[];
+  min?: number;
+  max?: number;
+  help?: string;
+}
+
+export interface CatalogGame {
+  name: string;
+  players: [number, number];
+  options: OptionSpec[];
+}
+
+export interface Catalog {
+  games: CatalogGame[];
+  levels: string[];
+}
+
+export interface SeatInfo {
+  seat: number;
+  kind: "human" | "agent";
+  name: string;
+  level?: string;
+  token?: string;
+  invite?: string;
+  connected?: boolean;
+}
+
+export interface GameSummary {
+  id: string;
+  game: string;
+  options: Record<string, unknown>;
+  status: "playing" | "over";
+  created: string;
+  updated: string;
+  seats: SeatInfo[];
+  moves: number;
+  to_move: number | null;
+  winners: number[];
+}
+
+/** The `view` message: everything a game page shows (its own seat's view of the state). */
+export interface ViewMessage {
+  type: "view";
+  game: string;
+  id: string;
+  seat: number | null;
+  ply: number;
+  to_move: number | null;
+  over: boolean;
+  scores: number[];
+  winners: number[];
+  view: any;
+  legal: string[];
+  history: string[];
+  last: string | null;
+  seats: SeatInfo[];
+  undo: boolean;
+}
+
+export interface ErrorMessage {
+  type: "error";
+  code: string;
+  message: string;
+}
+
+export interface Replay {
+  game: string;
+  options: Record<string, unknown>;
+  players: number;
+  moves: string[];
+  states: any[];
+}
+
+/** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */
+export async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    throw new Error(body?.error ?? `${response.status} ${response.statusText}`);
+  }
+  return body as T;
+}
+
+export function postJson<T>(path: string, data: unknown): Promise<T> {
+  return api<T>(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+}
+
+/** One WebSocket per game page; reconnects with back-off and lets the server resend the full view. */
+export class GameSocket {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private delay = 250;
+
+  constructor(
+    private readonly url: string,
+    private readonly onMessage: (msg: ViewMessage | ErrorMessage) => void,
+    private readonly onState: (connected: boolean) => void,
+  ) {
+    this.open();
+  }
+
+  private open(): void {
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 250;
+      this.onState(true);
+    };
+    ws.onmessage = (event) => {
+      try {
+        this.onMessage(JSON.parse(event.data));
+      } catch {
+        /* a message we cannot read is ignored; the next view repairs the page */
+      }
+    };
+    ws.onclose = () => {
+      this.onState(false);
+      if (!this.closed) {
+        setTimeout(() => this.open(), this.delay);
+        this.delay = Math.min(this.delay * 2, 5000);
+      }
+    };
+  }
+
+  send(message: unknown): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.ws?.close();
+  }
+}
+
+export function socketUrl(id: string, token: string | null): string {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}${query}`;
+}

@@ -1,0 +1,26 @@
+// Small DOM helpers.
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** True when a key press belongs to a form field rather than to the board. */
+export function typing(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  return !!target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+export function seatLabel(seat: { seat: number; kind: string; name: string; level?: string }): string {
+  if (seat.kind !== "agent") return seat.name;
+  return /computer/i.test(seat.name) ? seat.name : `${seat.name} (computer${seat.level ? `, ${seat.level}` : ""})`;
+}

@@ -1,0 +1,473 @@
+// Blokus 3D on a three.js turntable: ghost columns for the height limits, a tray, and a ghost that snaps to legal moves.
+
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import type { BoardUpdate, GameContext, GameModule } from "../module";
+import { registerGame, seatColour } from "../module";
+import { countFrame, hooks } from "../hooks";
+
+interface Cube {
+  x: number;
+  y: number;
+  z: number;
+  colour: number;
+  piece: string;
+}
+
+interface BlokusView {
+  structure: string;
+  limits: number[][];
+  cubes: Cube[];
+  pieces_left: string[][];
+  out: number[];
+  colour_to_move: number | null;
+}
+
+type Cell = [number, number, number];
+
+interface Placement {
+  text: string;
+  piece: string;
+  cells: Cell[];
+  shape: string;
+}
+
+/** Parse `T4 3,4,0 4,4,0 …` into the piece, its cells and its shape key (cells relative to their minimum corner). */
+export function parsePlacement(text: string): Placement {
+  const [piece, ...rest] = text.trim().split(/\s+/);
+  const cells = rest.map((c) => c.split(",").map(Number) as Cell);
+  return { text, piece, cells, shape: shapeKey(cells) };
+}
+
+function shapeKey(cells: Cell[]): string {
+  const min = [0, 1, 2].map((i) => Math.min(...cells.map((c) => c[i])));
+  return cells
+    .map((c) => [c[0] - min[0], c[1] - min[1], c[2] - min[2]])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])
+    .map((c) => c.join(","))
+    .join(" ");
+}
+
+function shapeCells(shape: string): Cell[] {
+  return shape.split(" ").map((c) => c.split(",").map(Number) as Cell);
+}
+
+/** Rotate a shape a quarter turn about an axis (right-handed, z up). */
+export function rotateShape(shape: string, axis: "x" | "y" | "z"): string {
+  const turn: Record<string, (c: Cell) => Cell> = {
+    x: ([x, y, z]) => [x, -z, y],
+    y: ([x, y, z]) => [z, y, -x],
+    z: ([x, y, z]) => [-y, x, z],
+  };
+  return shapeKey(shapeCells(shape).map(turn[axis]));
+}
+
+const PIECE_SHAPES: Record<string, string> = {};
+
+class Blokus3DModule implements GameModule {
+  readonly name = "blokus3d";
+  readonly help =
+    "Pick a piece in the tray (or keys 1–9, 0, -), move the pointer over the board: the ghost snaps to legal places. " +
+    "Keys: X Y Z rotate, O next orientation, arrows next place, Enter places, T top view, Esc drops the piece.";
+  private root!: HTMLElement;
+  private ctx!: GameContext;
+  private renderer!: THREE.WebGLRenderer;
+  private scene = new THREE.Scene();
+  private camera = new THREE.PerspectiveCamera(45, 1, 0.1, 200);
+  private controls!: OrbitControls;
+  private pieces = new THREE.Group();
+  private ghosts = new THREE.Group();
+  private ghost = new THREE.Group();
+  private board!: THREE.Mesh;
+  private tray!: HTMLElement;
+  private info!: HTMLElement;
+  private topView!: HTMLCanvasElement;
+  private topScores!: HTMLElement;
+  private order!: HTMLElement;
+  private msg: BoardUpdate | null = null;
+  private legal: Placement[] = [];
+  private selected: string | null = null;
+  private shape: string | null = null;
+  private choice: Placement | null = null;
+  private pointerCell: [number, number] = [4.5, 4.5];
+  private resizeObserver!: ResizeObserver;
+  private geometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
+
+  mount(root: HTMLElement, ctx: GameContext): void {
+    this.root = root;
+    this.ctx = ctx;
+    root.classList.add("blokus-root");
+    const stage = document.createElement("div");
+    stage.className = "stage";
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.domElement.setAttribute("data-testid", "board");
+    this.renderer.domElement.tabIndex = 0;
+    stage.append(this.renderer.domElement);
+    const side = document.createElement("div");
+    side.className = "side";
+    this.topView = document.createElement("canvas");
+    this.topView.width = this.topView.height = 160;
+    this.topView.setAttribute("data-testid", "top-view");
+    this.topView.title = "Top view: the colour seen from above in each column — each visible square scores";
+    this.topScores = document.createElement("div");
+    this.topScores.className = "top-scores";
+    this.topScores.setAttribute("data-testid", "top-scores");
+    this.order = document.createElement("div");
+    this.order.className = "turn-order";
+    this.order.setAttribute("data-testid", "turn-order");
+    this.info = document.createElement("div");
+    this.info.className = "ghost-info";
+    this.info.setAttribute("data-testid", "ghost-info");
+    this.tray = document.createElement("div");
+    this.tray.className = "tray";
+    this.tray.setAttribute("data-testid", "tray");
+    const buttons = document.createElement("div");
+    buttons.className = "view-buttons";
+    buttons.innerHTML = '<button data-view="orbit">3D view</button><button data-view="top" data-testid="top-button">Top view (T)</button>';
+    buttons.addEventListener("click", (e) => {
+      const view = (e.target as HTMLElement).getAttribute("data-view");
+      if (view) this.setCamera(view === "top");
+    });
+    side.append(this.topView, this.topScores, buttons, this.order, this.tray, this.info);
+    root.append(stage, side);
+
+    this.scene.background = new THREE.Color("#eef1f5");
+    this.camera.up.set(0, 0, 1);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.8);
+    sun.position.set(8, -6, 14);
+    this.scene.add(sun);
+    this.board = new THREE.Mesh(new THREE.PlaneGeometry(10, 10), new THREE.MeshLambertMaterial({ color: "#c8ccd2" }));
+    this.board.position.set(5, 5, 0);
+    this.scene.add(this.board);
+    const grid = new THREE.GridHelper(10, 10, 0x8890a0, 0x8890a0);
+    grid.rotation.x = Math.PI / 2;
+    grid.position.set(5, 5, 0.002);
+    this.scene.add(grid, this.pieces, this.ghosts, this.ghost);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.target.set(5, 5, 1);
+    this.controls.minDistance = 6;
+    this.controls.maxDistance = 40;
+    this.setCamera(false);
+
+    const canvas = this.renderer.domElement;
+    canvas.addEventListener("pointermove", (e) => this.pointer(e));
+    let down: [number, number] | null = null;
+    canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
+    canvas.addEventListener("pointerup", (e) => {
+      // a click, not the end of an orbit drag
+      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 5) {
+        const before = this.choice;
+        this.pointer(e);
+        // a touch has no hover: the first tap shows the ghost, a second tap on the same place plays it
+        if (e.pointerType === "mouse" || this.choice === before) this.place();
+      }
+      down = null;
+    });
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(stage);
+    hooks.blokus = { selected: null, ghost: null, project: (x: number, y: number, z: number) => this.project(x, y, z) };
+    this.renderer.setAnimationLoop(() => this.render());
+  }
+
+  private setCamera(top: boolean): void {
+    if (top) this.camera.position.set(5, 5.001, 22);
+    else this.camera.position.set(5, -9, 13);
+    this.controls.target.set(5, 5, top ? 0 : 1);
+    this.controls.update();
+  }
+
+  private resize(): void {
+    const canvas = this.renderer.domElement;
+    const parent = canvas.parentElement!;
+    const w = Math.max(200, parent.clientWidth);
+    const h = Math.max(200, parent.clientHeight);
+    this.renderer.setSize(w, h);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+  }
+
+  /** The page position (client pixels) of a point of the scene: for tests and for keyboard focus. */
+  private project(x: number, y: number, z: number): [number, number] {
+    const v = new THREE.Vector3(x, y, z).project(this.camera);
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+  }
+
+  private render(): void {
+    this.controls.update();
+    this.renderer.render(this.scene, this.camera);
+    countFrame();
+  }
+
+  update(msg: BoardUpdate): void {
+    this.msg = msg;
+    const view = msg.view as BlokusView;
+    this.legal = msg.legal.map(parsePlacement);
+    for (const p of this.legal) PIECE_SHAPES[p.piece] ??= p.shape;
+    this.drawCubes(view);
+    this.drawLimits(view);
+    this.drawTopView(view);
+    this.drawScores(view);
+    if (this.selected && !this.legal.some((p) => p.piece === this.selected)) this.select(null);
+    this.drawTray(view);
+    this.snap();
+  }
+
+  private material(colour: number, ghost = false): THREE.Material {
+    return new THREE.MeshLambertMaterial({
+      color: seatColour(colour),
+      transparent: ghost,
+      opacity: ghost ? 0.55 : 1,
+    });
+  }
+
+  private drawCubes(view: BlokusView): void {
+    this.pieces.clear();
+    const last = this.msg?.last ? parsePlacement(this.msg.last) : null;
+    const lastCells = new Set(last ? last.cells.map((c) => c.join(",")) : []);
+    for (const cube of view.cubes) {
+      const mesh = new THREE.Mesh(this.geometry, this.material(cube.colour));
+      mesh.position.set(cube.x + 0.5, cube.y + 0.5, cube.z + 0.5);
+      this.pieces.add(mesh);
+      const edges = new THREE.LineSegments(
+        new THREE.EdgesGeometry(this.geometry),
+        new THREE.LineBasicMaterial({ color: lastCells.has(`${cube.x},${cube.y},${cube.z}`) ? 0xff00ff : 0x222222 }),
+      );
+      edges.position.copy(mesh.position);
+      this.pieces.add(edges);
+    }
+  }
+
+  private drawLimits(view: BlokusView): void {
+    this.ghosts.clear();
+    const material = new THREE.MeshBasicMaterial({ color: 0x3355aa, transparent: true, opacity: 0.08, depthWrite: false });
+    const lines = new THREE.LineBasicMaterial({ color: 0x3355aa, transparent: true, opacity: 0.35 });
+    for (let x = 0; x < 10; x++) {
+      for (let y = 0; y < 10; y++) {
+        const h = view.limits[x][y];
+        if (!h) continue;
+        const box = new THREE.BoxGeometry(1, 1, h);
+        const column = new THREE.Mesh(box, material);
+        column.position.set(x + 0.5, y + 0.5, h / 2);
+        const outline = new THREE.LineSegments(new THREE.EdgesGeometry(box), lines);
+        outline.position.copy(column.position);
+        this.ghosts.add(column, outline);
+      }
+    }
+  }
+
+  private drawTopView(view: BlokusView): void {
+    const g = this.topView.getContext("2d")!;
+    const s = this.topView.width / 10;
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, this.topView.width, this.topView.height);
+    const top = new Map<string, Cube>();
+    for (const cube of view.cubes) {
+      const key = `${cube.x},${cube.y}`;
+      const seen = top.get(key);
+      if (!seen || seen.z < cube.z) top.set(key, cube);
+    }
+    for (let x = 0; x < 10; x++) {
+      for (let y = 0; y < 10; y++) {
+        const px = x * s;
+        const py = (9 - y) * s;
+        const cube = top.get(`${x},${y}`);
+        g.fillStyle = cube ? seatColour(cube.colour) : view.limits[x][y] ? "#dfe4ec" : "#f7f7f7";
+        g.fillRect(px + 1, py + 1, s - 2, s - 2);
+        if (cube) {
+          g.fillStyle = "#000";
+          g.fillRect(px + s * 0.25, py + s * 0.2, s * 0.5, s * 0.6);
+          g.fillStyle = "#fff";
+          g.font = `${Math.floor(s * 0.5)}px sans-serif`;
+          g.textAlign = "center";
+          g.fillText(String(cube.z + 1), px + s / 2, py + s * 0.68);
+        }
+      }
+    }
+  }
+
+  /** Each colour's score as the top view shows it: columns it tops, minus its pieces not placed. */
+  private drawScores(view: BlokusView): void {
+    const visible = view.pieces_left.map(() => 0);
+    const top = new Map<string, Cube>();
+    for (const cube of view.cubes) {
+      const seen = top.get(`${cube.x},${cube.y}`);
+      if (!seen || seen.z < cube.z) top.set(`${cube.x},${cube.y}`, cube);
+    }
+    for (const cube of top.values()) visible[cube.colour] += 1;
+    this.topScores.replaceChildren(
+      ...view.pieces_left.map((left, c) => {
+        const line = document.createElement("div");
+        line.setAttribute("data-testid", `colour-score-${c}`);
+        line.innerHTML = `<span class="swatch" style="background:${seatColour(c)}">${c}</span> ${visible[c]} seen − ${left.length} left = <b>${visible[c] - left.length}</b>`;
+        return line;
+      }),
+    );
+    const n = view.pieces_left.length;
+    const order = document.createElement("span");
+    order.textContent = "Turn order: ";
+    this.order.replaceChildren(order);
+    for (let k = 0; k < n; k++) {
+      const c = ((view.colour_to_move ?? 0) + k) % n;
+      const tag = document.createElement("span");
+      tag.className = "swatch" + (k === 0 && view.colour_to_move !== null ? " now" : "") + (view.out.includes(c) ? " out" : "");
+      tag.style.background = seatColour(c);
+      tag.textContent = view.out.includes(c) ? `${c} out` : String(c);
+      tag.title = `colour ${c} (player ${c % (this.ctx.playerCount || n)})`;
+      this.order.append(tag, " ");
+    }
+  }
+
+  private drawTray(view: BlokusView): void {
+    this.tray.replaceChildren();
+    const colour = view.colour_to_move;
+    const mine = this.msg?.legal.length ? colour : null;
+    view.pieces_left.forEach((left, c) => {
+      const row = document.createElement("div");
+      row.className = "tray-row";
+      row.setAttribute("data-testid", `tray-colour-${c}`);
+      const tag = document.createElement("span");
+      tag.className = "swatch";
+      tag.style.background = seatColour(c);
+      tag.textContent = `${c}`;
+      row.append(tag);
+      if (view.out.includes(c)) row.append(" out");
+      left.forEach((piece, i) => {
+        const b = document.createElement("button");
+        b.textContent = piece;
+        b.setAttribute("data-testid", `piece-${piece}`.concat(c === mine ? "" : `-c${c}`));
+        const usable = c === mine && this.legal.some((p) => p.piece === piece);
+        b.disabled = !usable || !this.ctx.interactive;
+        b.title = usable ? `pick ${piece} (key ${i < 9 ? i + 1 : i === 9 ? 0 : "-"})` : piece;
+        if (piece === this.selected && c === mine) b.classList.add("selected");
+        b.addEventListener("click", () => this.select(piece));
+        row.append(b);
+      });
+      this.tray.append(row);
+    });
+  }
+
+  private select(piece: string | null): void {
+    this.selected = piece;
+    const options = this.legal.filter((p) => p.piece === piece);
+    this.shape = options.length ? options[0].shape : null;
+    if (this.msg) this.drawTray(this.msg.view as BlokusView);
+    this.snap();
+  }
+
+  private pointer(e: PointerEvent): void {
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(ndc, this.camera);
+    const hits = ray.intersectObjects([this.board, ...this.pieces.children.filter((o) => o instanceof THREE.Mesh)]);
+    if (!hits.length) return;
+    const p = hits[0].point;
+    this.pointerCell = [p.x, p.y];
+    this.snap();
+  }
+
+  /** Choose, among the legal places of the selected piece in the current orientation, the one nearest the pointer. */
+  private snap(): void {
+    this.choice = null;
+    const [px, py] = this.pointerCell;
+    let best = Infinity;
+    for (const p of this.legal) {
+      if (p.piece !== this.selected || p.shape !== this.shape) continue;
+      const cx = p.cells.reduce((s, c) => s + c[0] + 0.5, 0) / p.cells.length;
+      const cy = p.cells.reduce((s, c) => s + c[1] + 0.5, 0) / p.cells.length;
+      const cz = p.cells.reduce((s, c) => s + c[2], 0) / p.cells.length;
+      const d = (cx - px) ** 2 + (cy - py) ** 2 + 0.01 * cz;
+      if (d < best) {
+        best = d;
+        this.choice = p;
+      }
+    }
+    this.drawGhost();
+  }
+
+  private drawGhost(): void {
+    this.ghost.clear();
+    const view = this.msg?.view as BlokusView | undefined;
+    const colour = view?.colour_to_move ?? 0;
+    if (this.choice) {
+      for (const [x, y, z] of this.choice.cells) {
+        const mesh = new THREE.Mesh(this.geometry, this.material(colour, true));
+        mesh.position.set(x + 0.5, y + 0.5, z + 0.5);
+        const edges = new THREE.LineSegments(new THREE.EdgesGeometry(this.geometry), new THREE.LineBasicMaterial({ color: 0xd55e00 }));
+        edges.position.copy(mesh.position);
+        this.ghost.add(mesh, edges);
+      }
+    }
+    const count = this.legal.filter((p) => p.piece === this.selected && p.shape === this.shape).length;
+    this.info.textContent = !this.selected
+      ? this.ctx.interactive && this.legal.length ? "Pick a piece from your tray." : ""
+      : this.choice
+        ? `${this.choice.text} — click or Enter to place (${count} places in this orientation)`
+        : `${this.selected}: no legal place in this orientation — rotate with X, Y, Z or O`;
+    hooks.blokus = { ...(hooks.blokus as object), selected: this.selected, shape: this.shape, ghost: this.choice?.text ?? null };
+  }
+
+  private place(): void {
+    if (!this.choice || !this.ctx.interactive) return;
+    this.ctx.sendMove(this.choice.text);
+  }
+
+  private rotate(axis: "x" | "y" | "z"): void {
+    if (!this.shape) {
+      const base = this.selected ? PIECE_SHAPES[this.selected] : null;
+      if (!base) return;
+      this.shape = base;
+    }
+    this.shape = rotateShape(this.shape, axis);
+    this.snap();
+  }
+
+  private nextOrientation(): void {
+    const shapes = [...new Set(this.legal.filter((p) => p.piece === this.selected).map((p) => p.shape))];
+    if (!shapes.length) return;
+    this.shape = shapes[(shapes.indexOf(this.shape ?? "") + 1) % shapes.length];
+    this.snap();
+  }
+
+  private nextPlace(step: number): void {
+    const places = this.legal.filter((p) => p.piece === this.selected && p.shape === this.shape);
+    if (!places.length) return;
+    const i = this.choice ? places.indexOf(this.choice) : -1;
+    const next = places[(i + step + places.length) % places.length];
+    const cx = next.cells.reduce((s, c) => s + c[0] + 0.5, 0) / next.cells.length;
+    const cy = next.cells.reduce((s, c) => s + c[1] + 0.5, 0) / next.cells.length;
+    this.pointerCell = [cx, cy];
+    this.choice = next;
+    this.drawGhost();
+  }
+
+  key(event: KeyboardEvent): boolean {
+    const view = this.msg?.view as BlokusView | undefined;
+    const k = event.key.toLowerCase();
+    if (k === "x" || k === "y" || k === "z") this.rotate(k);
+    else if (k === "o") this.nextOrientation();
+    else if (k === "t") this.setCamera(this.camera.position.z < 20);
+    else if (k === "escape") this.select(null);
+    else if (k === "enter") this.place();
+    else if (event.key === "ArrowRight" || event.key === "ArrowUp") this.nextPlace(1);
+    else if (event.key === "ArrowLeft" || event.key === "ArrowDown") this.nextPlace(-1);
+    else if (view && view.colour_to_move !== null && "1234567890-".includes(k)) {
+      const piece = view.pieces_left[view.colour_to_move]["1234567890-".indexOf(k)];
+      if (piece && this.legal.some((p) => p.piece === piece)) this.select(piece);
+    } else return false;
+    return true;
+  }
+
+  destroy(): void {
+    this.renderer.setAnimationLoop(null);
+    this.resizeObserver.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.root.replaceChildren();
+  }
+}
+
+registerGame("blokus3d", () => new Blokus3DModule());

@@ -1,0 +1,172 @@
+// Kuzushi as a 2D SVG grid: CITY, BASES and FLAGS differ by shape and letter as well as colour.
+
+import type { BoardUpdate, GameContext, GameModule } from "../module";
+import { registerGame, seatColour } from "../module";
+import { countFrame } from "../hooks";
+
+interface Cell {
+  x: number;
+  y: number;
+  owner: number;
+  kind: "city" | "base" | "flag";
+}
+
+interface KuzushiView {
+  size: number;
+  tiles_left: number[];
+  cells: Cell[];
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const UNIT = 40;
+
+function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+/** The cell's move text: `F x,y` on your own flag when that is legal, else `B x,y`. */
+export function kuzushiMoveFor(x: number, y: number, legal: string[]): string {
+  const flip = `F ${x},${y}`;
+  return legal.includes(flip) ? flip : `B ${x},${y}`;
+}
+
+class KuzushiModule implements GameModule {
+  readonly name = "kuzushi";
+  readonly help = "Click a highlighted cell to place a BASE, click your own FLAG to flip it. Keys: arrows move the cursor, Enter plays.";
+  private root!: HTMLElement;
+  private ctx!: GameContext;
+  private svg!: SVGSVGElement;
+  private msg: BoardUpdate | null = null;
+  private cursor: [number, number] = [0, 0];
+
+  mount(root: HTMLElement, ctx: GameContext): void {
+    this.root = root;
+    this.ctx = ctx;
+    this.svg = el("svg", { class: "kuzushi-board", "data-testid": "board", role: "grid" });
+    const legend = document.createElement("div");
+    legend.className = "legend";
+    legend.innerHTML =
+      '<span><b class="glyph city">C</b> CITY</span><span><b class="glyph base">B</b> BASE</span>' +
+      '<span><b class="glyph flag">F</b> FLAG</span><span><b class="glyph playable">·</b> playable</span>' +
+      '<span><b class="glyph limit">▭</b> N×N limit</span>';
+    root.append(this.svg, legend);
+    this.svg.addEventListener("click", (event) => {
+      const target = (event.target as Element).closest("[data-x]");
+      if (target) this.play(Number(target.getAttribute("data-x")), Number(target.getAttribute("data-y")));
+    });
+  }
+
+  private play(x: number, y: number): void {
+    this.cursor = [x, y];
+    if (!this.msg || !this.ctx.interactive) return;
+    if (this.msg.over) {
+      this.ctx.hint("The game is over.");
+      return;
+    }
+    this.ctx.sendMove(kuzushiMoveFor(x, y, this.msg.legal));
+  }
+
+  update(msg: BoardUpdate): void {
+    this.msg = msg;
+    this.draw();
+  }
+
+  key(event: KeyboardEvent): boolean {
+    if (!this.msg) return false;
+    const n = (this.msg.view as KuzushiView).size - 1;
+    const [x, y] = this.cursor;
+    const moves: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (event.key in moves) {
+      const [dx, dy] = moves[event.key];
+      this.cursor = [Math.max(-n, Math.min(n, x + dx)), Math.max(-n, Math.min(n, y + dy))];
+      this.draw();
+      return true;
+    }
+    if (event.key === "Enter" || event.key === " ") {
+      this.play(x, y);
+      return true;
+    }
+    return false;
+  }
+
+  private draw(): void {
+    const msg = this.msg;
+    if (!msg) return;
+    const view = msg.view as KuzushiView;
+    const n = view.size;
+    const r = n - 1;
+    const span = 2 * r + 1;
+    this.svg.setAttribute("viewBox", `0 0 ${span * UNIT} ${span * UNIT}`);
+    this.svg.replaceChildren();
+    const at = new Map<string, Cell>();
+    let [minX, maxX, minY, maxY] = [0, 0, 0, 0];
+    for (const cell of view.cells) {
+      at.set(`${cell.x},${cell.y}`, cell);
+      minX = Math.min(minX, cell.x);
+      maxX = Math.max(maxX, cell.x);
+      minY = Math.min(minY, cell.y);
+      maxY = Math.max(maxY, cell.y);
+    }
+    // The cells any tile may still occupy: the N×N squares that hold every tile on the table.
+    const lo = [maxX - r, maxY - r];
+    const hi = [minX + r, minY + r];
+    const playable = new Set(msg.legal.filter((m) => m.startsWith("B ")).map((m) => m.slice(2)));
+    const flippable = new Set(msg.legal.filter((m) => m.startsWith("F ")).map((m) => m.slice(2)));
+    const last = msg.last ? msg.last.replace(/^[BF] /, "") : null;
+    const sx = (x: number) => (x + r) * UNIT;
+    const sy = (y: number) => (r - y) * UNIT;
+    for (let y = r; y >= -r; y--) {
+      for (let x = -r; x <= r; x++) {
+        const key = `${x},${y}`;
+        const inBounds = x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1];
+        const cell = at.get(key);
+        const g = el("g", { "data-testid": `cell-${x}-${y}`, "data-x": x, "data-y": y, class: "cell", role: "gridcell" });
+        const label = cell ? `${cell.kind} of player ${cell.owner}` : playable.has(key) ? "playable" : inBounds ? "empty" : "out of bounds";
+        g.setAttribute("aria-label", `${key}: ${label}`);
+        g.setAttribute("data-kind", cell ? cell.kind : playable.has(key) ? "playable" : "empty");
+        if (cell) g.setAttribute("data-owner", String(cell.owner));
+        g.append(el("rect", { x: sx(x) + 1, y: sy(y) + 1, width: UNIT - 2, height: UNIT - 2, rx: 3, class: inBounds ? "bg in" : "bg out" }));
+        if (cell) this.drawTile(g, cell, sx(x), sy(y));
+        else if (playable.has(key)) g.append(el("circle", { cx: sx(x) + UNIT / 2, cy: sy(y) + UNIT / 2, r: 6, class: "playable" }));
+        if (flippable.has(key)) g.classList.add("flippable");
+        if (last === key) g.append(el("rect", { x: sx(x) + 2, y: sy(y) + 2, width: UNIT - 4, height: UNIT - 4, class: "last", "data-testid": "last-move" }));
+        if (this.cursor[0] === x && this.cursor[1] === y) g.append(el("rect", { x: sx(x) + 4, y: sy(y) + 4, width: UNIT - 8, height: UNIT - 8, class: "cursor" }));
+        this.svg.append(g);
+      }
+    }
+    this.svg.append(
+      el("rect", {
+        x: sx(lo[0]), y: sy(hi[1]), width: (hi[0] - lo[0] + 1) * UNIT, height: (hi[1] - lo[1] + 1) * UNIT,
+        class: "limit", "data-testid": "limit",
+      }),
+    );
+    countFrame();
+  }
+
+  private drawTile(g: SVGGElement, cell: Cell, px: number, py: number): void {
+    const colour = seatColour(cell.owner);
+    const c = UNIT / 2;
+    if (cell.kind === "city") {
+      g.append(el("rect", { x: px + 3, y: py + 3, width: UNIT - 6, height: UNIT - 6, fill: colour, stroke: "#111", "stroke-width": 3 }));
+      g.append(el("rect", { x: px + 8, y: py + 8, width: UNIT - 16, height: UNIT - 16, fill: "none", stroke: "#fff", "stroke-width": 2 }));
+    } else if (cell.kind === "base") {
+      g.append(el("rect", { x: px + 4, y: py + 4, width: UNIT - 8, height: UNIT - 8, rx: 2, fill: colour, stroke: "#222", "stroke-width": 1.5 }));
+    } else {
+      // a pennant on a pole: a FLAG is a triangle, never a square
+      g.append(el("line", { x1: px + 10, y1: py + 6, x2: px + 10, y2: py + UNIT - 5, stroke: "#222", "stroke-width": 2 }));
+      g.append(el("polygon", { points: `${px + 11},${py + 6} ${px + UNIT - 5},${py + 14} ${px + 11},${py + 22}`, fill: colour, stroke: "#222", "stroke-width": 1.2 }));
+    }
+    const letter = cell.kind === "city" ? "C" : cell.kind === "base" ? `B${cell.owner}` : `F${cell.owner}`;
+    const text = el("text", { x: px + c + (cell.kind === "flag" ? 4 : 0), y: py + (cell.kind === "flag" ? UNIT - 6 : c + 5), class: `tile-label ${cell.kind}` });
+    text.textContent = letter;
+    g.append(text);
+  }
+
+  destroy(): void {
+    this.root.replaceChildren();
+  }
+}
+
+registerGame("kuzushi", () => new KuzushiModule());

@@ -1,0 +1,52 @@
+// The plug-in interface for a game's board view, and the one table where games register.
+
+import type { ViewMessage } from "./api";
+
+/** What the page gives a game module: its seat, whether it may move, and how to send a move. */
+export interface GameContext {
+  seat: number | null;
+  interactive: boolean;
+  playerCount: number;
+  sendMove(move: string): void;
+  /** A one-line hint for the status area (e.g. "no legal placement in this orientation"). */
+  hint(text: string): void;
+}
+
+/** The part of a view message a board needs (the replay page builds these from the record). */
+export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history">;
+
+export interface GameModule {
+  /** The game's name as in the catalog. */
+  readonly name: string;
+  /** A short help line: how to play with mouse and keys. */
+  readonly help: string;
+  mount(el: HTMLElement, ctx: GameContext): void;
+  update(msg: BoardUpdate): void;
+  /** Keys the page forwards while no form field has focus; true if handled. */
+  key?(event: KeyboardEvent): boolean;
+  destroy(): void;
+}
+
+export type GameModuleFactory = () => GameModule;
+
+const modules: Record<string, GameModuleFactory> = {};
+
+export function registerGame(name: string, factory: GameModuleFactory): void {
+  modules[name] = factory;
+}
+
+export function createGameModule(name: string): GameModule | null {
+  const factory = modules[name];
+  return factory ? factory() : null;
+}
+
+export function supportedGames(): string[] {
+  return Object.keys(modules).sort();
+}
+
+/** Seat colours: the Okabe–Ito palette, distinguishable with the common colour-vision deficiencies. */
+export const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
+
+export function seatColour(seat: number): string {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}

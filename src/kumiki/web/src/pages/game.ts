@@ -1,0 +1,122 @@
+// The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
+
+import { GameSocket, socketUrl, type ErrorMessage, type ViewMessage } from "../api";
+import { h, seatLabel, typing } from "../dom";
+import { hooks } from "../hooks";
+import { createGameModule, seatColour, type GameModule } from "../module";
+
+/** The seat token: from ?token= (then remembered per game), else the remembered one; none means spectator. */
+function seatToken(id: string): string | null {
+  const key = `kumiki.token.${id}`;
+  const fromUrl = new URLSearchParams(location.search).get("token");
+  if (fromUrl) {
+    localStorage.setItem(key, fromUrl);
+    return fromUrl;
+  }
+  return localStorage.getItem(key);
+}
+
+export function gamePage(app: HTMLElement, id: string): void {
+  const token = seatToken(id);
+  if (token && !location.search.includes("token=")) history.replaceState(null, "", `${location.pathname}?token=${encodeURIComponent(token)}`);
+  const status = h("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }, "Connecting…");
+  const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
+  const scores = h("table", { class: "scores", "data-testid": "scores" });
+  const moves = h("ol", { class: "moves", "data-testid": "move-list" });
+  const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" });
+  const undo = h("button", { "data-testid": "undo", hidden: "" }, "Undo (U)");
+  const help = h("p", { class: "help" });
+  const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
+  const boardEl = h("div", { class: "board", "data-testid": "board-area" });
+  const panel = h("aside", { class: "panel" }, status, error, over, scores, undo, h("h3", {}, "Moves"), moves, help, links);
+  app.append(h("div", { class: "game-layout" }, boardEl, panel));
+
+  let module: GameModule | null = null;
+  let last: ViewMessage | null = null;
+  let socket: GameSocket;
+
+  const showError = (text: string) => {
+    error.textContent = text;
+  };
+
+  const onView = (msg: ViewMessage) => {
+    if (!module) {
+      module = createGameModule(msg.game);
+      if (!module) {
+        status.textContent = `This client cannot show ${msg.game} yet.`;
+        return;
+      }
+      module.mount(boardEl, {
+        seat: msg.seat,
+        interactive: msg.seat !== null,
+        playerCount: msg.seats.length,
+        sendMove: (move) => {
+          if (!last) return;
+          error.textContent = "";
+          socket.send({ type: "move", ply: last.ply, move });
+        },
+        hint: showError,
+      });
+      help.textContent = msg.seat === null ? "You are watching this game." : module.help;
+    }
+    if (last && msg.ply !== last.ply) error.textContent = "";
+    last = msg;
+    module.update(msg);
+    const name = (seat: number) => seatLabel(msg.seats[seat]);
+    if (msg.over) {
+      const winners = msg.winners.map(name).join(", ") || "nobody";
+      status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
+      over.hidden = false;
+      over.textContent = msg.seat !== null && msg.winners.includes(msg.seat) ? `You won! (${msg.scores.join(" – ")})` : `Game over — won by ${winners} (${msg.scores.join(" – ")})`;
+    } else {
+      over.hidden = true;
+      const mover = msg.to_move === null ? "—" : name(msg.to_move);
+      status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
+    }
+    scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), h("th", {}, "score")));
+    for (const seat of msg.seats) {
+      const row = h(
+        "tr",
+        { "data-testid": `score-${seat.seat}`, class: seat.seat === msg.to_move ? "to-move" : "" },
+        h("td", {}, h("span", { class: "swatch", style: `background:${seatColour(seat.seat)}` }, String(seat.seat))),
+        h("td", {}, seatLabel(seat) + (seat.seat === msg.seat ? " (you)" : "") + (seat.kind === "human" && !seat.connected ? " · away" : "")),
+        h("td", { class: "score" }, String(msg.scores[seat.seat] ?? "")),
+      );
+      scores.append(row);
+    }
+    moves.replaceChildren(...msg.history.map((m, i) => h("li", { class: i === msg.history.length - 1 ? "last" : "" }, `${i % msg.seats.length === 0 ? "" : ""}${m}`)));
+    moves.scrollTop = moves.scrollHeight;
+    undo.hidden = !msg.undo || msg.seat === null;
+    hooks.ply = msg.ply;
+    hooks.over = msg.over;
+    hooks.seat = msg.seat;
+    hooks.toMove = msg.to_move;
+    hooks.legal = msg.legal.length;
+    hooks.legalMoves = msg.legal;
+    hooks.views += 1;
+    hooks.last = msg.last;
+  };
+
+  const onError = (msg: ErrorMessage) => {
+    showError(`Move refused: ${msg.message}`);
+    hooks.lastError = msg.code;
+  };
+
+  socket = new GameSocket(
+    socketUrl(id, token),
+    (msg) => (msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : undefined),
+    (connected) => {
+      if (!connected) status.textContent = "Connection lost — reconnecting…";
+      hooks.connected = connected;
+    },
+  );
+  undo.addEventListener("click", () => socket.send({ type: "undo" }));
+  document.addEventListener("keydown", (event) => {
+    if (typing(event)) return;
+    if (event.key.toLowerCase() === "u" && !undo.hidden) {
+      socket.send({ type: "undo" });
+      event.preventDefault();
+    } else if (module?.key?.(event)) event.preventDefault();
+  });
+  window.addEventListener("beforeunload", () => socket.close());
+}

@@ -1,0 +1,67 @@
+// The replay page: step through a stored game's public views.
+
+import { api, type Replay } from "../api";
+import { h, typing } from "../dom";
+import { hooks } from "../hooks";
+import { createGameModule } from "../module";
+
+export async function replayPage(app: HTMLElement, id: string): Promise<void> {
+  const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
+  app.append(error);
+  let replay: Replay;
+  try {
+    replay = await api<Replay>(`/api/games/${encodeURIComponent(id)}/replay`);
+  } catch (e) {
+    error.textContent = (e as Error).message;
+    return;
+  }
+  const module = createGameModule(replay.game);
+  if (!module) {
+    error.textContent = `This client cannot show ${replay.game} yet.`;
+    return;
+  }
+  const boardEl = h("div", { class: "board", "data-testid": "board-area" });
+  const status = h("p", { class: "status", "data-testid": "status" });
+  const slider = h("input", { type: "range", min: "0", max: String(replay.moves.length), value: "0", "data-testid": "replay-slider", "aria-label": "move" });
+  const buttons = h("div", { class: "replay-buttons" });
+  const moves = h("ol", { class: "moves", "data-testid": "move-list" });
+  const steps: [string, string, () => number][] = [
+    ["⏮", "first", () => 0],
+    ["◀", "prev", () => ply - 1],
+    ["▶", "next", () => ply + 1],
+    ["⏭", "last", () => replay.moves.length],
+  ];
+  for (const [label, name, to] of steps) {
+    const b = h("button", { "data-testid": `replay-${name}`, title: name }, label);
+    b.addEventListener("click", () => show(to()));
+    buttons.append(b);
+  }
+  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves);
+  app.append(h("div", { class: "game-layout" }, boardEl, panel));
+  module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players, sendMove: () => {}, hint: () => {} });
+  moves.append(...replay.moves.map((m, i) => {
+    const li = h("li", {}, m);
+    li.addEventListener("click", () => show(i + 1));
+    return li;
+  }));
+
+  let ply = 0;
+  function show(k: number): void {
+    ply = Math.max(0, Math.min(replay.moves.length, k));
+    slider.value = String(ply);
+    module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply) });
+    status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}`;
+    moves.querySelectorAll("li").forEach((li, i) => li.classList.toggle("last", i === ply - 1));
+    hooks.ply = ply;
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.addEventListener("keydown", (event) => {
+    if (typing(event)) return;
+    const to: Record<string, number> = { ArrowRight: ply + 1, ArrowLeft: ply - 1, Home: 0, End: replay.moves.length };
+    if (event.key in to) {
+      show(to[event.key]);
+      event.preventDefault();
+    }
+  });
+  show(0);
+}

@@ -1,0 +1,166 @@
+"""Browser tests: a real `kumiki serve` on a free port with a throwaway SQLite file, driven by Debian's Chromium.
+
+They skip (with the reason) only when Chromium, Playwright or the built client (src/kumiki/web/dist) is missing;
+`make test` installs and builds all three. A failing test leaves screenshots of its pages in test-results/e2e/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kumiki
+
+CHROMIUM = shutil.which("chromium")
+DIST = Path(kumiki.__file__).parent / "web" / "dist" / "index.html"
+ARGS = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    # no look-ups of outside hosts; the EXCLUDEs keep loopback working
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-results" / "e2e"
+
+
+def _missing() -> str | None:
+    try:
+        import playwright  # noqa: F401
+        import pytest_playwright  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install 'kumiki[e2e]')"
+    if CHROMIUM is None:
+        return "Chromium is not installed (apt-get install chromium; make test does it)"
+    if not DIST.exists():
+        return "the web client is not built (cd src/kumiki/web && npm ci && npm run build; make test does it)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = _missing()
+    if reason:
+        for item in items:
+            if "tests/e2e" in str(item.path).replace("\\", "/"):
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A running `kumiki serve` and a few lobby calls for setting games up quickly."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def post(self, path: str, data: Any) -> Any:
+        request = urllib.request.Request(
+            self.url + path, json.dumps(data).encode(), {"Content-Type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.load(answer)
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+            return json.load(answer)
+
+    def text(self, path: str) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=10) as answer:
+            return answer.read().decode()
+
+    def create(self, game: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
+        return self.post("/api/games", {"game": game, "options": options, "seats": seats})
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if _missing():
+        pytest.skip(_missing() or "")
+    folder = tmp_path_factory.mktemp("kumiki-serve")
+    port = _free_port()
+    command = [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", f"sqlite:///{folder}/e2e.db"]
+    log = open(folder / "serve.log", "w")  # noqa: SIM115 - closed after the process
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            if process.poll() is not None:
+                pytest.fail(f"kumiki serve exited: {(folder / 'serve.log').read_text()[-2000:]}")
+            try:
+                urllib.request.urlopen(url + "/api/catalog", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("kumiki serve did not answer within 10 s")
+        yield Server(url)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+    return report
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def pages(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """`pages()` opens a page in a fresh browser context (a separate player); screenshots all of them on failure."""
+    contexts: list[Any] = []
+    opened: list[Any] = []
+
+    def open_page(width: int = 1280, height: int = 800) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        opened.append(page)
+        return page
+
+    yield open_page
+    if request.node.stash.get(_FAILED, False):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for index, page in enumerate(opened):
+            path = ARTIFACTS / f"{request.node.name}-{index}.png"
+            try:
+                page.screenshot(path=str(path), full_page=True)
+                sys.stderr.write(f"screenshot saved: {path}\n")
+            except Exception as error:  # a screenshot must never hide the real failure
+                sys.stderr.write(f"no screenshot of page {index}: {error}\n")
+    for context in contexts:
+        context.close()

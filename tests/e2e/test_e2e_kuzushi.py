@@ -1,0 +1,186 @@
+"""Kuzushi in the browser: against the computer to the end, reload mid-game, two players, a refused move."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import Page, expect
+
+HUMAN = {"kind": "human", "name": "ann"}
+COMPUTER = {"kind": "agent", "level": "easy"}
+
+
+def board(page: Page) -> list[tuple[str, str | None, str | None]]:
+    """Every cell's id, kind and owner as drawn."""
+    return page.eval_on_selector_all(
+        "[data-testid^=cell-]",
+        "cells => cells.map(c => [c.dataset.testid, c.dataset.kind, c.dataset.owner ?? null])",
+    )
+
+
+def tiles(page: Page) -> list[tuple[str, str | None, str | None]]:
+    """The cells that hold a tile."""
+    return [cell for cell in board(page) if cell[1] in ("city", "base", "flag")]
+
+
+def wait_my_turn_or_over(page: Page) -> None:
+    page.wait_for_function("() => window.__kumiki.over || window.__kumiki.toMove === window.__kumiki.seat")
+
+
+def click_a_playable_cell(page: Page) -> None:
+    ply = page.evaluate("window.__kumiki.ply")
+    page.locator("[data-kind=playable]").first.click()
+    page.wait_for_function(f"() => window.__kumiki.ply > {ply}")
+
+
+def test_play_against_the_computer_to_the_end_from_the_home_page(server: Any, pages: Any) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("kuzushi")
+    page.get_by_test_id("opt-tiles").fill("8")
+    # seat 1 moves first (the CITY is seat 0's): the human moves first, the computer answers
+    page.get_by_test_id("seat-0-kind").select_option("agent")
+    page.get_by_test_id("seat-0-level").select_option("easy")
+    page.get_by_test_id("seat-1-kind").select_option("human")
+    page.get_by_test_id("seat-1-name").fill("ann")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("invite-1")).to_contain_text("/game/")
+    page.get_by_test_id("play").click()
+    expect(page).to_have_url(re.compile(r"/game/.+\?token="))
+    page.wait_for_function("() => window.__kumiki.seat === 1 && window.__kumiki.views > 0")
+
+    for _ in range(40):
+        wait_my_turn_or_over(page)
+        if page.evaluate("window.__kumiki.over"):
+            break
+        click_a_playable_cell(page)
+    assert page.evaluate("window.__kumiki.over")
+
+    game_id = page.url.split("/game/")[1].split("?")[0]
+    summary = server.get(f"/api/games/{game_id}")
+    assert summary["status"] == "over"
+    over = page.get_by_test_id("game-over")
+    expect(over).to_be_visible()
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Game over")
+    names = {0: "easy computer", 1: "ann"}
+    for winner in summary["winners"]:
+        expect(status).to_contain_text(names[winner])
+    history = page.get_by_test_id("move-list").locator("li")
+    expect(history).to_have_count(summary["moves"])
+    # the scores on the page are the record's: replay the stored game to its end
+    replay = server.get(f"/api/games/{game_id}/replay")
+    final = replay["states"][-1]
+    counts = [0, 0]
+    for cell in final["cells"]:
+        counts[cell["owner"]] += 1
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"score-{seat}").locator(".score")).to_have_text(str(counts[seat]))
+
+    final_tiles = tiles(page)
+
+    # the replay page steps through the same game
+    page.goto(server.url + f"/replay/{game_id}")
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move 0 of {summary['moves']}")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move {summary['moves']} of {summary['moves']}")
+    page.get_by_test_id("replay-prev").click()
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move {summary['moves'] - 1} of")
+
+    # its .kmk record, imported on the home page, opens in the replay viewer
+    record = server.text(f"/api/games/{game_id}/record")
+    page.goto(server.url + "/")
+    page.get_by_test_id("import-text").fill(record)
+    page.get_by_test_id("import").click()
+    expect(page).to_have_url(re.compile(r"/replay/"))
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move 0 of {summary['moves']}")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move {summary['moves']} of {summary['moves']}")
+    assert tiles(page) == final_tiles
+
+    # a bad record is refused with the server's one-line reason
+    page.goto(server.url + "/")
+    page.get_by_test_id("import-text").fill("not a record")
+    page.get_by_test_id("import").click()
+    expect(page.get_by_test_id("error")).not_to_be_empty()
+
+
+def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> None:
+    created = server.post("/api/games", {"game": "kuzushi", "seats": [COMPUTER, HUMAN], "undo": True})
+    page = pages()
+    page.goto(server.url + created["seats"][1]["invite"])
+    for _ in range(3):
+        wait_my_turn_or_over(page)
+        click_a_playable_cell(page)
+    wait_my_turn_or_over(page)
+    before = board(page)
+    moves = page.get_by_test_id("move-list").inner_text()
+    ply = page.evaluate("window.__kumiki.ply")
+    # the token is remembered per game, so even the bare game address keeps the seat
+    page.goto(server.url + f"/game/{created['id']}")
+    page.wait_for_function(f"() => window.__kumiki.ply === {ply} && window.__kumiki.seat === 1")
+    assert board(page) == before
+    assert page.get_by_test_id("move-list").inner_text() == moves
+    expect(page.get_by_test_id("status")).to_have_text("Your turn.")
+
+    # U takes back my last move and the computer's reply
+    expect(page.get_by_test_id("undo")).to_be_visible()
+    page.keyboard.press("u")
+    page.wait_for_function(f"() => window.__kumiki.ply === {ply - 2}")
+    expect(page.get_by_test_id("move-list").locator("li")).to_have_count(ply - 2)
+
+
+def test_two_players_in_two_browsers_and_a_refused_move(server: Any, pages: Any) -> None:
+    created = server.create("kuzushi", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    ann, bob = pages(), pages(width=820, height=1180)  # a laptop and a tablet
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    # player 1 moves first: the CITY is player 0's
+    expect(bob.get_by_test_id("status")).to_have_text("Your turn.")
+    expect(bob.get_by_test_id("undo")).to_be_hidden()
+    expect(ann.get_by_test_id("status")).to_contain_text("Waiting for bob")
+
+    # ann clicks out of turn: refused with a clear message, nothing changes
+    ann.get_by_test_id("cell-1-0").click()
+    expect(ann.get_by_test_id("error")).to_contain_text("Move refused")
+    assert ann.evaluate("window.__kumiki.ply") == 0
+
+    # bob clicks a cell that is not playable: refused too
+    bob.get_by_test_id("cell-3-3").click()
+    expect(bob.get_by_test_id("error")).to_contain_text("Move refused")
+
+    bob.get_by_test_id("cell-1-0").click()
+    ann.wait_for_function("() => window.__kumiki.ply === 1")
+    expect(ann.get_by_test_id("cell-1-0")).to_have_attribute("data-kind", "base")
+    expect(ann.get_by_test_id("cell-1-0")).to_have_attribute("data-owner", "1")
+    expect(ann.get_by_test_id("last-move")).to_have_count(1)
+    expect(ann.get_by_test_id("status")).to_have_text("Your turn.")
+
+    # ann plays with the keyboard: the cursor is where she last clicked (1,0); two steps west and Enter
+    ann.keyboard.press("ArrowLeft")
+    ann.keyboard.press("ArrowLeft")
+    ann.keyboard.press("Enter")
+    bob.wait_for_function("() => window.__kumiki.ply === 2")
+    expect(bob.get_by_test_id("cell--1-0")).to_have_attribute("data-kind", "base")
+    expect(bob.get_by_test_id("cell--1-0")).to_have_attribute("data-owner", "0")
+    expect(bob.get_by_test_id("move-list").locator("li")).to_have_text(["B 1,0", "B -1,0"])
+
+    # bob clicks his own FLAG: it flips into a BASE
+    expect(bob.get_by_test_id("cell-2-0")).to_have_attribute("data-kind", "flag")
+    bob.get_by_test_id("cell-2-0").click()
+    ann.wait_for_function("() => window.__kumiki.ply === 3")
+    expect(ann.get_by_test_id("cell-2-0")).to_have_attribute("data-kind", "base")
+    expect(ann.get_by_test_id("move-list").locator("li").last).to_have_text("F 2,0")
+
+    # a spectator sees the same position and cannot move
+    watcher = pages()
+    watcher.goto(server.url + created["spectate"])
+    watcher.wait_for_function("() => window.__kumiki.ply === 3")
+    # the same tiles (only the seat to move sees its playable cells)
+    assert tiles(watcher) == tiles(bob)
+    assert watcher.evaluate("window.__kumiki.seat") is None

@@ -1,0 +1,94 @@
+"""The lobby over HTTP: catalog, creating games, seats and tokens, listing, and every refusal."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.helpers import HUMAN, create
+
+from kumiki.server.limits import Limits
+
+
+def test_catalog_lists_the_web_games_their_options_and_levels(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    games = {g["name"]: g for g in catalog["games"]}
+    assert sorted(games) == ["blokus3d", "kuzushi"]
+    assert games["kuzushi"]["players"] == [2, 6]
+    size = next(o for o in games["kuzushi"]["options"] if o["name"] == "size")
+    assert size["type"] == "int" and size["default"] == 6 and size["min"] == 2 and size["help"]
+    assert catalog["levels"] == ["easy", "medium", "hard"]
+
+
+def test_a_game_gets_a_token_and_invite_per_human_seat_and_a_spectator_link(client: TestClient) -> None:
+    game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "medium"}], seed=7)
+    ann, computer = game["seats"]
+    assert ann["name"] == "ann" and len(ann["token"]) >= 30
+    assert ann["invite"] == f"/game/{game['id']}?token={ann['token']}"
+    assert computer == {"seat": 1, "kind": "agent", "level": "medium", "name": "medium computer"}
+    assert game["spectate"] == f"/game/{game['id']}"
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["status"] == "playing" and summary["moves"] == 0 and summary["to_move"] == 1
+    assert summary["options"]["size"] == 6 and summary["winners"] == []
+    assert "token" not in str(summary)  # tokens are never listed
+
+
+def test_the_players_option_follows_the_seats(client: TestClient) -> None:
+    game = create(client, [HUMAN, HUMAN, HUMAN])
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["options"]["players"] == 3 and summary["options"]["size"] == 7 and len(summary["seats"]) == 3
+
+
+def test_games_are_listed_newest_first(client: TestClient) -> None:
+    first = create(client, [HUMAN, HUMAN])
+    second = create(client, [HUMAN, HUMAN], game="blokus3d")
+    listed = client.get("/api/games?limit=5").json()["games"]
+    assert [g["id"] for g in listed[:2]] == [second["id"], first["id"]]
+    assert client.get("/api/games?limit=1").json()["games"][0]["id"] == second["id"]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": [HUMAN, HUMAN]}, "unknown game 'chess'"),
+        ({"game": "kozo", "seats": [HUMAN, HUMAN]}, "unknown game 'kozo'"),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"size": 99}}, "option 'size'"),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"colour": 1}}, "unknown option 'colour'"),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"players": 3}}, "has 3 players, but 2 seats"),
+        ({"game": "kuzushi", "seats": [HUMAN, {"kind": "agent", "level": "genius"}]}, "unknown level 'genius'"),
+        ({"game": "kuzushi", "seats": [HUMAN, {"kind": "robot"}]}, '"kind" must be'),
+        ({"game": "kuzushi", "seats": []}, '"seats" must be'),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "undo": True}, "at most one human seat"),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "seed": -1}, '"seed" must be'),
+        ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "hack": 1}, "unknown field 'hack'"),
+        ({"game": "kuzushi", "seats": [{"kind": "human", "name": "x" * 41}, HUMAN]}, "at most 40 characters"),
+        ([1, 2], "must be a JSON object"),
+    ],
+)
+def test_bad_lobby_requests_get_one_clear_line_and_create_nothing(client: TestClient, body: object, words: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"] and "\n" not in response.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_bad_json_too_large_unknown_game_and_unknown_endpoint(client: TestClient) -> None:
+    bad = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
+    assert bad.status_code == 400 and bad.json() == {"error": "the request body is not valid JSON"}
+    huge = client.post("/api/games", content=b" " * 70_000, headers={"content-type": "application/json"})
+    assert huge.status_code == 413 and "too large" in huge.json()["error"]
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.get("/api/games/nope").json() == {"error": "no game 'nope'"}
+    assert client.get("/api/games/nope/record").status_code == 404
+    assert client.get("/api/nothing").status_code == 404
+
+
+def test_creating_games_is_rate_limited_per_address(serve: object) -> None:
+    client = serve(limits=Limits(http_rate=0.001, http_burst=2))  # type: ignore[operator]
+    codes = [client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, HUMAN]}).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+
+
+def test_pages_are_served_without_a_built_client(client: TestClient) -> None:
+    for path in ("/", "/game/abc", "/replay/abc"):
+        response = client.get(path)
+        assert response.status_code == 200 and "text/html" in response.headers["content-type"]

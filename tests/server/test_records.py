@@ -1,0 +1,80 @@
+"""Export a game as a .kmk record, import a record to watch, and the replay endpoint."""
+
+from __future__ import annotations
+
+import random
+
+from fastapi.testclient import TestClient
+from tests.server.helpers import create, receive_until, url, view_at
+
+import kumiki
+
+
+def _recorded_game(moves: int, seed: int = 4) -> kumiki.State:
+    state = kumiki.load_game("kuzushi", players=2, size=5).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.over:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_export_writes_the_stored_moves_as_a_record(client: TestClient) -> None:
+    game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], seed=12)
+    with client.websocket_connect(url(game, 1)) as bob, client.websocket_connect(url(game, 0)) as ann:
+        first = receive_until(bob, view_at(0))["legal"][0]
+        bob.send_json({"type": "move", "ply": 0, "move": first})
+        second = receive_until(ann, view_at(1))["legal"][0]
+        ann.send_json({"type": "move", "ply": 1, "move": second})
+        receive_until(bob, view_at(2))
+    response = client.get(f"/api/games/{game['id']}/record")
+    assert response.headers["content-type"].startswith("text/plain")
+    assert '[Player0 "ann"]' in response.text and '[Seed "12"]' in response.text
+    _game, state = kumiki.read_record(response.text)
+    assert [str(m) for m in state.history] == [first, second]
+
+
+def test_an_imported_record_replays_state_by_state(client: TestClient) -> None:
+    finished = _recorded_game(200)
+    assert finished.over
+    text = kumiki.write_record(finished, {"Player0": "ann", "Player1": "bob"})
+    answer = client.post("/api/records", content=text, headers={"content-type": "text/plain"}).json()
+    assert answer["replay"] == f"/replay/{answer['id']}"
+    summary = client.get(f"/api/games/{answer['id']}").json()
+    assert summary["imported"] and summary["status"] == "over" and summary["winners"] == finished.winners()
+    assert [s["name"] for s in summary["seats"]] == ["ann", "bob"]
+    assert all(s["kind"] == "record" for s in summary["seats"])
+    replay = client.get(f"/api/games/{answer['id']}/replay").json()
+    assert replay["moves"] == [str(m) for m in finished.history]
+    assert len(replay["states"]) == len(finished.history) + 1
+    step = kumiki.load_game("kuzushi", players=2, size=5).new_state(seed=4)
+    assert replay["states"][0] == step.public_view()
+    for k, move in enumerate(finished.history[:5], start=1):
+        step.play(move)
+        assert replay["states"][k] == step.public_view()
+    assert replay["states"][-1] == finished.public_view()
+    assert client.get(f"/api/games/{answer['id']}/record").text.splitlines()[-1] == str(finished.history[-1])
+
+
+def test_nobody_can_move_in_an_imported_game(client: TestClient) -> None:
+    unfinished = _recorded_game(3)
+    answer = client.post("/api/records", content=kumiki.write_record(unfinished)).json()
+    with client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
+        view = receive_until(ws, view_at(3))
+        assert view["imported"] and view["legal"] == []
+        ws.send_json({"type": "move", "ply": 3, "move": "B 1,0"})
+        assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "forbidden"
+    assert client.get(f"/api/games/{answer['id']}").json()["moves"] == 3
+
+
+def test_a_bad_record_is_refused_with_its_line(client: TestClient) -> None:
+    bad = '[Game "kuzushi"]\n[Players "2"]\n\nB 1,0\nB 99,99\n'
+    response = client.post("/api/records", content=bad)
+    assert response.status_code == 400 and response.json()["error"].startswith("line 5: illegal move")
+    assert client.post("/api/records", content='[Game "chess"]\n').json()["error"].startswith("line 1: unknown game")
+    kozo = kumiki.write_record(kumiki.load_game("kozo").new_state(seed=1))
+    assert "cannot show 'kozo'" in client.post("/api/records", content=kozo).json()["error"]
+    assert client.post("/api/records", content=b"\xff\xfe").json() == {"error": "a record is UTF-8 text"}
+    assert client.post("/api/records", content=b"#" * 1_100_000).status_code == 413
+    assert client.get("/api/games").json()["games"] == []

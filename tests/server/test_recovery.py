@@ -1,0 +1,120 @@
+"""After a restart, even after ``kill -9``, every game resumes exactly where it was, agents included."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.helpers import HUMAN, create, receive_until, url, view_at
+from websockets.sync.client import connect
+
+EASY = {"kind": "agent", "level": "easy"}
+
+
+class Stuck(Executor):
+    """An agent pool that never answers: the server goes down while an agent is thinking."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()
+
+
+def test_a_restarted_server_rebuilds_every_game_and_its_agents_resume(serve: Callable[..., TestClient]) -> None:
+    first = serve(pool_factory=Stuck)
+    two_humans = create(first, [HUMAN, HUMAN], seed=8)
+    versus = create(first, [EASY, HUMAN], seed=8)
+    with first.websocket_connect(url(two_humans, 1)) as ws:
+        view = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": view["legal"][1]})
+        seen = receive_until(ws, view_at(1))
+    with first.websocket_connect(url(versus, 1)) as ws:
+        view = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": view["legal"][2]})
+        receive_until(ws, view_at(1))  # the agent is now thinking, forever
+    first.__exit__(None, None, None)
+
+    second = serve()
+    with second.websocket_connect(url(two_humans, 0)) as ws:
+        again = receive_until(ws, lambda m: m["type"] == "view")
+        assert again["ply"] == 1 and again["history"] == seen["history"] and again["view"] == seen["view"]
+    with second.websocket_connect(url(versus, 1)) as ws:
+        resumed = receive_until(ws, view_at(2))  # the agent thought again after the restart and moved
+        assert resumed["to_move"] == 1 and resumed["history"][0] == view["legal"][2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _start(db: str, port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: kill -9 takes the agent workers with it
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=1).raise_for_status()
+            return process
+        except httpx.HTTPError:
+            if process.poll() is not None:
+                raise AssertionError(process.stderr.read().decode() if process.stderr else "serve ended") from None
+            time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    raise AssertionError("kumiki serve did not start")
+
+
+def _kill9(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _next_view(ws: Any, ply: int) -> dict[str, Any]:
+    for _ in range(100):
+        message = json.loads(ws.recv(timeout=20))
+        if message["type"] == "view" and message["ply"] >= ply:
+            return message
+    raise AssertionError("no view")
+
+
+@pytest.mark.slow
+def test_kill_9_loses_no_committed_move(db_url: str) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = _start(db_url, port)
+    try:
+        answer = httpx.post(f"{base}/api/games", json={"game": "kuzushi", "seats": [EASY, HUMAN], "seed": 1}).json()
+        ws_url = f"ws://127.0.0.1:{port}{url(answer, 1)}"
+        with connect(ws_url) as ws:
+            view = _next_view(ws, 0)
+            for _ in range(2):
+                ws.send(json.dumps({"type": "move", "ply": view["ply"], "move": view["legal"][0]}))
+                view = _next_view(ws, view["ply"] + 2)
+            ws.send(json.dumps({"type": "move", "ply": view["ply"], "move": view["legal"][0]}))
+            committed = _next_view(ws, view["ply"] + 1)  # broadcast, so committed; the agent may be thinking
+        _kill9(server)
+        server = _start(db_url, port)
+        with connect(ws_url) as ws:
+            after = _next_view(ws, committed["ply"])
+            assert after["history"][: committed["ply"]] == committed["history"]
+            if after["to_move"] != 1:
+                after = _next_view(ws, committed["ply"] + 1)  # the agent resumes thinking
+            assert after["to_move"] == 1 and after["history"][: committed["ply"]] == committed["history"]
+        record = httpx.get(f"{base}/api/games/{answer['id']}/record").text
+        assert record.rstrip("\n").splitlines()[-len(after["history"]) :] == after["history"]
+    finally:
+        _kill9(server)

@@ -1,0 +1,35 @@
+"""``kumiki serve`` refuses a bad database with one line and exit status 2, before listening."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from kumiki.cli import main
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("nonsense", "is not a database URL"),
+        ("sqlite:////nonexistent/folder/kumiki.db", "cannot open the database"),
+    ],
+)
+def test_a_bad_database_is_one_line_and_status_2(url: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--db", url])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kumiki serve: ") and words in err and err.count("\n") == 1
+
+
+def test_a_taken_port_is_one_line_and_status_2(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as stop:
+            main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path}/k.db"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"kumiki serve: cannot listen on 127.0.0.1:{port}: Address already in use\n"
