@@ -30,9 +30,10 @@ lint: $(STAMP)  ## ruff only
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m bench
 
-strength: $(STAMP)  ## the agents' strength matches: Kuzushi and Blokus 3D (several minutes)
+strength: $(STAMP)  ## the agents' strength matches: Kuzushi, Blokus 3D and Kozo (several minutes)
 	$(BIN)/python -m bench.strength --games 100
 	$(BIN)/python -m bench.blokus3d_strength --games 40
+	$(BIN)/python -m bench.kozo_strength --games 40
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/*.egg-info

@@ -14,7 +14,7 @@ from kumiki.core.options import parse_value
 _AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent)}
 
 # Game-specific agents live with their game and are imported only when asked for: name -> "module:Class".
-_LAZY_AGENTS: dict[str, str] = {}
+_LAZY_AGENTS: dict[str, str] = {"kozo-greedy": "kumiki.games.kozo.agents:KozoGreedyAgent"}
 
 
 def agents() -> list[str]:
