@@ -63,9 +63,10 @@ bench: $(STAMP)  ## run the benchmarks and print the figures
 load: $(STAMP)  ## the web server under load: 200 WebSocket clients in 100 Kuzushi games
 	$(BIN)/python -m bench.server_load
 
-strength: $(STAMP)  ## the agents' strength matches: Kuzushi and Blokus 3D (several minutes)
+strength: $(STAMP)  ## the agents' strength matches: Kuzushi, Blokus 3D and Kozo (several minutes)
 	$(BIN)/python -m bench.strength --games 100
 	$(BIN)/python -m bench.blokus3d_strength --games 40
+	$(BIN)/python -m bench.kozo_strength --games 40
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/*.egg-info $(WEB)/dist $(WEB)/node_modules

@@ -14,7 +14,11 @@ from kumiki.core.options import parse_value
 _AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent)}
 
 # Game-specific agents live with their game and are imported only when asked for: name -> "module:Class".
-_LAZY_AGENTS: dict[str, str] = {}
+_LAZY_AGENTS: dict[str, str] = {
+    "kozo-greedy": "kumiki.games.kozo.agents:KozoGreedyAgent",
+    "towerbrix-solo": "kumiki.games.towerbrix.agents:SoloAgent",
+    "towerbrix-teammate": "kumiki.games.towerbrix.agents:TeammateAgent",
+}
 
 
 def agents() -> list[str]:
@@ -53,8 +57,5 @@ def agent_from_spec(spec: str) -> Agent:
         options[key.strip()] = parse_value(value.strip())
     return load_agent(name.strip(), **options)
 
-
-register_agent_path("towerbrix-solo", "kumiki.games.towerbrix.agents:SoloAgent")
-register_agent_path("towerbrix-teammate", "kumiki.games.towerbrix.agents:TeammateAgent")
 
 __all__ = ["Agent", "agent_from_spec", "agents", "load_agent", "register_agent", "register_agent_path"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
+from kumiki.games.kozo import ai
 from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
 from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
@@ -20,6 +21,42 @@ from kumiki.physics.model import Body, Tower, body_from_cells
 from kumiki.physics.statics import Verdict, judge
 
 BASE_REGION = ((0.0, 0.0, 3.0, 3.0),)
+CACHE_SIZE = 200_000  # towers whose verdict is kept per game (about 100 MB at most)
+
+
+class VerdictCache:
+    """The judge's verdicts per tower, shared by every state of a game (agents reach one tower by many orders).
+
+    A standing verdict names no body, so it is kept under the tower as a set (the same cubes by any order); a
+    falling one names the bodies that move, so it is kept under the tower in its order of play.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self.standing: dict[tuple[frozenset[Any], frozenset[Cell]], Verdict] = {}
+        self.falling: dict[tuple[tuple[Any, ...], tuple[Cell, ...]], Verdict] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, state: KozoState) -> Verdict:
+        placed = state.placed
+        key = (frozenset(cells for _, _, cells in placed), frozenset(state.balances))
+        verdict = self.standing.get(key)
+        if verdict is not None:
+            self.hits += 1
+            return verdict
+        order = (tuple((name, cells) for name, _, cells in placed), tuple(state.balances))
+        verdict = self.falling.get(order)
+        if verdict is not None:
+            self.hits += 1
+            return verdict
+        self.misses += 1
+        verdict = judge(state.tower(), margin=False, explain=True)
+        table: dict[Any, Verdict] = self.standing if verdict.stands else self.falling  # type: ignore[assignment]
+        if len(table) >= self.size:
+            table.clear()
+        table[key if verdict.stands else order] = verdict
+        return verdict
 
 
 class Kozo(Game):
@@ -41,6 +78,7 @@ class Kozo(Game):
         self.placements = {name: placements(name, shape) for name, shape in self.pieces.items()}
         self.shapes = {name: set(orientations(normalize(shape))) for name, shape in self.pieces.items()}
         self._by_upper = {name.upper(): name for name in self.names}
+        self.verdicts = VerdictCache()
 
     def new_state(self, seed: int | None = None) -> KozoState:
         return KozoState(self, seed)
@@ -284,7 +322,7 @@ class KozoState(State):
             if not self.placed:
                 self._verdict_cache = Verdict(True, False, 0.0, 0)
             else:
-                self._verdict_cache = judge(self.tower(), margin=False, explain=True)
+                self._verdict_cache = self.game.verdicts.get(self)
         return self._verdict_cache
 
     def margin(self) -> float:
@@ -295,6 +333,24 @@ class KozoState(State):
             else:
                 self._margin_cache = judge(self.tower(), margin=True, explain=False).margin_deg
         return self._margin_cache
+
+    # ----------------------------------------------------------------- AI hooks (kumiki.agents use them if present)
+
+    def move_values(self, moves: list[KozoMove]) -> list[float]:
+        """A one-ply value of each move for the mover (the MCTS prior): see ``ai.move_values``."""
+        return ai.move_values(self, moves)
+
+    def heuristic_playout(self, rng: random.Random) -> None:
+        """Play a few turns of the current round (biggest pieces first, the judge refereeing), then score the rest
+        and the later rounds as played without a fall; in place (see ``ai.playout_round``)."""
+        ai.playout_round(self, rng)
+        ai.finish_later_rounds(self)
+
+    def certainly_falls(self, move: KozoMove) -> bool:
+        """The exact pre-check: True only if the polycube of ``move`` must fall at step 1 (no LP is solved)."""
+        body = body_from_cells(move.piece, move.cells)
+        tower = Tower((*self.bodies, body, *self.balance_bodies), BASE_REGION, "falls")
+        return ai.certainly_falls(tower, len(self.bodies))
 
     # ----------------------------------------------------------------- scores
 
