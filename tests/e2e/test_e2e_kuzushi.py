@@ -45,7 +45,7 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(server: Any, pa
     page.get_by_test_id("opt-tiles").fill("8")
     # seat 1 moves first (the CITY is seat 0's): the human moves first, the computer answers
     page.get_by_test_id("seat-0-kind").select_option("agent")
-    page.get_by_test_id("seat-0-level").select_option("easy")
+    page.get_by_test_id("seat-0-level").select_option("random")
     page.get_by_test_id("seat-1-kind").select_option("human")
     page.get_by_test_id("seat-1-name").fill("ann")
     page.get_by_test_id("create").click()
@@ -68,7 +68,7 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(server: Any, pa
     expect(over).to_be_visible()
     status = page.get_by_test_id("status")
     expect(status).to_contain_text("Game over")
-    names = {0: "easy computer", 1: "ann"}
+    names = {0: "random computer", 1: "ann"}
     for winner in summary["winners"]:
         expect(status).to_contain_text(names[winner])
     history = page.get_by_test_id("move-list").locator("li")

@@ -17,10 +17,16 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {}),
     "medium": ("mcts", {"iterations": 500}),
     "hard": ("mcts", {"seconds": 3.0}),
+    "random": ("random", {}),  # a uniformly random legal move: for trying the app out, and for tests
 }
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.
 PLAIN_AGENTS: dict[str, tuple[str, dict[str, Any]]] = {"random": ("random", {}), "greedy": ("greedy", {})}
-LEVEL_NAMES = {"easy": "easy computer", "medium": "medium computer", "hard": "hard computer"}
+LEVEL_NAMES = {
+    "easy": "easy computer",
+    "medium": "medium computer",
+    "hard": "hard computer",
+    "random": "random computer",
+}
 MAX_WORKERS = 2
 
 
