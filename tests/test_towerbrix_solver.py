@@ -141,3 +141,41 @@ def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.C
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_refutation_sweep_agrees_with_checking_each_colouring_in_full() -> None:
+    """The sweep computes a library tower's relations once and only swaps colour masks: its answers must be those of
+    building every coloured tower anew (the slow, obvious form)."""
+    from kumiki.games.towerbrix.solver import _Checker, _colourings, _library, _refute
+
+    contradictory = [card("every red touches table"), card("no red touches table", "T2")]
+    checker = _Checker(contradictory, "green", None, False)
+    assert _refute(checker, GREEN_IDS, 0.5, deadline=float("inf")).status == "none"
+    shape = _library(checker, GREEN_IDS, 0.5)[0]
+    boxes = [(b.axis, b.box) for b in shape.values()]
+    wanted = [card("highest by top is red"), card("every yellow touches table", "T2")]
+    checker = _Checker(wanted, "green", None, False)
+    answer = _refute(checker, GREEN_IDS, 0.5, deadline=float("inf"))
+    slow = [
+        names
+        for shape in _library(checker, GREEN_IDS, 0.5)
+        for names in _colourings(GREEN_IDS)
+        if all(
+            c.holds(
+                [Brick(n, a, b) for n, (a, b) in zip(names, [(x.axis, x.box) for x in shape.values()], strict=True)]
+            )
+            for c in wanted
+        )
+    ]
+    assert answer.status == ("solved" if slow else "none")
+    if slow:
+        assert_valid(answer.bricks)
+        assert all(c.holds(answer.bricks) for c in wanted)
+    assert boxes  # the library is built from its seed, whatever the cards
+
+
+def test_none_comes_soon_after_the_sweep() -> None:
+    cards = [card("vertical bricks = 0"), card("every horizontal brick touches vertical brick", "T2")]
+    answer = solve(cards, seconds=4)
+    assert answer.status == "none"
+    assert answer.seconds < 3.4  # half the limit (and 0.4 s after the sweep), not 90 % of it

@@ -280,6 +280,9 @@ def _neighbour(
     return trial if checker.valid(list(trial.values())) else None
 
 
+SWEEP_AFTER = 0.4  # seconds of local search before the refutation space is swept
+CONFIRM = 0.5  # after a sweep that found nothing, the search goes on until this share of the time limit ...
+CONFIRM_AFTER_SWEEP = 0.4  # ... and at least this many seconds after the sweep; then it answers "none"
 KEEP_COST = 0.4  # score lost per brick changed from the start tower, when keeping it: < 1 card
 
 
@@ -288,28 +291,45 @@ def _score(
     tower: Mapping[str, Brick],
     box: tuple[float, float],
     anchor: Mapping[str, Brick] | None = None,
+    costs: Mapping[str, float] | None = None,
+    extra: Callable[[Sequence[Brick]], float] | None = None,
 ) -> tuple[int, float]:
-    """(cards held, score): the cards, then a hundredth a bonus point, less ``KEEP_COST`` a brick moved from
-    ``anchor``."""
+    """(cards held, score): the cards, then a hundredth a bonus point, less the cost of every brick moved from
+    ``anchor`` (``costs[id]``, by default ``KEEP_COST``)."""
     bricks = list(tower.values())
     held = checker.held(bricks)
     score = held + 0.01 * bonus(bricks, box)
     if anchor is not None:
-        moved = sum(1 for i, b in tower.items() if i not in anchor or anchor[i].box != b.box)
-        moved += sum(1 for i in anchor if i not in tower)
-        score -= KEEP_COST * moved
+        costs = costs or {}
+        moved = [i for i, b in tower.items() if i not in anchor or anchor[i].box != b.box]
+        moved += [i for i in anchor if i not in tower]
+        score -= sum(costs.get(i, KEEP_COST) for i in moved)
+    if extra is not None:
+        score -= extra(bricks)
     return held, score
 
 
+_LIBRARIES: dict[tuple[tuple[str, ...], float], list[dict[str, Brick]]] = {}
+_COLOURINGS: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+
+
 def _library(checker: _Checker, ids: Sequence[str], grid: float) -> list[dict[str, Brick]]:
-    rng = random.Random(LIBRARY_SEED)
-    return [random_tower(rng, ids, checker, grid) for _ in range(LIBRARY_SIZE)]
+    """The refutation space's towers: fixed by the seed, independent of the cards (built once per process)."""
+    key = (tuple(ids), grid)
+    if key not in _LIBRARIES:
+        rng = random.Random(LIBRARY_SEED)
+        _LIBRARIES[key] = [random_tower(rng, ids, checker, grid) for _ in range(LIBRARY_SIZE)]
+    return _LIBRARIES[key]
 
 
-def _colourings(ids: Sequence[str]) -> Iterable[tuple[str, ...]]:
+def _colourings(ids: Sequence[str]) -> list[tuple[str, ...]]:
     """Every distinct assignment of the bricks ``ids`` to places 0..n-1, up to swapping bricks of one colour."""
+    key = tuple(ids)
+    if key in _COLOURINGS:
+        return _COLOURINGS[key]
     colours = sorted(i[0] for i in ids)
     seen: set[tuple[str, ...]] = set()
+    out = []
     for perm in itertools.permutations(colours):
         if perm in seen:
             continue
@@ -319,16 +339,40 @@ def _colourings(ids: Sequence[str]) -> Iterable[tuple[str, ...]]:
         for c in perm:
             counters[c] = counters.get(c, 0) + 1
             named.append(c if c == "G" else f"{c}{counters[c]}")
-        yield tuple(named)
+        out.append(tuple(named))
+    _COLOURINGS[key] = out
+    return out
 
 
 def _refute(checker: _Checker, ids: Sequence[str], grid: float, deadline: float) -> Solution | None:
-    """Every colouring of every library tower; a solution, a "none" for that space, or None when time ran out."""
+    """Every colouring of every library tower; a solution, a "none" for that space, or None when time ran out.
+
+    The geometry of a library tower is the same under every colouring, so its relations are computed once and only
+    the colour masks change; a colouring is checked in full (deck, rule, every card) only when the cards pass."""
+    from kumiki.games.towerbrix.conditions import COLOUR_OF_LETTER, COLOURS
+    from kumiki.games.towerbrix.conditions import Tower as Facts
+
+    fast = all(hasattr(card, "check") for card in checker.cards)
+    slack = 1 if checker.skip_one and checker.cards else 0
     for shape in _library(checker, ids, grid):
         boxes = [(b.axis, b.box) for b in shape.values()]
-        for names in _colourings(ids):
-            if time.monotonic() > deadline:
+        facts = Facts(list(shape.values())) if fast else None
+        for k, names in enumerate(_colourings(ids)):
+            if k % 256 == 0 and time.monotonic() > deadline:
                 return None
+            if facts is not None:
+                colour = dict.fromkeys(COLOURS, 0)
+                for i, name in enumerate(names):
+                    colour[COLOUR_OF_LETTER[name[0]]] |= 1 << i
+                facts.colour = colour
+                misses = 0
+                for card in checker.cards:
+                    if not card.check(facts):
+                        misses += 1
+                        if misses > slack:
+                            break
+                if misses > slack:
+                    continue
             bricks = [Brick(n, axis, box) for n, (axis, box) in zip(names, boxes, strict=True)]
             if checker.solved(bricks):
                 return Solution("solved", bricks, bonus(bricks))
@@ -356,6 +400,8 @@ def solve(
     keep: bool = False,
     polish: float = 0.25,
     refute: bool = True,
+    costs: Mapping[str, float] | None = None,
+    extra: Callable[[Sequence[Brick]], float] | None = None,
 ) -> Solution:
     """A valid standing connected tower meeting every card (and ``rule``), preferring more bonus points.
 
@@ -363,6 +409,8 @@ def solve(
     what it can of it). ``keep``: prefer, among towers that meet the cards, those that move fewer bricks of
     ``start``. ``polish``: seconds spent after the first solution looking for more bonus points.
     ``refute``: spend the middle of the time on the refutation space, which can answer "none".
+    ``costs``: with ``keep``, the score lost for moving each brick of ``start`` (default ``KEEP_COST``).
+    ``extra``: a further score lost by a tower (the teammate: the others' cards it probably breaks).
     """
     began = time.monotonic()
     deadline = began + seconds
@@ -376,6 +424,7 @@ def solve(
     solved_at: float | None = None
     refuted = not refute
     refuted_none = False
+    confirm_until = deadline
     restart_after = 400
 
     def finish(status: str, bricks: list[Brick] | None = None, space: str = "") -> Solution:
@@ -404,18 +453,20 @@ def solve(
                     break
     anchor = {b.id: b for b in start} if keep and start else None
     first = dict(tower)
-    held, score = _score(checker, tower, box, anchor)
+    held, score = _score(checker, tower, box, anchor, costs, extra)
     stale = 0
     while True:
         now = time.monotonic()
-        if now > deadline or (refuted_none and now > began + 0.9 * seconds):
+        if now > deadline or (refuted_none and now > confirm_until):
             break
         if solved_at is not None and (now - solved_at > polish or (best_bonus >= 5 and anchor is None)):
             break
-        if not refuted and solved_at is None and now - began > min(seconds * 0.5, 2.0):
+        if not refuted and solved_at is None and now - began > min(seconds * 0.5, SWEEP_AFTER):
             refuted = True
             answer = _refute(checker, ids, grid, began + seconds * 0.8)
             refuted_none = answer is not None and answer.status == "none"
+            confirm_until = max(began + CONFIRM * seconds, time.monotonic() + CONFIRM_AFTER_SWEEP)
+            confirm_until = min(confirm_until, began + 0.9 * seconds)
             if answer is not None and answer.bricks:
                 best, best_bonus, solved_at = answer.bricks, answer.bonus, time.monotonic()
         bricks = list(tower.values())
@@ -428,7 +479,7 @@ def solve(
         trial = _neighbour(rng, tower, checker, deck, grid)
         if trial is None:
             continue
-        new_held, new_score = _score(checker, trial, box, anchor)
+        new_held, new_score = _score(checker, trial, box, anchor, costs, extra)
         worse = 0.02 if anchor is not None else math.exp((new_score - score) / 0.4) * 0.3
         if new_score >= score or rng.random() < worse:
             stale = 0 if new_score > score else stale + 1
@@ -439,7 +490,7 @@ def solve(
             closest = (score, list(tower.values()))
         if stale > restart_after and best is None:
             tower = dict(first) if anchor is not None else random_tower(rng, ids, checker, grid)
-            held, score = _score(checker, tower, box, anchor)
+            held, score = _score(checker, tower, box, anchor, costs, extra)
             stale = 0
     if best is not None:
         return finish("solved", best)
