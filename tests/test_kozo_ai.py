@@ -7,27 +7,12 @@ import random
 import pytest
 
 import kumiki
+from bench.kozo_precheck import random_towers
 from kumiki.games.kozo import KozoMove
 from kumiki.games.kozo.ai import FALL_PENALTY, own_slack, standing_after
 from kumiki.games.kozo.rules import BASE_REGION
 from kumiki.physics.model import Tower, body_from_cells
 from kumiki.physics.statics import judge
-
-
-def random_towers(count: int, seed: int = 0) -> list[kumiki.State]:
-    """Standing towers of every height from random play (the judge refereeing), ``count`` of them."""
-    game = kumiki.load_game("kozo", players=2, rounds=1)
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = game.new_state(seed=rng.randrange(1000))
-        while not state.over and len(out) < count:
-            falls = len(state.falls)
-            state.play(rng.choice(state.legal_moves()))
-            if len(state.falls) > falls or state.over:
-                break
-            out.append(state.copy())
-    return out
 
 
 def step_one_tower(state, move: KozoMove) -> Tower:

@@ -133,8 +133,8 @@ def move_values(state: KozoState, moves: list[KozoMove], wanted: int = WANTED, b
 
 
 def standing_after(state: KozoState, move: KozoMove) -> KozoState | None:
-    """The position after ``move`` if the tower stands after both steps, else None (the judge decides; the
-    pre-check spares it the certain falls of step 1)."""
+    """The position after ``move`` if the tower stands after both steps, else None (the judge decides, through the
+    per-tower cache; the pre-check is not asked first: see "AI" in docs/rules/kozo.md for why)."""
     after = state.copy()
     falls = len(after.falls)
     after.play(move)
