@@ -7,10 +7,11 @@ pickles cheaply), so the server's event loop never waits for a search.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from kumiki import load_agent, load_game
+from kumiki import State, load_agent, load_game
 
 # The lobby's levels and the agent behind each (docs/server.md lists them).
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -30,11 +31,17 @@ LEVEL_NAMES = {
 MAX_WORKERS = 2
 
 
-def choose_move(game: str, options: dict[str, Any], seed: int | None, moves: list[str], level: str) -> str:
-    """The move the agent of ``level`` plays after ``moves`` (runs in a worker process)."""
+def replay(game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str]) -> State:
+    """The position after ``moves``, replayed from the seed and options."""
     state = load_game(game, **options).new_state(seed=seed)
     for move in moves:
         state.play(move)
+    return state
+
+
+def choose_move(game: str, options: dict[str, Any], seed: int | None, moves: list[str], level: str) -> str:
+    """The move the agent of ``level`` plays after ``moves`` (runs in a worker process)."""
+    state = replay(game, options, seed, moves)
     name, agent_options = LEVELS.get(level) or PLAIN_AGENTS[level]
     return str(load_agent(name, **agent_options).choose(state))
 

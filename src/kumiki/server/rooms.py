@@ -18,8 +18,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from kumiki import IllegalMove, State, load_game
-from kumiki.server.agents import choose_move
+from kumiki import IllegalMove, State
+from kumiki.server.agents import choose_move, replay
 from kumiki.server.storage import GameRow, Storage, hash_token
 
 log = logging.getLogger("kumiki.server")
@@ -59,10 +59,7 @@ class Connection:
 
 def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     """The position after the stored moves, replayed from the seed and options."""
-    state = load_game(row.game, **row.options).new_state(seed=row.seed)
-    for _seat, text in moves:
-        state.play(text)
-    return state
+    return replay(row.game, row.options, row.seed, (text for _seat, text in moves))
 
 
 def result_columns(state: State) -> dict[str, Any]:
@@ -191,7 +188,8 @@ class Room:
                 raise Refusal("no_undo", "there is no human move to take back")
             keep = humans[-1]
             self.cancel_agents()
-            moves = self.hub.storage.moves(self.row.id)[:keep]
+            # The stored moves are the State's own history (every commit keeps them equal): no database read.
+            moves = list(zip(self.movers[:keep], (str(m) for m in self.state.history[:keep]), strict=True))
             state = rebuild(self.row, moves)
             await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state))
             self.state, self.movers = state, [s for s, _ in moves]
@@ -290,9 +288,7 @@ class Hub:
             room.cancel_agents()
             for connection in list(room.connections):
                 connection.close()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.reset_pool()
         self._writer.shutdown(wait=True)
         with contextlib.suppress(Exception):
             self.storage.close()

@@ -113,6 +113,9 @@ class SeatRow:
         return out
 
 
+SEAT_FIELDS = [c.name for c in seats_table.c if c.name != "game_id"]
+
+
 @dataclass
 class GameRow:
     id: str
@@ -181,36 +184,10 @@ class Storage:
     def create_game(self, row: GameRow, moves: Sequence[tuple[int | None, str]] = ()) -> None:
         now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(games_table).values(
-                    id=row.id,
-                    game=row.game,
-                    options=row.options,
-                    seed=row.seed,
-                    undo=row.undo,
-                    imported=row.imported,
-                    status=row.status,
-                    to_move=row.to_move,
-                    moves=row.moves,
-                    winners=row.winners,
-                    scores=row.scores,
-                    created=row.created,
-                    updated=row.updated,
-                )
-            )
+            conn.execute(insert(games_table).values({c.name: getattr(row, c.name) for c in games_table.c}))
             conn.execute(
                 insert(seats_table),
-                [
-                    {
-                        "game_id": row.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "name": s.name,
-                        "level": s.level,
-                        "token_hash": s.token_hash,
-                    }
-                    for s in row.seats
-                ],
+                [{"game_id": row.id, **{name: getattr(s, name) for name in SEAT_FIELDS}} for s in row.seats],
             )
             if moves:
                 conn.execute(
