@@ -16,8 +16,11 @@ from typing import Any, ClassVar
 from kumiki.agents.base import Agent
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
-from kumiki.games.towerbrix.bricks import Brick, place, touching
-from kumiki.games.towerbrix.solver import TOL, build_order, meets_deck, solve
+from kumiki.games.towerbrix.bricks import Brick, connected, judge, place, touching
+from kumiki.games.towerbrix.cards import Card
+from kumiki.games.towerbrix.conditions import Tower as Facts
+from kumiki.games.towerbrix.rules import _touching_spots
+from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, deck_ids, meets_deck, solve
 
 
 def _same(a: Brick, b: Brick) -> bool:
@@ -81,8 +84,6 @@ def _view_deck(state: State) -> str:
 
 def own_cards(view: Mapping[str, Any], player: int) -> list[Any]:
     """``player``'s own cards, as their view shows them (ids in ``hands[player]``, faces in ``cards``)."""
-    from kumiki.games.towerbrix.cards import Card
-
     faces = view.get("cards") or {}
     hands = view.get("hands") or []
     ids = hands[player] if len(hands) > player and hands[player] is not None else list(faces)
@@ -90,11 +91,18 @@ def own_cards(view: Mapping[str, Any], player: int) -> list[Any]:
 
 
 def _satisfied(cards: Sequence[Any], deck: str, bricks: Sequence[Brick]) -> bool:
-    from kumiki.games.towerbrix.bricks import connected, judge
-
     if not bricks or not meets_deck(bricks, deck) or not connected(bricks) or not judge(bricks).stands:
         return False
     return all(card.holds(list(bricks)) for card in cards)
+
+
+def _read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict[str, Brick]]:
+    """What the player to move sees: (player, view, brick set, own cards, bricks on the table by id)."""
+    player = state.to_move
+    if player is None:
+        raise ValueError("the game is over: there is no move to choose")
+    view = state.view(player)
+    return player, view, _view_deck(state), own_cards(view, player), _view_bricks(view)
 
 
 class _TowerAgent(Agent):
@@ -113,13 +121,7 @@ class _TowerAgent(Agent):
         self._expected: dict[str, tuple[float, ...]] | None = None
 
     def choose(self, state: State) -> Move:
-        player = state.to_move
-        if player is None:
-            raise ValueError("the game is over: there is no move to choose")
-        view = state.view(player)
-        deck = _view_deck(state)
-        cards = own_cards(view, player)
-        current = _view_bricks(view)
+        player, _, deck, cards, current = _read_view(state)
         if _satisfied(cards, deck, list(current.values())):
             return state.game.parse_move("ok")
         key = (deck, tuple(sorted(c.id for c in cards)))
@@ -226,8 +228,6 @@ def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
 
 def _stands(tower: Mapping[str, Brick]) -> bool:
     """Connected and standing (whatever the deck rule): the others can build on it."""
-    from kumiki.games.towerbrix.bricks import connected, judge
-
     bricks = list(tower.values())
     return connected(bricks) and judge(bricks).stands
 
@@ -255,9 +255,6 @@ def best_single_edit(
 
     Every placement where the lowered brick touches the rest of the tower is tried (a full enumeration, not a
     sample); the judge is only asked about the candidates in order of merit, until one stands."""
-    from kumiki.games.towerbrix.conditions import Tower as Facts
-    from kumiki.games.towerbrix.rules import _touching_spots
-    from kumiki.games.towerbrix.solver import _Checker
 
     checker = _Checker(cards, deck, None, False)
     bricks = list(current.values())
@@ -296,7 +293,6 @@ def valid_step_towards(
 ) -> str | None:
     """A move of one brick that carries nothing straight to its place in ``target`` that keeps the tower complete
     and valid (so the others are never left with a broken tower), or None."""
-    from kumiki.games.towerbrix.solver import _Checker
 
     checker = _Checker([], deck, None, False)
     for want in build_order(target):
@@ -316,9 +312,6 @@ def best_addition(
 ) -> str | None:
     """On an incomplete tower that is valid so far, the placement of a missing brick (touching the tower) that keeps
     it valid and makes the most of ``cards`` hold on the bricks placed so far; None if no placement stands."""
-    from kumiki.games.towerbrix.conditions import Tower as Facts
-    from kumiki.games.towerbrix.rules import _touching_spots
-    from kumiki.games.towerbrix.solver import _Checker, deck_ids
 
     checker = _Checker(cards, deck, None, False)
     bricks = list(current.values())
@@ -396,18 +389,10 @@ class TeammateAgent(_TowerAgent):
                 self._mine.discard(brick_id)
 
     def choose(self, state: State) -> Move:
-        player = state.to_move
-        if player is None:
-            raise ValueError("the game is over: there is no move to choose")
-        view = state.view(player)
-        deck = _view_deck(state)
-        cards = own_cards(view, player)
-        current = _view_bricks(view)
+        player, view, deck, cards, current = _read_view(state)
         self._observe(view, current)
         if self._others is None:
             self._others = OthersCards(state.game.deck, (c.id for c in cards), len(view["hand_sizes"]), player)
-        from kumiki.games.towerbrix.conditions import Tower as Facts
-
         facts = Facts(list(current.values()))
         self._others.observe(view.get("oks", ()), facts)
         others = self._others.baseline(facts, view["hand_sizes"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -85,9 +85,13 @@ def load_deck(name_or_path: str | Path) -> list[Card]:
 def deck_bricks(name_or_path: str | Path) -> str:
     """Which bricks a deck is played with: "green" (the eight coloured bricks, all used) or "pink" (all nine, at
     least one of each colour used). The deck is validated in full."""
+    return read_deck(name_or_path)[1]
+
+
+def read_deck(name_or_path: str | Path) -> tuple[list[Card], str]:
+    """A deck's cards and which bricks it is played with (see :func:`deck_bricks`), from one read of the file."""
     data, source = _read(name_or_path)
-    parse_deck(data, source)
-    return str(data.get("bricks", data["deck"]))
+    return parse_deck(data, source), str(data.get("bricks", data["deck"]))
 
 
 def parse_deck(data: dict[str, Any], source: str = "<deck>") -> list[Card]:
@@ -148,7 +152,3 @@ def _parse_card(raw: Any, number: int, deck: str, bricks: str, source: str) -> C
     if bricks == "green" and "gray" in rule.colours:
         raise CardError(f"{where}: rule names gray, but the gray brick is never used with the {deck} deck")
     return Card(card_id, deck, points, text.strip(), rule_text, rule)
-
-
-def cards_by_id(cards: Sequence[Card]) -> dict[str, Card]:
-    return {card.id: card for card in cards}

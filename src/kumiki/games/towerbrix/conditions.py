@@ -297,20 +297,19 @@ class _Parser:
         return test
 
     def rule(self) -> Test:
-        parts = [self.conjunction()]
-        while self.accept("or"):
-            parts.append(self.conjunction())
-        if len(parts) == 1:
-            return parts[0]
-        return lambda t: any(p(t) for p in parts)
+        return self.chain("or", self.conjunction, any)
 
     def conjunction(self) -> Test:
-        parts = [self.negation()]
-        while self.accept("and"):
-            parts.append(self.negation())
+        return self.chain("and", self.negation, all)
+
+    def chain(self, word: str, operand: Callable[[], Test], combine: Callable[[Iterable[bool]], bool]) -> Test:
+        """``operand (word operand)*``: one operand as it is, more joined by ``combine`` (any / all)."""
+        parts = [operand()]
+        while self.accept(word):
+            parts.append(operand())
         if len(parts) == 1:
             return parts[0]
-        return lambda t: all(p(t) for p in parts)
+        return lambda t: combine(p(t) for p in parts)
 
     def negation(self) -> Test:
         if self.accept("not"):

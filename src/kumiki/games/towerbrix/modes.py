@@ -16,7 +16,6 @@ from kumiki.games.towerbrix.scoring import height
 
 BASE_TOTALS = {"easy": 10, "medium": 16, "hard": 20}  # within easy <= 12, medium 13-19, hard >= 20
 CHALLENGE_TOTALS = {"easy": 12, "medium": 15, "hard": 18}  # the seed's exact challenge totals
-DIFFICULTY_RANGES = {"easy": (2, 12), "medium": (13, 19), "hard": (20, 200)}
 
 Rect = tuple[float, float, float, float]
 

@@ -16,7 +16,7 @@ from typing import Any
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, GameFacts, State
 from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
-from kumiki.games.towerbrix.cards import Card, deck_bricks, load_deck
+from kumiki.games.towerbrix.cards import Card, read_deck
 from kumiki.games.towerbrix.conditions import Tower as ConditionTower
 from kumiki.games.towerbrix.modes import BASE_TOTALS, CHALLENGE_TOTALS, CHALLENGES, Challenge, challenge_problems
 from kumiki.games.towerbrix.moves import OK, TowerBrixMove, format_number, parse_towerbrix_move, place_move, remove_move
@@ -24,11 +24,6 @@ from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS, parse_brick_size
 from kumiki.games.towerbrix.scoring import bonus, verdict
 
 FAR = 1000.0  # a corner further than this from the origin is refused (the table is unbounded, floats are not)
-
-
-def brick_set(deck: str) -> str:
-    """Which bricks a deck is played with: "green" (the eight coloured) or "pink" (all nine, every colour)."""
-    return deck if deck in ("green", "pink") else deck_bricks(deck)
 
 
 class TowerBrix(Game):
@@ -45,8 +40,8 @@ class TowerBrix(Game):
         self.size = parse_brick_size(o["brick"])
         self.grid: float = o["grid"]
         try:
-            self.deck: list[Card] = load_deck(o["deck"])
-            self.bricks_rule = brick_set(o["deck"])
+            self.deck: list[Card]
+            self.deck, self.bricks_rule = read_deck(o["deck"])  # bricks_rule: "green" or "pink"
         except ValueError as error:
             raise ValueError(f"option 'deck': {error}") from None
         self.cards = {card.id: card for card in self.deck}

@@ -28,6 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kumiki.games.towerbrix.bricks import AXES, Brick, connected, judge, place
+from kumiki.games.towerbrix.conditions import COLOUR_OF_LETTER, COLOURS
+from kumiki.games.towerbrix.conditions import Tower as Facts
+from kumiki.games.towerbrix.scoring import bonus as _game_bonus
+from kumiki.games.towerbrix.scoring import height
 
 GREEN_IDS: tuple[str, ...] = ("Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2")
 PINK_IDS: tuple[str, ...] = (*GREEN_IDS, "G")
@@ -71,23 +75,13 @@ def build_order(bricks: Iterable[Brick]) -> list[Brick]:
     return sorted(bricks, key=_build_order)
 
 
-def height(bricks: Iterable[Brick]) -> float:
-    return max((b.box[5] for b in bricks), default=0.0)
-
-
 def on_table_count(bricks: Iterable[Brick]) -> int:
     return sum(1 for b in bricks if abs(b.box[2]) <= TOL)
 
 
 def bonus(bricks: Sequence[Brick], box: tuple[float, float] = BOX_SIDES) -> int:
-    """+3 if taller than the box's long side, else +1 if taller than its short side; +2 if at most two bricks
-    touch the table."""
-    long_side, short_side = max(box), min(box)
-    h = height(bricks)
-    points = 3 if h > long_side + TOL else 1 if h > short_side + TOL else 0
-    if bricks and on_table_count(bricks) <= 2:
-        points += 2
-    return points
+    """The game's bonus (:func:`kumiki.games.towerbrix.scoring.bonus`) for a box of sides ``box``; 0 for no bricks."""
+    return _game_bonus(bricks, min(box), max(box)) if bricks else 0
 
 
 def deck_ids(deck: str) -> tuple[str, ...]:
@@ -116,12 +110,7 @@ class _Checker:
         self.skip_one = skip_one
         self._stands: dict[tuple[tuple[float, ...], ...], bool] = {}
         self.judged = 0
-        try:
-            from kumiki.games.towerbrix.conditions import Tower as _Facts
-
-            self._facts: Callable[[Sequence[Brick]], Any] | None = _Facts
-        except Exception:  # the shared precomputation is only a speed-up
-            self._facts = None
+        self._facts: Callable[[Sequence[Brick]], Any] | None = Facts
 
     def valid(self, bricks: Sequence[Brick]) -> bool:
         """Connected and standing (the judge, tie "falls"); cached by geometry, as colour never matters."""
@@ -349,9 +338,6 @@ def _refute(checker: _Checker, ids: Sequence[str], grid: float, deadline: float)
 
     The geometry of a library tower is the same under every colouring, so its relations are computed once and only
     the colour masks change; a colouring is checked in full (deck, rule, every card) only when the cards pass."""
-    from kumiki.games.towerbrix.conditions import COLOUR_OF_LETTER, COLOURS
-    from kumiki.games.towerbrix.conditions import Tower as Facts
-
     fast = all(hasattr(card, "check") for card in checker.cards)
     slack = 1 if checker.skip_one and checker.cards else 0
     for shape in _library(checker, ids, grid):
@@ -470,12 +456,10 @@ def solve(
             if answer is not None and answer.bricks:
                 best, best_bonus, solved_at = answer.bricks, answer.bonus, time.monotonic()
         bricks = list(tower.values())
-        if checker.solved(bricks, held):
-            b = bonus(bricks, box)
-            if score > best_score:
-                best, best_bonus, best_score = bricks, b, score
-                if solved_at is None:
-                    solved_at = time.monotonic()
+        if score > best_score and checker.solved(bricks, held):
+            best, best_bonus, best_score = bricks, bonus(bricks, box), score
+            if solved_at is None:
+                solved_at = time.monotonic()
         trial = _neighbour(rng, tower, checker, deck, grid)
         if trial is None:
             continue
