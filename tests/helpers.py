@@ -1,12 +1,65 @@
-"""Checks shared by the games' rules tests: a move's notation, a full snapshot of a state, an illegal move."""
+"""Checks shared by the tests: a move's notation, a full snapshot of a state, an illegal move, and running the
+``kumiki`` command line in this process with plain output."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+import sys
+from collections.abc import Callable, Iterable
 
 import pytest
+from rich.console import Console, RenderableType
 
 import kumiki
+from kumiki.cli import main
+from kumiki.terminal.play import Seat, Session
+
+CliRunner = Callable[..., tuple[int, str, str]]
+
+
+def assert_one_line_error(code: int, err: str, *parts: str) -> str:
+    """The command failed with exit status 2 and one line (no traceback) on stderr holding each of ``parts``;
+    returns that line."""
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    for part in parts:
+        assert part in lines[0], lines[0]
+    return lines[0]
+
+
+def plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No colour, no forced terminal, no debug tracebacks, 100 columns: output as a pipe would get it."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def cli_runner(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """A function running ``kumiki ARGS`` in this process with ``stdin``: ``(exit status, stdout, stderr)``."""
+
+    def run(*args: object, stdin: str | bytes = b"") -> tuple[int, str, str]:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        code = exit_info.value.code
+        return (code if isinstance(code, int) else 0), out, err
+
+    return run
+
+
+def play_out(state: kumiki.State, seed: int = 0, moves: int | None = None) -> kumiki.State:
+    """Random agents (seat ``i`` seeded ``seed + i``) play ``state`` to its end, or for ``moves`` moves."""
+    agents = [kumiki.load_agent("random", seed=seed + seat) for seat in range(state.game.players)]
+    played = 0
+    while not state.over and (moves is None or played < moves):
+        state.play(agents[state.to_move].choose(state))
+        played += 1
+    return state
 
 
 def names(moves: Iterable[kumiki.Move]) -> list[str]:
@@ -49,3 +102,57 @@ def assert_illegal(
         assert reason in message, message
     assert snapshot(state) == before
     return message
+
+
+QUARTER_X = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
+QUARTER_Z = ((0, -1, 0), (1, 0, 0), (0, 0, 1))
+Matrix = tuple[tuple[int, int, int], ...]
+
+
+def _multiply(a: Matrix, b: Matrix) -> Matrix:
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
+
+
+def rotations() -> list[Matrix]:
+    """The 24 rotations of a cube as integer matrices (the group the quarter turns about x and z generate), sorted."""
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    group, frontier = {identity}, [identity]
+    while frontier:
+        m = frontier.pop()
+        for g in (QUARTER_X, QUARTER_Z):
+            p = _multiply(m, g)
+            if p not in group:
+                group.add(p)
+                frontier.append(p)
+    return sorted(group)
+
+
+def draw(renderable: RenderableType, width: int = 100) -> str:
+    """``renderable`` as plain text on a console ``width`` columns wide."""
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None, highlight=False).print(renderable)
+    return out.getvalue()
+
+
+def lines_of(renderable: RenderableType) -> list[str]:
+    """``renderable`` drawn 100 columns wide, each line without its trailing spaces."""
+    return [line.rstrip() for line in draw(renderable).splitlines()]
+
+
+def scripted(lines: Iterable[str]) -> Callable[[object], str | None]:
+    """A reader that answers each prompt with the next line, then None (end of input)."""
+    queue = list(lines)
+
+    def read(prompt: object) -> str | None:
+        return queue.pop(0) if queue else None
+
+    return read
+
+
+def session(
+    state: kumiki.State, seats: list[Seat], lines: Iterable[str], **kwargs: object
+) -> tuple[Session, io.StringIO]:
+    """A terminal session on ``state`` reading ``lines``, and the plain 100-column text it prints."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False, color_system=None)
+    return Session(state, seats, console, reader=scripted(lines), **kwargs), out

@@ -13,31 +13,13 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.helpers import rotations
 
 import kumiki
 from kumiki.games.blokus3d import PIECE_NAMES, PIECES, register_structure
 
 SIZE = 10
 FACES = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
-QUARTER_X = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
-QUARTER_Z = ((0, -1, 0), (1, 0, 0), (0, 0, 1))
-
-
-def _multiply(a, b):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
-
-
-def _rotations():
-    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    group, frontier = {identity}, [identity]
-    while frontier:
-        m = frontier.pop()
-        for g in (QUARTER_X, QUARTER_Z):
-            p = _multiply(m, g)
-            if p not in group:
-                group.add(p)
-                frontier.append(p)
-    return sorted(group)
 
 
 def _normalize(cells):
@@ -47,7 +29,7 @@ def _normalize(cells):
     return tuple(sorted((x - mx, y - my, z - mz) for x, y, z in cells))
 
 
-ROTATIONS = _rotations()
+ROTATIONS = rotations()
 SHAPES = {
     name: sorted(
         {

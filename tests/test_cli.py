@@ -2,40 +2,26 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner, plain_output, play_out
 
 import kumiki
-from kumiki.cli import main
 
 
 @pytest.fixture(autouse=True)
 def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
+    plain_output(monkeypatch)
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
-
-    def run(*args: str, stdin: str | bytes = b"") -> tuple[int, str, str]:
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_info:
-            main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    return run
+    return cli_runner(capsys, monkeypatch)
 
 
 def played(*moves: str, **options: object) -> kumiki.State:
@@ -46,11 +32,7 @@ def played(*moves: str, **options: object) -> kumiki.State:
 
 
 def finished_game() -> kumiki.State:
-    state = kumiki.load_game("kuzushi").new_state()
-    agents = [kumiki.load_agent("random", seed=1), kumiki.load_agent("random", seed=2)]
-    while not state.over:
-        state.play(agents[state.to_move].choose(state))
-    return state
+    return play_out(kumiki.load_game("kuzushi").new_state(), seed=1)
 
 
 @pytest.fixture
@@ -59,15 +41,6 @@ def record(tmp_path: Path) -> Path:
     path = tmp_path / "game.kmk"
     path.write_text(kumiki.write_record(state, tags={"Player0": "alice", "Player1": "bob"}), encoding="utf-8")
     return path
-
-
-def assert_one_line_error(code: int, err: str, *parts: str) -> None:
-    assert code == 2, err
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    for part in parts:
-        assert part in lines[0], lines[0]
 
 
 # ------------------------------------------------------------------------------------------------ replay and moves

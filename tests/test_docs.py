@@ -171,6 +171,28 @@ def _rstripped(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
+def _replayed_worked_example(text: str, players: dict[str, str]) -> tuple[kumiki.Game, kumiki.State]:
+    """Replays the worked example's record, checking every board and JSON shown along the way and that the record
+    is the engine's; returns the game and the final state."""
+    record = _marked_block(text, "record")
+    game, final = kumiki.read_record(record)
+    assert final.over
+    boards = {int(k): board for k, board in re.findall(r"<!-- board after (\d+) -->\n```text\n(.*?)```", text, re.S)}
+    assert 0 in boards and len(final.history) in boards
+    json_shown = {int(k): block for k, block in re.findall(r"<!-- json after (\d+) -->\n```json\n(.*?)```", text, re.S)}
+    assert json_shown
+    state = game.new_state()
+    for number in range(len(final.history) + 1):
+        if number:
+            state.play(final.history[number - 1])
+        if number in boards:
+            assert _rstripped(str(state)) + "\n" == boards[number], f"the board after move {number} differs"
+        if number in json_shown:
+            assert json.loads(json_shown[number]) == state.to_json(), f"the JSON after move {number} differs"
+    assert kumiki.write_record(final, players) == record
+    return game, final
+
+
 def test_blokus3d_rules_python_blocks_run() -> None:
     run_blocks(BLOKUS3D_RULES)
 
@@ -191,22 +213,7 @@ def test_blokus3d_pieces_and_structures_shown_are_the_engines() -> None:
 
 def test_blokus3d_worked_example_is_the_engines_output() -> None:
     text = BLOKUS3D_RULES.read_text(encoding="utf-8")
-    record = _marked_block(text, "record")
-    game, final = kumiki.read_record(record)
-    assert final.over
-    boards = {int(k): board for k, board in re.findall(r"<!-- board after (\d+) -->\n```text\n(.*?)```", text, re.S)}
-    assert 0 in boards and len(final.history) in boards
-    json_shown = {int(k): block for k, block in re.findall(r"<!-- json after (\d+) -->\n```json\n(.*?)```", text, re.S)}
-    assert json_shown
-    state = game.new_state()
-    for number in range(len(final.history) + 1):
-        if number:
-            state.play(final.history[number - 1])
-        if number in boards:
-            assert _rstripped(str(state)) + "\n" == boards[number], f"the board after move {number} differs"
-        if number in json_shown:
-            assert json.loads(json_shown[number]) == state.to_json(), f"the JSON after move {number} differs"
-    assert kumiki.write_record(final, BLOKUS3D_PLAYERS) == record
+    _, final = _replayed_worked_example(text, BLOKUS3D_PLAYERS)
     assert f"`scores()` is `{final.scores()}`" in text
     assert f"`winners()` is `{final.winners()}`" in text
     assert f"`colour_scores()` is `{final.colour_scores()}`" in text
@@ -252,22 +259,7 @@ def test_kozo_pieces_table_is_the_engines() -> None:
 
 def test_kozo_worked_example_is_the_engines_output() -> None:
     text = KOZO_RULES.read_text(encoding="utf-8")
-    record = _marked_block(text, "record")
-    game, final = kumiki.read_record(record)
-    assert final.over
-    boards = {int(k): board for k, board in re.findall(r"<!-- board after (\d+) -->\n```text\n(.*?)```", text, re.S)}
-    assert 0 in boards and len(final.history) in boards
-    json_shown = {int(k): block for k, block in re.findall(r"<!-- json after (\d+) -->\n```json\n(.*?)```", text, re.S)}
-    assert json_shown
-    state = game.new_state()
-    for number in range(len(final.history) + 1):
-        if number:
-            state.play(final.history[number - 1])
-        if number in boards:
-            assert _rstripped(str(state)) + "\n" == boards[number], f"the board after move {number} differs"
-        if number in json_shown:
-            assert json.loads(json_shown[number]) == state.to_json(), f"the JSON after move {number} differs"
-    assert kumiki.write_record(final, KOZO_PLAYERS) == record
+    game, final = _replayed_worked_example(text, KOZO_PLAYERS)
     assert f"The points were `{final.to_json()['points']}`" in text
     assert f"`scores()` is `{final.scores()}`" in text
     assert f"`winners()` is `{final.winners()}`" in text

@@ -21,14 +21,13 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.helpers import rotations
 
 import kumiki
 from kumiki.physics import analyse
 
 RING = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
 BALANCE = 0.57
-QUARTER_X = ((1, 0, 0), (0, 0, -1), (0, 1, 0))
-QUARTER_Z = ((0, -1, 0), (1, 0, 0), (0, 0, 1))
 SMALL_POOL = json.dumps(
     {
         "I2": [[0, 0, 0], [1, 0, 0]],
@@ -39,24 +38,7 @@ SMALL_POOL = json.dumps(
 )
 
 
-def _multiply(a, b):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
-
-
-def _rotations():
-    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    group, frontier = {identity}, [identity]
-    while frontier:
-        m = frontier.pop()
-        for g in (QUARTER_X, QUARTER_Z):
-            p = _multiply(m, g)
-            if p not in group:
-                group.add(p)
-                frontier.append(p)
-    return sorted(group)
-
-
-ROTATIONS = _rotations()
+ROTATIONS = rotations()
 assert len(ROTATIONS) == 24
 
 

@@ -3,15 +3,13 @@ kind of bad tower."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from kumiki.cli import main
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner, plain_output
 
 COLUMN = {"bodies": [{"name": "column", "boxes": [[0, 0, 0, 1, 1, 4]]}]}
 CANTILEVER = {
@@ -31,42 +29,19 @@ STAIRCASE = {"bodies": [{"name": f"c{i}", "boxes": [[0.11 * i, 0, i, 0.11 * i + 
 
 @pytest.fixture(autouse=True)
 def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
+    plain_output(monkeypatch)
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
-
-    def run(*args: str | Path, stdin: str | bytes = b"") -> tuple[int, str, str]:
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_info:
-            main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    return run
+    return cli_runner(capsys, monkeypatch)
 
 
 def write(tmp_path: Path, data: object, name: str = "tower.json") -> Path:
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
-
-
-def assert_one_line_error(code: int, err: str, *parts: str) -> str:
-    assert code == 2, err
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    for part in parts:
-        assert part in lines[0], lines[0]
-    return lines[0]
 
 
 # ------------------------------------------------------------------------------------------------ text

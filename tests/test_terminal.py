@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import io
-import sys
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.helpers import CliRunner, cli_runner, plain_output, play_out, session
 
 import kumiki
-from kumiki.cli import main
 from kumiki.core import GameFacts, Option
 from kumiki.terminal import GameView, plain_renderer, view_for
 from kumiki.terminal import play as terminal_play
@@ -22,41 +20,13 @@ from kumiki.terminal.play import Seat, Session, build_seats, describe_result
 
 @pytest.fixture(autouse=True)
 def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
+    plain_output(monkeypatch)
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    def run(*args: object, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_info:
-            main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    return run
-
-
-def scripted(lines: Iterable[str]):
-    """A reader that answers each prompt with the next line, then None (end of input)."""
-    queue = list(lines)
-
-    def read(prompt: object) -> str | None:
-        return queue.pop(0) if queue else None
-
-    return read
-
-
-def session(
-    state: kumiki.State, seats: list[Seat], lines: Iterable[str], **kwargs: object
-) -> tuple[Session, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, highlight=False, color_system=None)
-    return Session(state, seats, console, reader=scripted(lines), **kwargs), out
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
+    return cli_runner(capsys, monkeypatch)
 
 
 def new_state(**options: object) -> kumiki.State:
@@ -72,10 +42,7 @@ def test_agents_play_a_whole_game_and_the_record_replays(cli, tmp_path: Path) ->
     assert code == 0, err
     assert err == ""
     # The same agents with the same seeds play the same game.
-    expected = new_state()
-    agents = [kumiki.load_agent("random", seed=1), kumiki.load_agent("random", seed=2)]
-    while not expected.over:
-        expected.play(agents[expected.to_move].choose(expected))
+    expected = play_out(new_state(), seed=1)
     _, replayed = kumiki.read_record(save.read_text(encoding="utf-8"))
     assert replayed.over
     assert replayed.to_json() == expected.to_json()

@@ -5,15 +5,13 @@ from __future__ import annotations
 import io
 import itertools
 import json
-import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from rich.console import Console, RenderableType
+from rich.console import Console
+from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, play_out, session
 
 import kumiki
-from kumiki.cli import main
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.terminal import blokus3d as view
 from kumiki.terminal import view_for
@@ -24,37 +22,17 @@ FIRST = "T4 3,4,0 4,4,0 4,5,0 5,4,0"  # blue's first piece on structure A (cells
 
 @pytest.fixture(autouse=True)
 def _plain_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "KUMIKI_DEBUG"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("COLUMNS", "100")
+    plain_output(monkeypatch)
 
 
 @pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    def run(*args: object, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_info:
-            main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        code = exit_info.value.code
-        return (code if isinstance(code, int) else 0), out, err
-
-    return run
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """Run ``kumiki ARGS`` in this process: ``(exit status, stdout, stderr)``."""
+    return cli_runner(capsys, monkeypatch)
 
 
 def new_state(**options: object) -> kumiki.State:
     return kumiki.load_game("blokus3d", **options).new_state()
-
-
-def draw(renderable: RenderableType, width: int = 100) -> str:
-    out = io.StringIO()
-    Console(file=out, width=width, color_system=None, highlight=False).print(renderable)
-    return out.getvalue()
-
-
-def lines_of(renderable: RenderableType) -> list[str]:
-    return [line.rstrip() for line in draw(renderable).splitlines()]
 
 
 def known_position() -> kumiki.State:
@@ -63,30 +41,6 @@ def known_position() -> kumiki.State:
     for move in (FIRST, "I2 3,3,0 4,3,0", "I2 4,4,1 4,5,1"):
         state.play(move)
     return state
-
-
-def play_out(state: kumiki.State, seed: int = 0, moves: int | None = None) -> kumiki.State:
-    agents = [kumiki.load_agent("random", seed=seed + seat) for seat in range(state.game.players)]
-    played = 0
-    while not state.over and (moves is None or played < moves):
-        state.play(agents[state.to_move].choose(state))
-        played += 1
-    return state
-
-
-def scripted(lines: Iterable[str]):
-    queue = list(lines)
-
-    def read(prompt: object) -> str | None:
-        return queue.pop(0) if queue else None
-
-    return read
-
-
-def session(state: kumiki.State, seats: list[Seat], lines: Iterable[str], **kwargs: object):
-    out = io.StringIO()
-    console = Console(file=out, width=100, highlight=False, color_system=None)
-    return Session(state, seats, console, reader=scripted(lines), **kwargs), out
 
 
 # ------------------------------------------------------------------------------------------------ the view
