@@ -6,10 +6,11 @@ import pytest
 from tests.test_towerbrix_rules import COLUMN, FLAT, SLAB, build, standin
 
 import kumiki
-from kumiki.games.towerbrix.bricks import Brick, place
+from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
 from kumiki.games.towerbrix.modes import (
     CHALLENGE_TOTALS,
     CHALLENGES,
+    MAP_TOWERS,
     RIVER,
     SWAMP,
     budget_cut_possible,
@@ -143,15 +144,31 @@ def test_9_and_13_one_brick_and_high_standards():
 def test_11_and_14_maps():
     bank = [place({}, "Y1", "x", 0, 0)]
     assert any("foundation 2" in p for p in map_problems(bank, RIVER))
-    bridge = bricks_of(["Y1 z 0,0", "Y2 z 7,0"])
+    bridge = bricks_of(["Y1 z 0,0", "Y2 z 6,0"])  # the river is x 2-5
     assert map_problems(bridge, RIVER) == []
-    wet = bricks_of(["Y1 z 0,0", "Y2 z 7,0", "P1 z 4,0"])
+    wet = bricks_of(["Y1 z 0,0", "Y2 z 6,0", "P1 z 3,0"])
     assert map_problems(wet, RIVER) == ["P1 stands on the map outside the foundations"]
-    off_map = bricks_of(["Y1 z 0,0", "Y2 z 7,0", "P1 z 4,7"])
-    assert map_problems(off_map, RIVER) == []
-    three = bricks_of(["Y1 z 0,0", "Y2 z 5,4", "P1 z 11,0"])
+    # Beyond the map a bank goes on (the rulebook: "or connected to it outside the map"), and so does the river.
+    beyond_bank = bricks_of(["Y1 z 0,0", "Y2 z 6,0", "P1 z -3,7", "P2 x 0,5.5", "R1 z 8,-4"])
+    assert map_problems(beyond_bank, RIVER) == []
+    beyond_river = bricks_of(["Y1 z 0,0", "Y2 z 6,0", "P1 z 3,7"])
+    assert map_problems(beyond_river, RIVER) == ["P1 stands off the map outside the foundations"]
+    astride = bricks_of(["Y1 z 0,0", "Y2 z 6,0", "P1 x 1.5,7"])
+    assert map_problems(astride, RIVER) == ["P1 stands off the map outside the foundations"]
+    three = bricks_of(["Y1 z 0,0", "Y2 z 3,4", "P1 z 7,0"])
     assert map_problems(three, SWAMP) == []
     assert map_problems(three[:2], SWAMP) == ["foundation 3 carries no brick"]
+    # The island in the swamp does not reach the edge: beside it, beyond the map, is swamp.
+    assert map_problems([*three, *bricks_of(["P2 z 3,10"])], SWAMP) == ["P2 stands off the map outside the foundations"]
+
+
+@pytest.mark.parametrize(("number", "ground"), [(11, RIVER), (14, SWAMP)])
+def test_the_maps_can_be_met(number, ground):
+    """Each map is met by a tower of the eight coloured bricks: the river by a corbelled bridge of seven."""
+    tower = bricks_of(list(MAP_TOWERS[number]))
+    assert len(tower) == 8 and connected(tower)
+    assert judge(tower).stands
+    assert map_problems(tower, ground) == []
 
 
 def test_12_settling_foundations():
@@ -226,7 +243,7 @@ def test_talking_and_time_are_recorded_for_the_server(tmp_path, number, key):
     assert data["recorded"]["enforced_by"] == "server" and key in data["recorded"]
 
 
-@pytest.mark.parametrize("number", [1, 4, 6, 9, 13])
+@pytest.mark.parametrize("number", [1, 4, 6, 7, 9, 13])
 def test_the_solver_reads_the_challenges_as_the_game_does(number):
     from kumiki.games.towerbrix.solver import challenge_rule
 

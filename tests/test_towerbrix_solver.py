@@ -9,13 +9,15 @@ import pytest
 
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
 from kumiki.games.towerbrix.cards import Card
+from kumiki.games.towerbrix.modes import RIVER, map_problems
 from kumiki.games.towerbrix.solver import (
     GREEN_IDS,
-    _symmetric,
     bonus,
     build_order,
     challenge_rule,
+    map_offset,
     meets_deck,
+    shifted,
     solve,
 )
 
@@ -90,12 +92,38 @@ def test_bonus_counts_height_and_footprint() -> None:
 def test_challenge_rules() -> None:
     rule, skip = challenge_rule(13)
     assert skip and rule is not None
+    assert challenge_rule(2) == (None, False)  # time: nothing to ask of the tower
     with pytest.raises(ValueError, match="challenge 99"):
         challenge_rule(99)
     row = [Brick("Y1", "x", (0, 0, 0, 2, 1, 1)), Brick("Y2", "x", (2, 0, 0, 4, 1, 1))]
-    assert _symmetric(row)
     ell = [Brick("Y1", "x", (0, 0, 0, 2, 1, 1)), Brick("Y2", "y", (2, 0, 0, 3, 2, 1))]
-    assert not _symmetric(ell)
+    symmetric, _ = challenge_rule(6)
+    assert symmetric is not None and symmetric(row) and not symmetric(ell)
+
+
+def test_a_tower_is_slid_onto_the_map() -> None:
+    # Two standing bricks 6 apart fit the river (banks x 0-2 and 7-9) wherever they were built.
+    far = [Brick("Y1", "z", (20, 30, 0, 21, 31, 2)), Brick("Y2", "z", (26, 30, 0, 27, 31, 2))]
+    offset = map_offset(far, RIVER)
+    assert offset is not None
+    assert map_problems(shifted(far, *offset), RIVER) == []
+    near = [Brick("Y1", "z", (20, 30, 0, 21, 31, 2)), Brick("Y2", "z", (23, 30, 0, 24, 31, 2))]
+    assert map_offset(near, RIVER) is None  # 3 apart: one of them is in the river wherever it goes
+    rule, _ = challenge_rule(11)
+    assert rule is not None and rule(far) and not rule(near)
+
+
+def test_margin_challenges_use_the_tilt_margin() -> None:
+    column: dict[str, Brick] = {}
+    for brick_id in GREEN_IDS[:3]:
+        column[brick_id] = place(column, brick_id, "z", 0, 0)  # 1 x 1 x 6: tips at atan(0.5 / 3) = 9.5 degrees
+    shoddy, _ = challenge_rule(5)
+    settled, _ = challenge_rule(12)
+    assert shoddy is not None and settled is not None
+    assert settled(list(column.values())) and not shoddy(list(column.values()))
+    for brick_id in GREEN_IDS[3:7]:
+        column[brick_id] = place(column, brick_id, "z", 0, 0)  # 1 x 1 x 14: atan(0.5 / 7) = 4.1 degrees
+    assert not settled(list(column.values())) and not shoddy(list(column.values()))
 
 
 def test_challenge_one_is_met() -> None:
@@ -179,3 +207,12 @@ def test_none_comes_soon_after_the_sweep() -> None:
     answer = solve(cards, seconds=4)
     assert answer.status == "none"
     assert answer.seconds < 3.4  # half the limit (and 0.4 s after the sweep), not 90 % of it
+
+
+def test_the_solver_builds_a_bridge_on_the_map() -> None:
+    from kumiki.games.towerbrix.solver import solve_cards
+
+    answer = solve_cards(["G01", "G09"], "green", challenge=11, seconds=20)
+    assert answer.status == "solved"
+    assert_valid(answer.bricks)
+    assert map_problems(answer.bricks, RIVER) == []  # where it stands, not up to a shift

@@ -8,6 +8,7 @@ Physical acts become the stability margin (the tilt-table margin of :mod:`kumiki
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,17 +34,42 @@ class Challenge:
 
 @dataclass(frozen=True)
 class GroundMap:
-    """A map laid on the table (challenges 11 and 14): bricks on the table inside ``area`` must stand wholly on
-    a foundation; every foundation must carry a brick."""
+    """A map laid on the table (challenges 11 and 14). A brick that touches the table must stand wholly on a
+    foundation or on its continuation beyond the map ("connected to it outside the map", as the rulebook says); every
+    foundation must carry a brick. Elsewhere, on the map or off it, is river or swamp."""
 
     area: Rect
     foundations: tuple[Rect, ...]
 
+    def land(self) -> tuple[Rect, ...]:
+        """Each foundation with every side that lies on the map's edge pushed out to infinity: a bank that reaches
+        the edge of the map goes on beyond it; an island inside the map stays an island."""
+        x0, y0, x1, y1 = self.area
+        out = []
+        for f in self.foundations:
+            out.append(
+                (
+                    -math.inf if f[0] <= x0 + 1e-9 else f[0],
+                    -math.inf if f[1] <= y0 + 1e-9 else f[1],
+                    math.inf if f[2] >= x1 - 1e-9 else f[2],
+                    math.inf if f[3] >= y1 - 1e-9 else f[3],
+                )
+            )
+        return tuple(out)
 
-# Our own layouts (the printed maps are not reproduced): Z1, a river 5 wide between two banks; Z2+Z3, a swamp with
-# three foundations.
-RIVER = GroundMap((0.0, 0.0, 9.0, 6.0), ((0.0, 0.0, 2.0, 6.0), (7.0, 0.0, 9.0, 6.0)))
-SWAMP = GroundMap((0.0, 0.0, 12.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (5.0, 3.0, 7.0, 6.0), (10.0, 0.0, 12.0, 9.0)))
+
+# Our own layouts (the printed maps are not reproduced), sized so that the deck's bricks can meet them: Z1, a river 3
+# wide between two banks, crossed by a corbelled bridge of seven bricks; Z2+Z3, a swamp with three foundations one
+# unit apart (two bridges must fit in eight or nine bricks).
+RIVER = GroundMap((0.0, 0.0, 7.0, 6.0), ((0.0, 0.0, 2.0, 6.0), (5.0, 0.0, 7.0, 6.0)))
+SWAMP = GroundMap((0.0, 0.0, 8.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (3.0, 3.0, 5.0, 6.0), (6.0, 0.0, 8.0, 9.0)))
+
+#: A tower of the eight coloured bricks that meets each map (tested), as edits "brick axis x,y" in build order.
+MAP_TOWERS: dict[int, tuple[str, ...]] = {
+    11: ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 z 1,0"),
+    14: ("Y1 y 1,3", "Y2 x 3,3", "P1 y 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 z 3,3", "B1 z 4,3", "B2 x 3,3"),
+}
+
 
 CHALLENGES: dict[int, Challenge] = {
     c.number: c
@@ -108,9 +134,11 @@ def _rect_box(rect: Rect) -> tuple[float, float, float, float, float, float]:
 def map_problems(bricks: Sequence[Brick], ground: GroundMap) -> list[str]:
     problems = []
     area = _rect_box(ground.area)
+    land = ground.land()
     for b in bricks:
-        if on_table(b) and footprints_overlap(b.box, area) and not any(_inside(f, b.box) for f in ground.foundations):
-            problems.append(f"{b.id} stands on the map outside the foundations")
+        if on_table(b) and not any(_inside(f, b.box) for f in land):
+            where = "on the map" if footprints_overlap(b.box, area) else "off the map"
+            problems.append(f"{b.id} stands {where} outside the foundations")
     for i, f in enumerate(ground.foundations, 1):
         if not any(on_table(b) and footprints_overlap(b.box, _rect_box(f)) for b in bricks):
             problems.append(f"foundation {i} carries no brick")

@@ -30,8 +30,16 @@ from typing import Any
 from kumiki.games.towerbrix.bricks import AXES, Brick, connected, judge, place
 from kumiki.games.towerbrix.conditions import COLOUR_OF_LETTER, COLOURS
 from kumiki.games.towerbrix.conditions import Tower as Facts
+from kumiki.games.towerbrix.modes import (
+    CHALLENGES,
+    MAP_TOWERS,
+    RIVER,
+    SWAMP,
+    GroundMap,
+    challenge_problems,
+    map_problems,
+)
 from kumiki.games.towerbrix.scoring import bonus as _game_bonus
-from kumiki.games.towerbrix.scoring import height
 
 GREEN_IDS: tuple[str, ...] = ("Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2")
 PINK_IDS: tuple[str, ...] = (*GREEN_IDS, "G")
@@ -418,7 +426,9 @@ def solve(
         return Solution(status, bricks, bonus(bricks, box) if bricks else 0, time.monotonic() - began, space)
 
     tower: dict[str, Brick] | None = None
-    if start:
+    if start and checker.valid([b for b in start if b.id in ids]):
+        tower = {b.id: b for b in start if b.id in ids}  # valid as it stands (a bridge may not be, half built)
+    elif start:
         # The largest part of the start tower that can be rebuilt bottom-up and stays valid at every step.
         tower = {}
         for brick in build_order(b for b in start if b.id in ids):
@@ -487,49 +497,84 @@ def solve(
 
 # ---------------------------------------------------------------------------------------------------- challenges
 
-
-def _symmetric(bricks: Sequence[Brick]) -> bool:
-    """Mirror symmetry of the shape (colours do not matter): reflected in a plane x = c or y = c, the boxes are
-    the same set."""
-    boxes = [b.box for b in bricks]
-    if not boxes:
-        return True
-    for k in (0, 1):
-        c2 = min(b[k] for b in boxes) + max(b[k + 3] for b in boxes)
-        mirrored = []
-        for b in boxes:
-            lo, hi = c2 - b[k + 3], c2 - b[k]
-            m = list(b)
-            m[k], m[k + 3] = lo, hi
-            mirrored.append(tuple(m))
-        if sorted(mirrored) == sorted(boxes):
-            return True
-    return False
+#: Challenges about time, talk or the course of play (2, 3, 8, 10): as a rule on the finished tower they add nothing.
+NO_TOWER_RULE = frozenset({2, 3, 8, 10})
+#: Challenges played on a map: the solver searches towers anywhere and then slides the tower onto the map.
+MAPS: dict[int, GroundMap] = {11: RIVER, 14: SWAMP}
+LONG_SIDE = 2.0  # a standing brick's height, in the solver's default brick
 
 
-#: The challenges whose digital rule is a property of the finished tower: number -> (rule, one card may fail).
-#: Challenges 2, 3, 8 and 10 are about time, talk and the course of play: as a tower rule they add nothing.
-CHALLENGE_RULES: dict[int, tuple[Rule | None, bool]] = {
-    1: (lambda bs: on_table_count(bs) <= 2, False),
-    2: (None, False),
-    3: (None, False),
-    4: (lambda bs: on_table_count(bs) == 2 and abs(height(bs) - 8.0) <= TOL, False),
-    6: (_symmetric, False),
-    8: (None, False),
-    9: (lambda bs: on_table_count(bs) == 1, True),
-    10: (None, False),
-    13: (lambda bs: height(bs) >= 10.0 - TOL, True),
-}
+def challenge_rule(number: int, shake_deg: float = 3.0, pull_deg: float = 6.0) -> tuple[Rule | None, bool]:
+    """The tower rule of challenge ``number`` (None when it has none) and whether one card may fail.
 
-
-def challenge_rule(number: int) -> tuple[Rule | None, bool]:
-    """The tower rule of challenge ``number`` and whether one card may fail; ValueError for the others."""
-    if number not in range(1, 15):
+    The rule is the game's own (:func:`kumiki.games.towerbrix.modes.challenge_problems`), with the default thresholds
+    of challenges 5 and 12; on a map (11, 14) it holds when some shift of the tower on the grid meets the map
+    (:func:`map_offset`), since the solver never fixes where a tower stands. ValueError for an unknown number.
+    """
+    if number not in CHALLENGES:
         raise ValueError(f"unknown challenge {number} (challenges: 1-14)")
-    if number not in CHALLENGE_RULES:
-        known = ", ".join(str(n) for n in sorted(CHALLENGE_RULES))
-        raise ValueError(f"the solver does not search challenge {number} (it does: {known})")
-    return CHALLENGE_RULES[number]
+    waive_one = CHALLENGES[number].waive_one
+    if number in NO_TOWER_RULE:
+        return None, waive_one
+    if number in MAPS:
+        ground = MAPS[number]
+        return (lambda bricks: map_offset(bricks, ground) is not None), waive_one
+    most_on_table = {5: 3, 7: 3, 12: 4}.get(number)
+    margins: dict[tuple[tuple[float, ...], ...], float] = {}
+
+    def margin(bricks: Sequence[Brick]) -> float:
+        key = _geometry_key(bricks)
+        if key not in margins:
+            margins[key] = judge(bricks, margin=True).margin_deg
+        return margins[key]
+
+    def rule(bricks: Sequence[Brick]) -> bool:
+        if most_on_table is not None and on_table_count(bricks) > most_on_table:
+            return False  # the cheap half first: the margin and the budget cut cost solves of the judge
+        tilt = margin(bricks) if number in (5, 12) else 0.0
+        return not challenge_problems(number, bricks, tilt, LONG_SIDE, shake_deg, pull_deg)
+
+    return rule, waive_one
+
+
+def map_offset(bricks: Sequence[Brick], ground: GroundMap, grid: float = 0.5) -> tuple[float, float] | None:
+    """A shift (dx, dy) on the grid that puts the tower on the map as challenges 11 and 14 ask, or None.
+
+    Only the bricks on the table matter to a map. Every shift that brings them over the map is tried, nearest to the
+    map's corner first; the answer is cached by the shape of the tower's footprint, wherever the tower stands.
+    """
+    table = sorted(b.box for b in bricks if abs(b.box[2]) <= TOL)
+    if not table:
+        return None
+    ox, oy = min(b[0] for b in table), min(b[1] for b in table)
+    key = (ground, tuple((b[0] - ox, b[1] - oy, b[3] - ox, b[4] - oy) for b in table))
+    if key not in _MAP_FITS:
+        _MAP_FITS[key] = _fit(key[1], ground, grid)
+    fit = _MAP_FITS[key]
+    return None if fit is None else (fit[0] - ox, fit[1] - oy)
+
+
+_MAP_FITS: dict[Any, tuple[float, float] | None] = {}
+
+
+def _fit(footprint: Sequence[tuple[float, ...]], ground: GroundMap, grid: float) -> tuple[float, float] | None:
+    x0, y0, x1, y1 = ground.area
+    width = max(b[2] for b in footprint)
+    depth = max(b[3] for b in footprint)
+    for dx in _steps(x0 - width, x1, grid):
+        for dy in _steps(y0 - depth, y1, grid):
+            shifted = [Brick("Y1", "z", (b[0] + dx, b[1] + dy, 0.0, b[2] + dx, b[3] + dy, 1.0)) for b in footprint]
+            if not map_problems(shifted, ground):
+                return (dx, dy)
+    return None
+
+
+def shifted(bricks: Sequence[Brick], dx: float, dy: float) -> list[Brick]:
+    """The tower moved by (dx, dy) on the table."""
+    return [
+        Brick(b.id, b.axis, (b.box[0] + dx, b.box[1] + dy, b.box[2], b.box[3] + dx, b.box[4] + dy, b.box[5]))
+        for b in bricks
+    ]
 
 
 def solve_cards(
@@ -552,4 +597,20 @@ def solve_cards(
     if not seconds > 0:
         raise ValueError("--seconds must be positive")
     rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
-    return solve([by_id[c] for c in wanted], deck, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one)
+    start = None
+    if challenge in MAPS:  # a blind search almost never builds a bridge: start from one that meets the map
+        tower: dict[str, Brick] = {}
+        for edit in MAP_TOWERS[challenge]:
+            brick_id, axis, corner = edit.split()
+            x, y = (float(v) for v in corner.split(","))
+            tower[brick_id] = place(tower, brick_id, axis, x, y)
+        start = list(tower.values())
+    cards = [by_id[c] for c in wanted]
+    # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept.
+    refute = challenge not in MAPS
+    answer = solve(cards, deck, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, start=start, refute=refute)
+    if challenge in MAPS and answer.bricks:
+        offset = map_offset(answer.bricks, MAPS[challenge])
+        if offset is not None:
+            answer.bricks = shifted(answer.bricks, *offset)
+    return answer
