@@ -156,8 +156,8 @@ def test_cli_solve_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
     "argv, message",
     [
         (["solve", "towerbrix", "--cards", "NOPE", "--json"], "unknown card 'NOPE'"),
-        (["solve", "towerbrix", "--cards", "G01", "--deck", "blue"], "unknown deck 'blue'"),
-        (["cards", "towerbrix", "--deck", "blue"], "unknown deck 'blue'"),
+        (["solve", "towerbrix", "--cards", "G01", "--deck", "blue"], "blue: no such deck file"),
+        (["cards", "towerbrix", "--deck", "blue"], "blue: no such deck file"),
         (["cards", "kozo"], "towerbrix only"),
     ],
 )
@@ -169,6 +169,41 @@ def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.C
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+MY_DECK = """
+deck = "mine"
+bricks = "pink"
+
+[[cards]]
+id = "M1"
+points = 2
+text = "The gray brick touches the table."
+rule = "every gray touches table"
+"""
+
+
+def test_cli_reads_a_deck_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kumiki.cli import main
+
+    path = tmp_path / "mine.toml"
+    path.write_text(MY_DECK, encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(["cards", "towerbrix", "--deck", str(path), "--json"])
+    assert done.value.code == 0
+    assert [c["id"] for c in json.loads(capsys.readouterr().out)] == ["M1"]
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "towerbrix", "--deck", str(path), "--cards", "M1", "--seconds", "20", "--json"])
+    assert done.value.code == 0
+    bricks = [Brick.from_json(b) for b in json.loads(capsys.readouterr().out)["bricks"]]
+    assert_valid(bricks, "pink")  # played with the bricks the file names
+    assert any(b.id == "G" and b.box[2] == 0 for b in bricks)
+    path.write_text(MY_DECK.replace("every gray touches table", "every gray touches tabel"), encoding="utf-8")
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "towerbrix", "--deck", str(path), "--cards", "M1"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "M1" in err and err.count("\n") == 1
 
 
 def test_the_refutation_sweep_agrees_with_checking_each_colouring_in_full() -> None:

@@ -427,16 +427,14 @@ def _only_towerbrix(game: str, command: str) -> None:
 @app.command()
 def cards(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game: towerbrix.")],
-    deck: Annotated[str, typer.Option("--deck", help="green or pink.")] = "green",
+    deck: Annotated[str, typer.Option("--deck", help="green, pink or the path of a deck file.")] = "green",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List a TowerBrix deck of condition cards: id, points, text and rule."""
     with _reported("kumiki cards", as_json):
         _only_towerbrix(game, "cards")
-        from kumiki.games.towerbrix.cards import DECKS, load_deck
+        from kumiki.games.towerbrix.cards import load_deck
 
-        if deck not in DECKS:
-            raise Failure(f"unknown deck {deck!r} (decks: {', '.join(DECKS)})")
         listing = [card.to_json() for card in load_deck(deck)]
         if as_json:
             sys.stdout.write(json.dumps(listing, ensure_ascii=False) + "\n")
@@ -448,7 +446,7 @@ def cards(
 def solve(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game: towerbrix.")],
     card_ids: Annotated[str, typer.Option("--cards", help="Card ids, comma-separated: G03,G17.")],
-    deck: Annotated[str, typer.Option("--deck", help="green or pink.")] = "green",
+    deck: Annotated[str, typer.Option("--deck", help="green, pink or the path of a deck file.")] = "green",
     challenge: Annotated[int | None, typer.Option("--challenge", help="A challenge number (1-14).")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="The time limit.")] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -580,18 +580,18 @@ def shifted(bricks: Sequence[Brick], dx: float, dy: float) -> list[Brick]:
 def solve_cards(
     card_ids: Sequence[str], deck: str = "green", challenge: int | None = None, seconds: float = 10.0, seed: int = 0
 ) -> Solution:
-    """``solve`` on cards named by id (``G03``) from the deck ``deck``; ValueError names an unknown card or deck."""
-    from kumiki.games.towerbrix.cards import DECKS, load_deck
+    """``solve`` on cards named by id (``G03``) from ``deck`` (green, pink or a deck file, played with the bricks the
+    file names); ValueError names an unknown card, and CardError (a ValueError) a deck that cannot be read."""
+    from kumiki.games.towerbrix.cards import read_deck
 
-    if deck not in DECKS:
-        raise ValueError(f"unknown deck {deck!r} (decks: {', '.join(DECKS)})")
-    by_id = {card.id: card for card in load_deck(deck)}
+    deck_cards, bricks = read_deck(deck)
+    by_id = {card.id: card for card in deck_cards}
     wanted = [c.strip() for c in card_ids if c.strip()]
     if not wanted:
         raise ValueError("no cards given (write them as --cards G03,G17)")
     unknown = [c for c in wanted if c not in by_id]
     if unknown:
-        raise ValueError(f"unknown card {unknown[0]!r} in the {deck} deck")
+        raise ValueError(f"unknown card {unknown[0]!r} in the deck {deck}")
     if len(set(wanted)) != len(wanted):
         raise ValueError("a card is named twice")
     if not seconds > 0:
@@ -608,7 +608,7 @@ def solve_cards(
     cards = [by_id[c] for c in wanted]
     # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept.
     refute = challenge not in MAPS
-    answer = solve(cards, deck, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, start=start, refute=refute)
+    answer = solve(cards, bricks, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, start=start, refute=refute)
     if challenge in MAPS and answer.bricks:
         offset = map_offset(answer.bricks, MAPS[challenge])
         if offset is not None:
