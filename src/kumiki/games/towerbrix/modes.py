@@ -103,7 +103,8 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             11,
             "Tower bridge",
-            "bricks on the table inside the river map stand wholly on a bank; both banks carry a brick",
+            "the river map: banks x 0-2 and x 5-7 (y 0-6), the river between them; every brick on the table stands "
+            "wholly on a bank or on its continuation off the map (x <= 2 or x >= 5); both banks carry a brick",
         ),
         Challenge(
             12, "Settling foundations", "the margin is at least pull_deg and at most four bricks touch the table"
@@ -114,7 +115,8 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             14,
             "Absurd undertaking",
-            "bricks on the table inside the swamp map stand wholly on a foundation; "
+            "the swamp map: foundations x 0-2 and x 6-8 (y 0-9) and an island x 3-5, y 3-6; every brick on the table "
+            "stands wholly on a foundation or on the continuation of an outer one off the map (x <= 2 or x >= 6); "
             "all three foundations carry a brick",
         ),
     )
