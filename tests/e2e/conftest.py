@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,51 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture
+def new_game_on_home_page(server: Server) -> Callable[..., None]:
+    """`new_game_on_home_page(page, game, seats, **options)` fills the home page's form and creates the game, which
+    then shows its invitations: the game, its options typed into their fields, each seat as for `Server.create`."""
+
+    def create(page: Any, game: str, seats: list[dict[str, str]], **options: Any) -> None:
+        page.goto(server.url + "/")
+        page.get_by_test_id("game-select").select_option(game)
+        for name, value in options.items():
+            page.get_by_test_id(f"opt-{name}").fill(str(value))
+        for index, seat in enumerate(seats):
+            page.get_by_test_id(f"seat-{index}-kind").select_option(seat["kind"])
+            if seat["kind"] == "human":
+                page.get_by_test_id(f"seat-{index}-name").fill(seat["name"])
+            else:
+                page.get_by_test_id(f"seat-{index}-level").select_option(seat["level"])
+        page.get_by_test_id("create").click()
+
+    return create
+
+
+# The number of colours on the board's canvas, read from a 64×64 copy (the canvas keeps its drawing buffer for this).
+CANVAS_COLOURS = """() => {
+  const canvas = document.querySelector('canvas[data-testid=board]');
+  const probe = document.createElement('canvas');
+  probe.width = 64; probe.height = 64;
+  const g = probe.getContext('2d');
+  g.drawImage(canvas, 0, 0, 64, 64);
+  const data = g.getImageData(0, 0, 64, 64).data;
+  const colours = new Set();
+  for (let i = 0; i < data.length; i += 4) colours.add(data[i] >> 4 << 8 | data[i + 1] >> 4 << 4 | data[i + 2] >> 4);
+  return colours.size;
+}"""
+
+
+@pytest.fixture
+def assert_scene_drawn() -> Callable[[Any], None]:
+    """`assert_scene_drawn(page)` fails if the 3D board's WebGL canvas is blank (one or two colours: no scene drawn)."""
+
+    def check(page: Any) -> None:
+        assert page.evaluate(CANVAS_COLOURS) > 3, "the WebGL scene drew nothing"
+
+    return check
 
 
 @pytest.hookimpl(wrapper=True)

@@ -10,29 +10,17 @@ pytest.importorskip("playwright", reason="Playwright for Python is not installed
 
 from playwright.sync_api import Page, expect
 
-DRAWN = """() => {
-  const canvas = document.querySelector('canvas[data-testid=board]');
-  const probe = document.createElement('canvas');
-  probe.width = 64; probe.height = 64;
-  const g = probe.getContext('2d');
-  g.drawImage(canvas, 0, 0, 64, 64);
-  const data = g.getImageData(0, 0, 64, 64).data;
-  const colours = new Set();
-  for (let i = 0; i < data.length; i += 4) colours.add(data[i] >> 4 << 8 | data[i + 1] >> 4 << 4 | data[i + 2] >> 4);
-  return colours.size;
-}"""
-
 
 def ghost(page: Page) -> str | None:
     return page.evaluate("window.__kumiki.blokus.ghost")
 
 
-def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any) -> None:
+def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, assert_scene_drawn: Any) -> None:
     created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}])
     page = pages()
     page.goto(server.url + created["seats"][0]["invite"])
     page.wait_for_function("() => window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
-    assert page.evaluate(DRAWN) > 3, "the WebGL scene drew nothing"
+    assert_scene_drawn(page)
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
 
     # the mouse: pick I3 from the tray, point at the middle of the structure, click

@@ -38,17 +38,12 @@ def click_a_playable_cell(page: Page) -> None:
     page.wait_for_function(f"() => window.__kumiki.ply > {ply}")
 
 
-def test_play_against_the_computer_to_the_end_from_the_home_page(server: Any, pages: Any) -> None:
+def test_play_against_the_computer_to_the_end_from_the_home_page(
+    server: Any, pages: Any, new_game_on_home_page: Any
+) -> None:
     page = pages()
-    page.goto(server.url + "/")
-    page.get_by_test_id("game-select").select_option("kuzushi")
-    page.get_by_test_id("opt-tiles").fill("8")
     # seat 1 moves first (the CITY is seat 0's): the human moves first, the computer answers
-    page.get_by_test_id("seat-0-kind").select_option("agent")
-    page.get_by_test_id("seat-0-level").select_option("random")
-    page.get_by_test_id("seat-1-kind").select_option("human")
-    page.get_by_test_id("seat-1-name").fill("ann")
-    page.get_by_test_id("create").click()
+    new_game_on_home_page(page, "kuzushi", [{"kind": "agent", "level": "random"}, HUMAN], tiles=8)
     expect(page.get_by_test_id("invite-1")).to_contain_text("/game/")
     page.get_by_test_id("play").click()
     expect(page).to_have_url(re.compile(r"/game/.+\?token="))

@@ -14,14 +14,25 @@ from typing import Any
 from kumiki import State, load_agent, load_game
 
 # The lobby's levels and the agent behind each (docs/server.md lists them).
-LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+AgentSpec = tuple[str, dict[str, Any]]
+LEVELS: dict[str, AgentSpec] = {
     "easy": ("greedy", {}),
     "medium": ("mcts", {"iterations": 500}),
     "hard": ("mcts", {"seconds": 3.0}),
     "random": ("random", {}),  # a uniformly random legal move: for trying the app out, and for tests
 }
+# A game whose agents need other settings at some level: Kozo's MCTS judges towers with an LP at every node, so
+# 500 iterations would take some 20 s (0.03-0.05 s an iteration, measured); these keep every level under about
+# 5 s a move on 2 cores.
+GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
+    "kozo": {
+        "easy": ("kozo-greedy", {}),  # the issue's baseline: the largest piece that stands, the safest balance cube
+        "medium": ("mcts", {"iterations": 20}),
+        "hard": ("mcts", {"seconds": 3.0}),
+    },
+}
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.
-PLAIN_AGENTS: dict[str, tuple[str, dict[str, Any]]] = {"random": ("random", {}), "greedy": ("greedy", {})}
+PLAIN_AGENTS: dict[str, AgentSpec] = {"random": ("random", {}), "greedy": ("greedy", {})}
 LEVEL_NAMES = {
     "easy": "easy computer",
     "medium": "medium computer",
@@ -29,6 +40,11 @@ LEVEL_NAMES = {
     "random": "random computer",
 }
 MAX_WORKERS = 2
+
+
+def level_agent(game: str, level: str) -> AgentSpec:
+    """The agent (name and options) behind ``level`` in ``game``: the game's own setting, else the common one."""
+    return GAME_LEVELS.get(game, {}).get(level) or LEVELS.get(level) or PLAIN_AGENTS[level]
 
 
 def replay(game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str]) -> State:
@@ -42,7 +58,7 @@ def replay(game: str, options: dict[str, Any], seed: int | None, moves: Iterable
 def choose_move(game: str, options: dict[str, Any], seed: int | None, moves: list[str], level: str) -> str:
     """The move the agent of ``level`` plays after ``moves`` (runs in a worker process)."""
     state = replay(game, options, seed, moves)
-    name, agent_options = LEVELS.get(level) or PLAIN_AGENTS[level]
+    name, agent_options = level_agent(game, level)
     return str(load_agent(name, **agent_options).choose(state))
 
 

@@ -30,7 +30,7 @@ from kumiki.server.limits import Limits
 from kumiki.server.rooms import Connection, Hub, Refusal, error_message, rebuild, result_columns
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
-WEB_GAMES = ("kuzushi", "blokus3d")  # the games the browser client can show
+WEB_GAMES = ("kuzushi", "blokus3d", "kozo")  # the games the browser client can show
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 MAX_SEED = 2**31 - 1

@@ -1,10 +1,11 @@
 // Blokus 3D on a three.js turntable: ghost columns for the height limits, a tray, and a ghost that snaps to legal moves.
 
 import * as THREE from "three";
-import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { countFrame, hooks } from "../hooks";
+import { hooks } from "../hooks";
+import { type Cell, type GhostActions, ghostKey, nextFittingShape, rotateShape, shapeKey } from "../polycube";
+import { Stage } from "../stage";
 
 interface Cube {
   x: number;
@@ -23,8 +24,6 @@ interface BlokusView {
   colour_to_move: number | null;
 }
 
-type Cell = [number, number, number];
-
 interface Placement {
   text: string;
   piece: string;
@@ -39,42 +38,16 @@ export function parsePlacement(text: string): Placement {
   return { text, piece, cells, shape: shapeKey(cells) };
 }
 
-function shapeKey(cells: Cell[]): string {
-  const min = [0, 1, 2].map((i) => Math.min(...cells.map((c) => c[i])));
-  return cells
-    .map((c) => [c[0] - min[0], c[1] - min[1], c[2] - min[2]])
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2])
-    .map((c) => c.join(","))
-    .join(" ");
-}
-
-function shapeCells(shape: string): Cell[] {
-  return shape.split(" ").map((c) => c.split(",").map(Number) as Cell);
-}
-
-/** Rotate a shape a quarter turn about an axis (right-handed, z up). */
-export function rotateShape(shape: string, axis: "x" | "y" | "z"): string {
-  const turn: Record<string, (c: Cell) => Cell> = {
-    x: ([x, y, z]) => [x, -z, y],
-    y: ([x, y, z]) => [z, y, -x],
-    z: ([x, y, z]) => [-y, x, z],
-  };
-  return shapeKey(shapeCells(shape).map(turn[axis]));
-}
-
 const PIECE_SHAPES: Record<string, string> = {};
 
-class Blokus3DModule implements GameModule {
+class Blokus3DModule implements GameModule, GhostActions {
   readonly name = "blokus3d";
   readonly help =
     "Pick a piece in the tray (or keys 1–9, 0, -), move the pointer over the board: the ghost snaps to legal places. " +
     "Keys: X Y Z rotate, O next orientation, arrows next place, Enter places, T top view, Esc drops the piece.";
   private root!: HTMLElement;
   private ctx!: GameContext;
-  private renderer!: THREE.WebGLRenderer;
-  private scene = new THREE.Scene();
-  private camera = new THREE.PerspectiveCamera(45, 1, 0.1, 200);
-  private controls!: OrbitControls;
+  private stage!: Stage;
   private pieces = new THREE.Group();
   private ghosts = new THREE.Group();
   private ghost = new THREE.Group();
@@ -90,20 +63,13 @@ class Blokus3DModule implements GameModule {
   private shape: string | null = null;
   private choice: Placement | null = null;
   private pointerCell: [number, number] = [4.5, 4.5];
-  private resizeObserver!: ResizeObserver;
   private geometry = new THREE.BoxGeometry(0.96, 0.96, 0.96);
 
   mount(root: HTMLElement, ctx: GameContext): void {
     this.root = root;
     this.ctx = ctx;
     root.classList.add("blokus-root");
-    const stage = document.createElement("div");
-    stage.className = "stage";
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
-    this.renderer.domElement.setAttribute("data-testid", "board");
-    this.renderer.domElement.tabIndex = 0;
-    stage.append(this.renderer.domElement);
+    this.stage = new Stage({ className: "stage", fov: 45, sun: { position: [8, -6, 14], intensity: 1.8 }, distance: [6, 40] });
     const side = document.createElement("div");
     side.className = "side";
     this.topView = document.createElement("canvas");
@@ -130,75 +96,31 @@ class Blokus3DModule implements GameModule {
       if (view) this.setCamera(view === "top");
     });
     side.append(this.topView, this.topScores, buttons, this.order, this.tray, this.info);
-    root.append(stage, side);
+    root.append(this.stage.element, side);
 
-    this.scene.background = new THREE.Color("#eef1f5");
-    this.camera.up.set(0, 0, 1);
-    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 1.6));
-    const sun = new THREE.DirectionalLight(0xffffff, 1.8);
-    sun.position.set(8, -6, 14);
-    this.scene.add(sun);
     this.board = new THREE.Mesh(new THREE.PlaneGeometry(10, 10), new THREE.MeshLambertMaterial({ color: "#c8ccd2" }));
     this.board.position.set(5, 5, 0);
-    this.scene.add(this.board);
+    this.stage.scene.add(this.board);
     const grid = new THREE.GridHelper(10, 10, 0x8890a0, 0x8890a0);
     grid.rotation.x = Math.PI / 2;
     grid.position.set(5, 5, 0.002);
-    this.scene.add(grid, this.pieces, this.ghosts, this.ghost);
-    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.target.set(5, 5, 1);
-    this.controls.minDistance = 6;
-    this.controls.maxDistance = 40;
+    this.stage.scene.add(grid, this.pieces, this.ghosts, this.ghost);
     this.setCamera(false);
 
-    const canvas = this.renderer.domElement;
-    canvas.addEventListener("pointermove", (e) => this.pointer(e));
-    let down: [number, number] | null = null;
-    canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
-    canvas.addEventListener("pointerup", (e) => {
-      // a click, not the end of an orbit drag
-      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 5) {
-        const before = this.choice;
-        this.pointer(e);
-        // a touch has no hover: the first tap shows the ghost, a second tap on the same place plays it
-        if (e.pointerType === "mouse" || this.choice === before) this.place();
-      }
-      down = null;
+    this.stage.canvas.addEventListener("pointermove", (e) => this.pointer(e));
+    this.stage.onClick((e) => {
+      const before = this.choice;
+      this.pointer(e);
+      // a touch has no hover: the first tap shows the ghost, a second tap on the same place plays it
+      if (e.pointerType === "mouse" || this.choice === before) this.confirm();
     });
-    this.resizeObserver = new ResizeObserver(() => this.resize());
-    this.resizeObserver.observe(stage);
-    hooks.blokus = { selected: null, ghost: null, project: (x: number, y: number, z: number) => this.project(x, y, z) };
-    this.renderer.setAnimationLoop(() => this.render());
+    hooks.blokus = { selected: null, ghost: null, project: (x: number, y: number, z: number) => this.stage.project(x, y, z) };
+    this.stage.start();
   }
 
   private setCamera(top: boolean): void {
-    if (top) this.camera.position.set(5, 5.001, 22);
-    else this.camera.position.set(5, -9, 13);
-    this.controls.target.set(5, 5, top ? 0 : 1);
-    this.controls.update();
-  }
-
-  private resize(): void {
-    const canvas = this.renderer.domElement;
-    const parent = canvas.parentElement!;
-    const w = Math.max(200, parent.clientWidth);
-    const h = Math.max(200, parent.clientHeight);
-    this.renderer.setSize(w, h);
-    this.camera.aspect = w / h;
-    this.camera.updateProjectionMatrix();
-  }
-
-  /** The page position (client pixels) of a point of the scene: for tests and for keyboard focus. */
-  private project(x: number, y: number, z: number): [number, number] {
-    const v = new THREE.Vector3(x, y, z).project(this.camera);
-    const rect = this.renderer.domElement.getBoundingClientRect();
-    return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
-  }
-
-  private render(): void {
-    this.controls.update();
-    this.renderer.render(this.scene, this.camera);
-    countFrame();
+    if (top) this.stage.aim([5, 5.001, 22], [5, 5, 0]);
+    else this.stage.aim([5, -9, 13], [5, 5, 1]);
   }
 
   update(msg: BoardUpdate): void {
@@ -358,10 +280,10 @@ class Blokus3DModule implements GameModule {
   }
 
   private pointer(e: PointerEvent): void {
-    const rect = this.renderer.domElement.getBoundingClientRect();
+    const rect = this.stage.canvas.getBoundingClientRect();
     const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
     const ray = new THREE.Raycaster();
-    ray.setFromCamera(ndc, this.camera);
+    ray.setFromCamera(ndc, this.stage.camera);
     const hits = ray.intersectObjects([this.board, ...this.pieces.children.filter((o) => o instanceof THREE.Mesh)]);
     if (!hits.length) return;
     const p = hits[0].point;
@@ -410,12 +332,21 @@ class Blokus3DModule implements GameModule {
     hooks.blokus = { ...(hooks.blokus as object), selected: this.selected, shape: this.shape, ghost: this.choice?.text ?? null };
   }
 
-  private place(): void {
+  /** Enter or a click: place the piece where the ghost is. */
+  confirm(): void {
     if (!this.choice || !this.ctx.interactive) return;
     this.ctx.sendMove(this.choice.text);
   }
 
-  private rotate(axis: "x" | "y" | "z"): void {
+  back(): void {
+    this.select(null);
+  }
+
+  toggleTopView(): void {
+    this.setCamera(this.stage.camera.position.z < 20);
+  }
+
+  rotate(axis: "x" | "y" | "z"): void {
     if (!this.shape) {
       const base = this.selected ? PIECE_SHAPES[this.selected] : null;
       if (!base) return;
@@ -425,14 +356,14 @@ class Blokus3DModule implements GameModule {
     this.snap();
   }
 
-  private nextOrientation(): void {
-    const shapes = [...new Set(this.legal.filter((p) => p.piece === this.selected).map((p) => p.shape))];
-    if (!shapes.length) return;
-    this.shape = shapes[(shapes.indexOf(this.shape ?? "") + 1) % shapes.length];
+  nextOrientation(): void {
+    const shape = nextFittingShape(this.legal, this.selected, this.shape);
+    if (!shape) return;
+    this.shape = shape;
     this.snap();
   }
 
-  private nextPlace(step: number): void {
+  nextPlace(step: number): void {
     const places = this.legal.filter((p) => p.piece === this.selected && p.shape === this.shape);
     if (!places.length) return;
     const i = this.choice ? places.indexOf(this.choice) : -1;
@@ -445,16 +376,10 @@ class Blokus3DModule implements GameModule {
   }
 
   key(event: KeyboardEvent): boolean {
+    if (ghostKey(event, this)) return true;
     const view = this.msg?.view as BlokusView | undefined;
     const k = event.key.toLowerCase();
-    if (k === "x" || k === "y" || k === "z") this.rotate(k);
-    else if (k === "o") this.nextOrientation();
-    else if (k === "t") this.setCamera(this.camera.position.z < 20);
-    else if (k === "escape") this.select(null);
-    else if (k === "enter") this.place();
-    else if (event.key === "ArrowRight" || event.key === "ArrowUp") this.nextPlace(1);
-    else if (event.key === "ArrowLeft" || event.key === "ArrowDown") this.nextPlace(-1);
-    else if (view && view.colour_to_move !== null && "1234567890-".includes(k)) {
+    if (view && view.colour_to_move !== null && "1234567890-".includes(k)) {
       const piece = view.pieces_left[view.colour_to_move]["1234567890-".indexOf(k)];
       if (piece && this.legal.some((p) => p.piece === piece)) this.select(piece);
     } else return false;
@@ -462,10 +387,7 @@ class Blokus3DModule implements GameModule {
   }
 
   destroy(): void {
-    this.renderer.setAnimationLoop(null);
-    this.resizeObserver.disconnect();
-    this.controls.dispose();
-    this.renderer.dispose();
+    this.stage.dispose();
     this.root.replaceChildren();
   }
 }

@@ -1,0 +1,107 @@
+// The three.js stage the 3D games share: a canvas and its renderer, a z-up camera on orbit controls, the lights,
+// sizing with its box, the render loop, and clicks told apart from the end of an orbit drag.
+
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import { countFrame } from "./hooks";
+
+export interface StageOptions {
+  /** The classes of the box the canvas fills. */
+  className: string;
+  /** The camera's vertical field of view, in degrees. */
+  fov: number;
+  /** The directional light's position and intensity (the hemisphere light is the same for every game). */
+  sun: { position: THREE.Vector3Tuple; intensity: number };
+  /** How near and how far the orbit controls may zoom. */
+  distance: [number, number];
+}
+
+export class Stage {
+  /** The box the canvas fills: a game may lay more over the canvas in it (e.g. a banner). */
+  readonly element = document.createElement("div");
+  readonly renderer: THREE.WebGLRenderer;
+  readonly canvas: HTMLCanvasElement;
+  readonly scene = new THREE.Scene();
+  readonly camera: THREE.PerspectiveCamera;
+  readonly controls: OrbitControls;
+  private readonly resizeObserver = new ResizeObserver(() => this.resize());
+
+  constructor(options: StageOptions) {
+    this.element.className = options.className;
+    // preserveDrawingBuffer: the browser tests read the canvas's pixels to see that the scene drew
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.canvas = this.renderer.domElement;
+    this.canvas.setAttribute("data-testid", "board");
+    this.canvas.tabIndex = 0;
+    this.element.append(this.canvas);
+    this.scene.background = new THREE.Color("#eef1f5");
+    this.camera = new THREE.PerspectiveCamera(options.fov, 1, 0.1, 200);
+    this.camera.up.set(0, 0, 1); // the games' z is up
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, options.sun.intensity);
+    sun.position.set(...options.sun.position);
+    this.scene.add(sun);
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    [this.controls.minDistance, this.controls.maxDistance] = options.distance;
+  }
+
+  /** Once the stage is on the page: follow its box's size and draw every frame, `beforeFrame` first (animations). */
+  start(beforeFrame: () => void = () => {}): void {
+    this.resizeObserver.observe(this.element);
+    this.renderer.setAnimationLoop(() => {
+      beforeFrame();
+      this.controls.update();
+      this.renderer.render(this.scene, this.camera);
+      countFrame();
+    });
+  }
+
+  /** Put the camera at `from`, looking at `at`, the point the controls orbit about. */
+  aim(from: THREE.Vector3Tuple, at: THREE.Vector3Tuple): void {
+    this.camera.position.set(...from);
+    this.controls.target.set(...at);
+    this.controls.update();
+  }
+
+  /** Move the camera about the point it orbits: `change` edits that point and the camera's offset from it. */
+  reframe(change: (target: THREE.Vector3, offset: THREE.Vector3) => void): void {
+    const target = this.controls.target;
+    const offset = this.camera.position.clone().sub(target);
+    change(target, offset);
+    this.camera.position.copy(target).add(offset);
+    this.controls.update();
+  }
+
+  /** Call `handler` on a click of the canvas: a press and release a few pixels apart at most, not an orbit drag. */
+  onClick(handler: (event: PointerEvent) => void): void {
+    let down: [number, number] | null = null;
+    this.canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
+    this.canvas.addEventListener("pointerup", (e) => {
+      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 5) handler(e);
+      down = null;
+    });
+  }
+
+  /** The page position (client pixels) of a point of the scene: for snapping to the pointer, the keys, and tests. */
+  project(x: number, y: number, z: number): [number, number] {
+    const v = new THREE.Vector3(x, y, z).project(this.camera);
+    const rect = this.canvas.getBoundingClientRect();
+    return [rect.left + ((v.x + 1) / 2) * rect.width, rect.top + ((1 - v.y) / 2) * rect.height];
+  }
+
+  private resize(): void {
+    const w = Math.max(200, this.element.clientWidth);
+    const h = Math.max(200, this.element.clientHeight);
+    this.renderer.setSize(w, h);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+  }
+
+  dispose(): void {
+    this.renderer.setAnimationLoop(null);
+    this.resizeObserver.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+  }
+}
