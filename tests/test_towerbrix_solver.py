@@ -179,3 +179,17 @@ def test_none_comes_soon_after_the_sweep() -> None:
     answer = solve(cards, seconds=4)
     assert answer.status == "none"
     assert answer.seconds < 3.4  # half the limit (and 0.4 s after the sweep), not 90 % of it
+
+
+def test_a_search_counted_in_steps_gives_the_same_answer_twice() -> None:
+    """``iterations`` bounds the search by steps, not the clock: the same seed gives the same tower, and a
+    contradictory set is answered "none" (the sweep) or "unknown" (no sweep) when the steps run out."""
+    cards = [card(r, f"T{i}") for i, r in enumerate(RULES)]
+    first, second = (solve(cards, seed=3, iterations=3000) for _ in range(2))
+    assert first.status == "solved"
+    assert_valid(first.bricks)
+    assert all(c.holds(first.bricks) for c in cards)
+    assert [b.to_json() for b in first.bricks] == [b.to_json() for b in second.bricks]
+    contradictory = [card("highest by top is red"), card("highest by top is blue", "T2")]
+    assert solve(contradictory, iterations=300, refute=False).status == "unknown"
+    assert solve(contradictory, iterations=300).status == "none"
