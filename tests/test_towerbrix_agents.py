@@ -1,9 +1,26 @@
-"""TowerBrix agents: their moves are legal, the solo agent finishes a round, the teammate uses only its own view."""
+"""TowerBrix agents: their moves are legal, the solo agent finishes a round, the teammate uses only its own view and
+plays by its convention (the first tower by the player with the most cards, ok exactly when its cards hold, what
+the others' oks and edits say about their hands), and a seeded game plays the same twice."""
 
 from __future__ import annotations
 
+import copy
+
+import numpy as np
+import pytest
+
 import kumiki
-from kumiki.games.towerbrix.agents import CONTESTED_COST, OTHERS_WEIGHT, OthersCards, best_single_edit, next_edit
+from kumiki.games.towerbrix.agents import (
+    AnyHand,
+    HandModel,
+    TeamKnowledge,
+    align,
+    best_moves,
+    lift_choice,
+    next_edit,
+    plan_edit,
+    tower_key,
+)
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower
@@ -28,10 +45,14 @@ def test_solo_agent_builds_a_winning_tower() -> None:
     assert first["points"] >= sum(c["points"] for c in first["cards"])
 
 
+def _team(players: int, seed: int, iterations: int = 300) -> tuple[object, list[object]]:
+    game = kumiki.load_game("towerbrix", players=players, mode="base", deck="green", difficulty="easy")
+    agents = [kumiki.load_agent("towerbrix-teammate", iterations=iterations, seed=p) for p in range(players)]
+    return game.new_state(seed=seed), agents
+
+
 def test_teammate_moves_are_legal_and_use_only_its_view() -> None:
-    game = kumiki.load_game("towerbrix", players=3, mode="base", deck="green", difficulty="easy")
-    state = game.new_state(seed=4)
-    agents = [kumiki.load_agent("towerbrix-teammate", seconds=0.3, seed=p) for p in range(3)]
+    state, agents = _team(3, 4)
     seen: list[int] = []
 
     class Spy:
@@ -41,20 +62,71 @@ def test_teammate_moves_are_legal_and_use_only_its_view() -> None:
             self._inner = inner
 
         def __getattr__(self, name: str) -> object:
-            if name in ("to_json", "hands", "public_view"):
+            if name in ("to_json", "hands", "public_view", "history", "evaluations"):
                 raise AssertionError(f"the teammate looked at state.{name}")
             if name == "view":
                 return lambda p: (seen.append(p), self._inner.view(p))[1]
             return getattr(self._inner, name)
 
-    for _ in range(12):
-        if state.over or state.to_json()["evaluations"]:
+    for _ in range(24):
+        if state.over or state.evaluations:
             break
         player = state.to_move
         move = agents[player].choose(Spy(state))  # type: ignore[arg-type]
         assert set(seen) == {player}
         seen.clear()
+        state.play(move)  # raises IllegalMove if the agent's edit is not legal
+
+
+@pytest.mark.slow
+def test_teammate_choice_does_not_depend_on_the_other_hands() -> None:
+    """Deal the others different cards (same counts): at every turn the agent chooses the same move."""
+    state, agents = _team(3, 2)
+    dealt = {c for hand in state.hands for c in hand}
+    spare = [c.id for c in state.game.deck if c.id not in dealt]
+    for _ in range(40):
+        if state.over or state.evaluations:
+            break
+        player = state.to_move
+        twin = state.copy()
+        pool = iter(spare)
+        twin.hands = [list(h) if q == player else [next(pool) for _ in h] for q, h in enumerate(state.hands)]
+        assert twin.hands != state.hands
+        clone = copy.deepcopy(agents[player])
+        move = agents[player].choose(state)
+        assert str(clone.choose(twin)) == str(move)
         state.play(move)
+
+
+def test_a_seeded_game_plays_the_same_twice() -> None:
+    """Search effort is counted in solver steps, not seconds: the same seeds give the same moves."""
+    histories = []
+    for _ in range(2):
+        state, agents = _team(2, 5, iterations=200)
+        while len(state.history) < 30 and not state.evaluations:
+            state.play(agents[state.to_move].choose(state))
+        histories.append([str(m) for m in state.history])
+    assert histories[0] == histories[1]
+    assert any(m != "ok" for m in histories[0])
+
+
+def test_the_player_with_most_cards_builds_the_first_tower_while_the_others_wait() -> None:
+    state, agents = _team(3, 3, iterations=1500)
+    sizes = [len(h) for h in state.hands]
+    builder = sizes.index(max(sizes))
+    moves: list[tuple[int, str]] = []
+    while len(state.bricks) < 8 and not state.evaluations:
+        player = state.to_move
+        move = agents[player].choose(state)
+        moves.append((player, str(move)))
+        state.play(move)
+    edits = [(p, m) for p, m in moves if m != "ok"]
+    assert len(edits) == 8 and {p for p, _ in edits} == {builder}
+    assert all(m == "ok" for p, m in moves if p != builder)
+    bricks = list(state.bricks.values())
+    assert connected(bricks) and judge(bricks).stands
+    tower = Tower(bricks)
+    assert all(state.game.cards[c].check(tower) for c in state.hands[builder])  # its cards hold on its tower
 
 
 def test_next_edit_rebuilds_a_target_bottom_up() -> None:
@@ -75,6 +147,67 @@ def test_next_edit_rebuilds_a_target_bottom_up() -> None:
     assert {i: b.box for i, b in current.items()} == {i: b.box for i, b in target.items()}
 
 
+def _play_edit(tower: dict[str, Brick], edit: str) -> None:
+    if edit.startswith("-"):
+        del tower[edit[1:]]
+    else:
+        brick_id, axis, corner = edit.split()
+        x, y = (float(v) for v in corner.split(","))
+        tower.pop(brick_id, None)
+        tower[brick_id] = place(tower, brick_id, axis, x, y)
+
+
+def test_a_plan_reaches_a_brick_in_place_on_a_misplaced_one() -> None:
+    """R1 already has its box but stands on B1, which has to turn: B1 cannot move while it carries R1 (this case
+    used to send next_edit round in circles)."""
+    current: dict[str, Brick] = {}
+    for brick_id, axis in (("B1", "x"), ("R1", "z")):
+        current[brick_id] = place(current, brick_id, axis, 0, 0)
+    target: dict[str, Brick] = {}
+    for brick_id, axis in (("B1", "y"), ("R1", "z")):
+        target[brick_id] = place(target, brick_id, axis, 0, 0)
+    assert current["R1"].box == target["R1"].box
+    for step in (lambda t: next_edit(t, list(target.values())), lambda t: plan_edit(t, list(target.values()))):
+        tower = dict(current)
+        edits = 0
+        while (edit := step(tower)) is not None and edits < 10:
+            _play_edit(tower, edit)
+            edits += 1
+        assert edits == 3 and {i: b.box for i, b in tower.items()} == {i: b.box for i, b in target.items()}
+
+
+def test_a_plan_moves_each_brick_once_where_it_can_and_puts_the_lifted_brick_back_last() -> None:
+    current = _stack()
+    target = dict(current)
+    for edit in ("Y2 y 3,0", "P2 y 4,0", "R2 z 3,0"):  # three top bricks to new places (R2 onto Y2)
+        _play_edit(target, edit)
+    hold = lift_choice(current, list(target.values()))
+    assert hold in {"Y2", "P2", "R2"}
+    tower = dict(current)
+    del tower[hold]
+    edits = [f"-{hold}"]
+    while (edit := plan_edit(tower, list(target.values()), hold)) is not None:
+        _play_edit(tower, edit)
+        edits.append(edit)
+        assert len(edits) < 10
+    assert len(edits) == 4 and edits[-1].startswith(hold)  # each brick moved once, the lifted one last
+    assert {i: b.box for i, b in tower.items()} == {i: b.box for i, b in target.items()}
+
+
+def test_align_shifts_a_plan_onto_the_tower_and_swaps_same_coloured_bricks() -> None:
+    current = _stack()
+    shifted = [
+        Brick(
+            {"Y1": "Y2", "Y2": "Y1"}.get(b.id, b.id),
+            b.axis,
+            (b.box[0] + 3, b.box[1] - 1, *b.box[2:3], b.box[3] + 3, b.box[4] - 1, b.box[5]),
+        )
+        for b in current.values()
+    ]
+    aligned = {b.id: b.box for b in align(shifted, current)}
+    assert aligned == {i: b.box for i, b in current.items()}
+
+
 def _card(rule: str, card_id: str) -> Card:
     return Card(card_id, "green", 2, "a test card", rule)
 
@@ -89,26 +222,44 @@ def _stack() -> dict[str, Brick]:
     return tower
 
 
-def test_the_others_possible_cards_narrow_at_each_ok() -> None:
+def test_a_hand_narrows_at_each_ok_and_each_edit() -> None:
+    model = HandModel(4, 2)  # six possible hands of two of four cards
+    assert model.chance(np.array([True, True, True, True])) == 1.0
+    model.observe(np.array([True, True, True, False]), ok=True)  # an ok where card 3 fails: card 3 is not held
+    assert model.chance(np.array([True, True, True, False])) == 1.0
+    assert model.chance(np.array([True, True, False, False])) == 1 / 3  # of {01, 02, 12} only 01
+    model.observe(np.array([True, True, False, True]), ok=False)  # an edit where only card 2 fails: card 2 is held
+    assert model.chance(np.array([True, False, True, True])) == 1 / 2  # {02, 12} left
+    model.observe(np.array([False, False, False, False]), ok=True)  # impossible: kept as it was
+    assert model.chance(np.array([True, False, True, True])) == 1 / 2
+
+
+def test_any_hand_holds_when_one_possible_hand_holds_in_full() -> None:
+    cards = [_card("every red touches table", "A"), _card("no red touches table", "B"), _card("height >= 2", "C")]
+    condition = AnyHand(cards, np.array([[0, 2], [1, 2]]))  # A and C, or B and C
+    flat = [place({}, b, "x", 0, 2 * i) for i, b in enumerate(["R1", "R2"])]  # A holds, C fails (height 1)
+    stack = list(_stack().values())  # C holds, A and B fail
+    assert not condition.holds(flat) and not condition.holds(stack)
+    tall = [place({}, "R1", "z", 0, 0), place({}, "R2", "z", 2, 0)]  # A and C hold
+    assert condition.holds(tall)
+
+
+def test_the_others_value_counts_whole_hands() -> None:
     deck = [_card("every red touches table", "A"), _card("no red touches table", "B"), _card("height >= 2", "C")]
-    others = OthersCards(deck, ["C"], players=2, me=0)
-    facts = Tower(list(_stack().values()))  # R1 on the table, R2 on top: A fails, B fails
-    others.observe([], facts)
-    assert [c.id for c in others.possible[1]] == ["A", "B"]  # no ok seen: anything but our own cards
-    flat = {b: place({}, b, "x", 0, 2 * i) for i, b in enumerate(["R1", "R2"])}
-    flat_facts = Tower(list(flat.values()))
-    others.observe([1], flat_facts)  # player 1 said ok on a tower where only A holds
-    assert [c.id for c in others.possible[1]] == ["A"]
-    baseline = others.baseline(flat_facts, [1, 1])
-    assert [(c.id, w) for c, w in baseline] == [("A", 1.0)]
-    assert OthersCards.penalty(baseline, facts) == OTHERS_WEIGHT * 1.0  # the stack breaks A
+    know = TeamKnowledge(deck, ["C"], hand_sizes=[1, 1], me=0)
+    stack = Tower(list(_stack().values()))  # R1 on the table, R2 on top: A and B fail
+    flat = Tower([place({}, b, "x", 0, 2 * i) for i, b in enumerate(["R1", "R2"])])  # A holds, B fails
+    assert know.expected(flat) == 0.5  # player 1 holds A or B, equally likely
+    know.observe(1, flat, ok=True)
+    assert know.expected(flat) == 1.0 and know.expected(stack) == 0.0
 
 
-def test_best_single_edit_keeps_the_tower_valid_and_respects_costs() -> None:
+def test_best_moves_keep_the_tower_sound_and_never_make_a_bad_tower() -> None:
     tower = _stack()
     cards = [_card("no yellow touches yellow", "T1")]
-    edit = best_single_edit(cards, "green", tower, {})
-    assert edit is not None and edit.startswith("Y2 ")  # Y1 carries Y2; only a free brick moves
+    know = TeamKnowledge([], [], [1], me=0)
+    _, held, edit = best_moves(cards, "green", tower, know, better_than=0) or (0, 0, "")
+    assert held == 1 and edit.startswith("Y2 ")  # Y1 carries Y2; only a free brick moves
     after = dict(tower)
     brick_id, axis, corner = edit.split()
     x, y = (float(v) for v in corner.split(","))
@@ -116,7 +267,22 @@ def test_best_single_edit_keeps_the_tower_valid_and_respects_costs() -> None:
     after[brick_id] = place(after, brick_id, axis, x, y)
     bricks = list(after.values())
     assert connected(bricks) and judge(bricks).stands and len(bricks) == 8
-    # A brick the others took back (cost 1.5) is not moved again for one card.
-    assert best_single_edit(cards, "green", tower, {"Y2": CONTESTED_COST}) is None
-    # A card that already holds asks for nothing.
-    assert best_single_edit([_card("at least 1 red touches table", "T1")], "green", tower, {}) is None
+    # A tower somebody's cards are known to fail on is never made again.
+    again = best_moves(cards, "green", tower, know, bad={tower_key(bricks)}, better_than=0)
+    assert again is not None and again[2] != edit
+    # A card that already holds: no move makes more of our cards hold.
+    assert best_moves([_card("at least 1 red touches table", "T1")], "green", tower, know, better_than=1) is None
+
+
+def test_when_the_builder_passes_on_an_empty_table_the_next_teammate_builds() -> None:
+    """A human in the builder's seat who says ok at once does not end the build with no tower."""
+    state, agents = _team(3, 3)
+    sizes = [len(h) for h in state.hands]
+    builder = sizes.index(max(sizes))
+    while state.to_move != builder:
+        state.play(agents[state.to_move].choose(state))
+    state.play("ok")  # the builder (a human, say) passes
+    assert not state.evaluations
+    nxt = state.to_move
+    move = agents[nxt].choose(state)
+    assert str(move) != "ok"

@@ -34,11 +34,11 @@ def test_card_json_and_holds() -> None:
     card = load_deck("green")[0]
     assert card.to_json() == {"id": "G01", "deck": "green", "points": 2, "text": card.text, "rule": card.rule}
     bricks: dict[str, Brick] = {}
-    for brick_id, axis, x in (("R1", "z", 0), ("R2", "z", 1)):
-        bricks[brick_id] = place(bricks, brick_id, axis, x, 0)
-    assert card.rule == "every red touches table"
+    for brick_id, axis in (("P1", "x"), ("Y1", "x")):  # the yellow brick is lowered onto the purple one
+        bricks[brick_id] = place(bricks, brick_id, axis, 0, 0)
+    assert card.rule == "at least 1 yellow rests on purple"
     assert card.holds(bricks.values()) is card.check(Tower(bricks.values())) is True
-    bricks["R2"] = place(bricks, "R2", "x", 0, 0)
+    bricks["Y1"] = place({"P1": bricks["P1"]}, "Y1", "x", 0, 1)  # beside the purple brick, on the table
     assert card.holds(bricks.values()) is False
 
 

@@ -251,3 +251,17 @@ def test_the_solver_builds_a_bridge_on_the_map() -> None:
     assert answer.status == "solved"
     assert_valid(answer.bricks)
     assert map_problems(answer.bricks, RIVER) == []  # where it stands, not up to a shift
+
+
+def test_a_search_counted_in_steps_gives_the_same_answer_twice() -> None:
+    """``iterations`` bounds the search by steps, not the clock: the same seed gives the same tower, and a
+    contradictory set is answered "none" (the sweep) or "unknown" (no sweep) when the steps run out."""
+    cards = [card(r, f"T{i}") for i, r in enumerate(RULES)]
+    first, second = (solve(cards, seed=3, iterations=3000) for _ in range(2))
+    assert first.status == "solved"
+    assert_valid(first.bricks)
+    assert all(c.holds(first.bricks) for c in cards)
+    assert [b.to_json() for b in first.bricks] == [b.to_json() for b in second.bricks]
+    contradictory = [card("highest by top is red"), card("highest by top is blue", "T2")]
+    assert solve(contradictory, iterations=300, refute=False).status == "unknown"
+    assert solve(contradictory, iterations=300).status == "none"

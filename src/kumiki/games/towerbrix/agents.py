@@ -1,26 +1,31 @@
 """TowerBrix agents: a solo builder that follows the solver's tower, and a teammate that knows only its own cards.
 
-Both see the game only through ``state.view(player)`` (the bricks on the table, their own cards, who said ok, the hand
-sizes) and the game's public setup (the deck's card list), and answer with one edit or ``ok``. The teammate's
-convention (keep the others' bricks, infer from their oks which cards they may hold, never leave a broken tower) is
-described in docs/towerbrix-solver.md. The way from the tower on the table to a target tower is :func:`next_edit`:
-move or take away the bricks that are out of place (always one that carries nothing, so nothing has to drop), then
-place the missing bricks bottom face first, so each one lands exactly where the target has it.
+Both see the game only through ``state.view(player)`` (the bricks on the table, their own cards, who said ok, the edit
+count, the hand sizes) and the game's public setup (the deck's card list, the edit limit), and answer with one edit or
+``ok``. The teammate's convention (one player works at a time; ok, or an edit that leaves a sound tower, means "my
+cards hold here"; an edit of a sound tower means "one of mine fails here"; what that tells about the others' hands) is
+described in docs/towerbrix-solver.md. The solo agent's way from the tower on the table to a target tower is
+:func:`next_edit`; the teammate's is :func:`plan_edit`, which moves each brick once where it can.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
+import numpy as np
+
 from kumiki.agents.base import Agent
+from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place, touching
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
 from kumiki.games.towerbrix.rules import _touching_spots
-from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, deck_ids, meets_deck, solve
+from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, solve
 
 
 def _same(a: Brick, b: Brick) -> bool:
@@ -34,6 +39,21 @@ def _carries(tower: Mapping[str, Brick], brick: Brick) -> bool:
             if min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL:
                 return True
     return False
+
+
+def _above(tower: Mapping[str, Brick], bricks: Iterable[Brick]) -> list[Brick]:
+    """The bricks of ``tower`` that carry nothing and rest, directly or through others, on one of ``bricks``."""
+    seen = {b.id for b in bricks}
+    todo = list(bricks)
+    while todo:
+        below = todo.pop()
+        for other in tower.values():
+            if other.id not in seen and abs(other.box[2] - below.box[5]) <= TOL:
+                a, b = other.box, below.box
+                if min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL:
+                    seen.add(other.id)
+                    todo.append(other)
+    return [b for b in tower.values() if b.id in seen and not _carries(tower, b)]
 
 
 def _num(v: float) -> str:
@@ -58,17 +78,28 @@ def next_edit(current: Mapping[str, Brick], target: Sequence[Brick], grow_first:
     wrong = [b for b in current.values() if b.id not in goal or not _same(b, goal[b.id])]
     if wrong:
         free = [b for b in wrong if not _carries(current, b)]
-        if not free:  # every misplaced brick carries something: clear the top of the tower first
-            free = [b for b in current.values() if not _carries(current, b)]
-        for brick in sorted(free, key=lambda b: -b.box[5]):
+        if not free:  # every misplaced brick carries something: take away the highest brick above one of them
+            above = _above(current, wrong)
+            return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}"
+        for brick in sorted(free, key=lambda b: (-b.box[5], b.id)):
             if brick.id in goal:
                 rest = {k: v for k, v in current.items() if k != brick.id}
                 want = goal[brick.id]
                 if _same(place(rest, brick.id, want.axis, want.box[0], want.box[1]), want):
                     return _edit(want)
-        return f"-{max(free, key=lambda b: b.box[5]).id}"
+        return f"-{max(free, key=lambda b: (b.box[5], b.id)).id}"
     for want in build_order(target):
         if want.id not in current:
+            landed = place(current, want.id, want.axis, want.box[0], want.box[1])
+            w = want.box
+            blockers = [
+                b
+                for b in current.values()
+                if b.box[2] >= w[5] - TOL and min(b.box[3], w[3]) - max(b.box[0], w[0]) > TOL
+                if min(b.box[4], w[4]) - max(b.box[1], w[1]) > TOL
+            ]
+            if not _same(landed, want) and blockers:  # a brick above its place stops it: take that away first
+                return f"-{max(_above(current, blockers), key=lambda b: (b.box[5], b.id)).id}"
             return _edit(want)
     return None
 
@@ -171,46 +202,14 @@ class SoloAgent(_TowerAgent):
     name = "towerbrix-solo"
 
 
-OTHERS_WEIGHT = 1.0  # a broken card of another player's (expected) weighs this many of our own cards
-MINE_COST = 0.2  # the teammate's score lost for moving a brick it placed itself (it knows why the brick is there)
-THEIRS_COST = 0.6  # ... a brick another player placed or moved (it may be there for cards we cannot see)
-CONTESTED_COST = 1.5  # ... a brick another player moved after we had placed it (it surely matters to them): more
-#   than one card, so a single move never takes it back for one card of ours (that is how teammates ping-pong)
-
-
-class OthersCards:
-    """What a player can know of the others' cards from public facts alone: the deck is public, and a player who
-    said ok since the last edit holds only cards that hold on the tower now. ``penalty`` is the expected number of
-    the others' cards a change of the tower breaks (each player's hand drawn uniformly from its possible cards)."""
-
-    def __init__(self, deck: Sequence[Any], own: Iterable[str], players: int, me: int) -> None:
-        own = set(own)
-        self.all = [card for card in deck if card.id not in own]
-        self.possible = {q: list(self.all) for q in range(players) if q != me}
-
-    def observe(self, oks: Iterable[int], facts: Any) -> None:
-        for q in oks:
-            if q in self.possible:
-                kept = [card for card in self.possible[q] if card.check(facts)]
-                self.possible[q] = kept or list(self.all)  # nothing left: that player did not play by our rules
-
-    def baseline(self, facts: Any, hand_sizes: Sequence[int]) -> list[tuple[Any, float]]:
-        """The cards that hold now, each with its weight (the expected number of copies in the others' hands)."""
-        weight: dict[str, float] = {}
-        cards: dict[str, Any] = {}
-        for q, possible in self.possible.items():
-            size = hand_sizes[q] if q < len(hand_sizes) else 0
-            if not size or not possible:
-                continue
-            for card in possible:
-                if card.check(facts):
-                    weight[card.id] = weight.get(card.id, 0.0) + size / len(possible)
-                    cards[card.id] = card
-        return [(cards[i], w) for i, w in weight.items()]
-
-    @staticmethod
-    def penalty(baseline: Sequence[tuple[Any, float]], facts: Any) -> float:
-        return OTHERS_WEIGHT * sum(w for card, w in baseline if not card.check(facts))
+OTHERS_WEIGHT = 1.0  # one of the others' cards (expected) weighs as much as one of our own: every card must hold
+MOVE_COST = 0.3  # a brick moved by a repair: one edit of the attempt's budget, and a risk to cards nobody showed
+LIFT_COST = 0.3  # the extra edit of a repair of several moves (it begins by lifting a brick: see TeammateAgent)
+HANDS_LIMIT = 200_000  # above this many possible hands, a player's possible cards are followed one by one
+FEW_HANDS = 200  # a player with at most this many possible hands left: plan for "one of them holds" as a card
+REPAIR_FACTOR = 2  # a new tower for a repair gets this many times the solver steps of a plan from the tower
+FRESH_EDITS = 6  # with fewer edits left a repair does not look for a new tower (it could not be built in time)
+BUILD_FACTOR = 3  # the first tower of an attempt gets this many times the solver steps of a repair
 
 
 def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
@@ -226,238 +225,489 @@ def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
     return after
 
 
-def _stands(tower: Mapping[str, Brick]) -> bool:
-    """Connected and standing (whatever the deck rule): the others can build on it."""
-    bricks = list(tower.values())
-    return connected(bricks) and judge(bricks).stands
+def _sound(deck: str, bricks: Sequence[Brick]) -> bool:
+    """A tower that could be evaluated as it stands: the deck's bricks, connected, standing."""
+    return bool(bricks) and meets_deck(bricks, deck) and connected(bricks) and judge(bricks).stands
 
 
-def _tower_key(bricks: Iterable[Brick]) -> frozenset[tuple[str, tuple[float, ...]]]:
-    return frozenset((b.id, b.box) for b in bricks)
+def tower_key(bricks: Iterable[Brick]) -> frozenset[tuple[str, tuple[float, ...]]]:
+    """The tower up to swapping the two bricks of one colour (no card can tell them apart)."""
+    return frozenset((b.id[0], b.box) for b in bricks)
 
 
-def best_single_edit(
+def _same_tower(a: Mapping[str, Brick], b: Mapping[str, Brick]) -> bool:
+    return tower_key(a.values()) == tower_key(b.values())
+
+
+class HandModel:
+    """The hands one other player may hold: every set of ``size`` of the ``count`` candidate cards, narrowed by
+    what the table shows. Under the teammates' convention a player says ok on a sound tower exactly when its cards
+    hold there, so an ok keeps the hands whose cards all hold, and an edit of a sound tower keeps the hands with a
+    card that fails. Above ``HANDS_LIMIT`` hands only the oks are followed, card by card."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count = count
+        self.size = min(size, count)
+        self.hands: np.ndarray | None = None
+        self.alive = np.ones(count, dtype=bool)
+        if self.size > 0 and math.comb(count, self.size) <= HANDS_LIMIT:
+            combos = itertools.combinations(range(count), self.size)
+            self.hands = np.array(list(combos), dtype=np.int16).reshape(-1, self.size)
+
+    def observe(self, holds: np.ndarray, ok: bool) -> None:
+        """The player said ok (``ok``) or edited on a sound tower where the candidates ``holds`` hold."""
+        if self.size == 0:
+            return
+        if self.hands is not None:
+            met = holds[self.hands].all(axis=1)
+            keep = met if ok else ~met
+            if keep.any():  # nothing left: that player does not play by this convention; keep what we had
+                self.hands = self.hands[keep]
+        elif ok and (self.alive & holds).any():
+            self.alive &= holds
+
+    def marginals(self) -> np.ndarray:
+        """For each candidate card, the probability that it is in the hand (every hand left equally likely)."""
+        if self.size == 0:
+            return np.zeros(self.count)
+        if self.hands is not None:
+            return np.bincount(self.hands.ravel(), minlength=self.count) / len(self.hands)
+        alive = int(self.alive.sum())
+        return self.alive * min(1.0, self.size / alive)
+
+    def chance(self, holds: np.ndarray) -> float:
+        """The probability that the whole hand holds where the candidates ``holds`` hold (hands equally likely)."""
+        if self.size == 0:
+            return 1.0
+        if self.hands is not None:
+            return float(holds[self.hands].all(axis=1).mean())
+        alive = int(self.alive.sum())
+        return float((holds & self.alive).sum() / alive) ** self.size
+
+
+class AnyHand:
+    """A condition for the solver: one of a player's possible hands holds in full (``check`` as a card's)."""
+
+    def __init__(self, cards: Sequence[Any], hands: np.ndarray) -> None:
+        used = np.unique(hands)
+        self.cards = [cards[i] for i in used]  # only the cards some hand holds are checked
+        self.hands = np.searchsorted(used, hands)
+        self.id = "|".join("+".join(self.cards[i].id for i in hand) for hand in self.hands.tolist())
+
+    def check(self, facts: Any) -> bool:
+        holds = np.fromiter((bool(card.check(facts)) for card in self.cards), dtype=bool, count=len(self.cards))
+        return bool(holds[self.hands].all(axis=1).any())
+
+    def holds(self, bricks: Sequence[Brick]) -> bool:
+        return self.check(Facts(list(bricks)))
+
+
+class TeamKnowledge:
+    """What a player can know of the others' cards from public facts alone: the deck less its own cards, each
+    other player's hand size, and what each did on the sound towers it saw (:class:`HandModel`).
+    ``expected(facts)`` values a tower for the others: the sum over them of hand size x the chance that their whole
+    hand holds, so a card somebody surely holds weighs its whole hand, and an unknown hand little."""
+
+    def __init__(self, deck: Sequence[Any], own: Iterable[str], hand_sizes: Sequence[int], me: int) -> None:
+        mine = set(own)
+        self.cards = [card for card in deck if card.id not in mine]
+        self.models = {q: HandModel(len(self.cards), size) for q, size in enumerate(hand_sizes) if q != me}
+
+    def holds(self, facts: Any) -> np.ndarray:
+        return np.fromiter((bool(card.check(facts)) for card in self.cards), dtype=bool, count=len(self.cards))
+
+    def observe(self, player: int, facts: Any, ok: bool) -> None:
+        if player in self.models:
+            self.models[player].observe(self.holds(facts), ok)
+
+    def narrowed(self, limit: int = FEW_HANDS) -> list[AnyHand]:
+        """For each other player with at most ``limit`` possible hands left, the condition "one of them holds"."""
+        return [
+            AnyHand(self.cards, model.hands)
+            for model in self.models.values()
+            if model.size and model.hands is not None and len(model.hands) <= limit
+        ]
+
+    def expected(self, facts: Any) -> float:
+        holds = self.holds(facts)
+        return sum(model.size * model.chance(holds) for model in self.models.values())
+
+
+def _edits_to(current: Mapping[str, Brick], target: Sequence[Brick], lift: bool, cap: int = 24) -> int | None:
+    """How many edits a plan from ``current`` to ``target`` takes (:func:`lift_choice` first with ``lift``, then
+    :func:`plan_edit`); None if it does not get there within ``cap``."""
+    tower = dict(current)
+    hold = lift_choice(tower, target) if lift else None
+    count = 0
+    if hold is not None:
+        tower.pop(hold)
+        count = 1
+    goal = {b.id: b for b in target}
+    while count <= cap:
+        edit = plan_edit(tower, target, hold)
+        if edit is None:
+            return count if _same_tower(tower, goal) else None
+        tower = _after(tower, edit)
+        count += 1
+    return None
+
+
+def align(plan: Sequence[Brick], current: Mapping[str, Brick]) -> list[Brick]:
+    """``plan`` shifted on the table and with the two bricks of a colour swapped where that leaves more bricks
+    where they are now (a shifted tower stands and meets the same cards: the table is level and unbounded)."""
+
+    def relabel(bricks: list[Brick]) -> list[Brick]:
+        out = {b.id: b for b in bricks}
+        for one, two in (("Y1", "Y2"), ("P1", "P2"), ("R1", "R2"), ("B1", "B2")):
+            if one in out and two in out:
+                keep = sum(1 for i in (one, two) if i in current and _same(out[i], current[i]))
+                swap = sum(1 for i, j in ((one, two), (two, one)) if i in current and _same(out[j], current[i]))
+                if swap > keep:
+                    first, second = out[one], out[two]
+                    out[one], out[two] = Brick(one, second.axis, second.box), Brick(two, first.axis, first.box)
+        return list(out.values())
+
+    best, best_count = list(plan), -1
+    shifts = sorted({(c.box[0] - b.box[0], c.box[1] - b.box[1]) for b in plan for c in current.values()})
+    for dx, dy in [(0.0, 0.0), *shifts]:
+        moved = [
+            Brick(b.id, b.axis, (b.box[0] + dx, b.box[1] + dy, b.box[2], b.box[3] + dx, b.box[4] + dy, b.box[5]))
+            for b in plan
+        ]
+        moved = relabel(moved)
+        count = sum(1 for b in moved if b.id in current and _same(b, current[b.id]))
+        if count > best_count:
+            best, best_count = moved, count
+    return best
+
+
+def _ready(current: Mapping[str, Brick], want: Brick) -> bool:
+    """Brick ``want.id`` (if in the tower, carrying nothing) can be put straight at its place ``want`` now."""
+    rest = {k: v for k, v in current.items() if k != want.id}
+    return _same(place(rest, want.id, want.axis, want.box[0], want.box[1]), want)
+
+
+def lift_choice(current: Mapping[str, Brick], target: Sequence[Brick]) -> str | None:
+    """The brick a repair of several moves lifts first: a misplaced one that carries nothing, preferring one whose
+    place is not ready yet (it would have to wait anyway), then the highest."""
+    goal = {b.id: b for b in target}
+    free = [b for b in current.values() if not _carries(current, b)]
+    free = [b for b in free if b.id not in goal or not _same(b, goal[b.id])]
+    if not free:
+        return None
+    return max(free, key=lambda b: (b.id not in goal or not _ready(current, goal[b.id]), b.box[5], b.id)).id
+
+
+def plan_edit(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None = None) -> str | None:
+    """The next edit of a plan from ``current`` to ``target`` (None when they are the same tower), moving each
+    brick once where it can: a brick not in ``target`` goes; then, bottom face first, a brick (missing, or
+    misplaced and carrying nothing) whose place is ready is put there; ``hold`` (the lifted brick) comes last;
+    only when nothing is ready is a misplaced brick, or a brick in the way, taken away."""
+    goal = {b.id: b for b in target}
+    for brick in current.values():
+        if brick.id not in goal and not _carries(current, brick):
+            return f"-{brick.id}"
+    order = [want for want in build_order(target) if want.id != hold]
+    order += [goal[hold]] if hold in goal else []
+    pending = [w for w in order if w.id not in current or not _same(current[w.id], w)]
+    if not pending:
+        return None
+    for want in pending:
+        if want.id in current and _carries(current, current[want.id]):
+            continue
+        if want.id == hold and len(pending) > 1:
+            continue
+        if _ready(current, want):
+            return _edit(want)
+    wrong = [current[w.id] for w in pending if w.id in current]
+    free = [b for b in wrong if not _carries(current, b)]
+    if free:
+        return f"-{max(free, key=lambda b: (b.box[5], b.id)).id}"
+    blocked = wrong + [
+        b for w in pending for b in current.values() if b.box[2] >= w.box[5] - TOL and _overlap(b.box, w.box)
+    ]
+    above = _above(current, blocked)
+    return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}" if above else None
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL
+
+
+def best_moves(
     cards: Sequence[Any],
     deck: str,
     current: Mapping[str, Brick],
-    costs: Mapping[str, float],
-    tabu: Container[frozenset[tuple[str, tuple[float, ...]]]] = (),
-    only: Container[str] | None = None,
-    gain: bool = True,
-    others: Sequence[tuple[Any, float]] = (),
-) -> str | None:
-    """On a complete tower, the single move of one brick that carries nothing which leaves the tower valid and, if
-    the tower is valid now, makes more of ``cards`` hold: the one with the best (cards held - cost of the brick
-    moved), else None. (On an invalid tower any move that makes it valid counts: the others can then go on.)
-    A move must improve by more than its cost, and never leads to a tower in ``tabu`` (ones the others undid).
-    ``only``: move only these bricks; ``gain=False``: a move that keeps as many cards holding is enough.
-    ``others``: the others' possible cards that hold now, weighted (:class:`OthersCards`); breaking them costs.
+    know: TeamKnowledge,
+    bad: Container[frozenset[tuple[str, tuple[float, ...]]]] = (),
+    better_than: int = -1,
+) -> tuple[float, int, str] | None:
+    """The best single move of one brick that carries nothing, leaving the tower sound: (value, own cards held,
+    edit), the value being own cards held + ``OTHERS_WEIGHT`` x the others' value (:meth:`TeamKnowledge.expected`)
+    - ``MOVE_COST``. Every placement where the lowered brick touches the rest of the tower is tried (a full
+    enumeration, not a sample); only moves that make more than ``better_than`` of our cards hold count; towers in
+    ``bad`` (ones somebody's cards fail on) are never made; the judge is asked only about the candidates in order
+    of value, until one stands."""
 
-    Every placement where the lowered brick touches the rest of the tower is tried (a full enumeration, not a
-    sample); the judge is only asked about the candidates in order of merit, until one stands."""
-
-    checker = _Checker(cards, deck, None, False)
-    bricks = list(current.values())
-    if not bricks or not meets_deck(bricks, deck):
-        return None
-    now = checker.held(bricks) if checker.valid(bricks) else -1
-    scored: list[tuple[float, str, Brick]] = []
-    for brick in bricks:
-        if _carries(current, brick) or (only is not None and brick.id not in only):
+    checker = _Checker([], deck, None, False)
+    scored: list[tuple[float, int, str, list[Brick]]] = []
+    for brick in current.values():
+        if _carries(current, brick):
             continue
         rest = {k: v for k, v in current.items() if k != brick.id}
-        for axis, x, y in _touching_spots(list(rest.values()), (2.0, 1.0, 1.0), 0.5):
+        others = list(rest.values())
+        for axis, x, y in _touching_spots(others, (2.0, 1.0, 1.0), 0.5):
             moved = place(rest, brick.id, axis, x, y)
             if _same(moved, brick):
                 continue
-            facts = Facts([*rest.values(), moved])
-            held = sum(bool(card.check(facts)) for card in cards)
-            cost = costs.get(brick.id, THEIRS_COST) if gain else 0.0
-            if not (held - cost > now if gain else held >= now):
+            trial = [*others, moved]
+            if tower_key(trial) in bad:
                 continue
-            cost += OthersCards.penalty(others, facts)
-            if (held - cost > now or not gain) and _tower_key([*rest.values(), moved]) not in tabu:
-                scored.append((held - cost, _edit(moved), moved))
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    for _, edit, moved in scored[:80]:
-        if checker.valid([moved, *(b for b in bricks if b.id != moved.id)]):
-            return edit
+            facts = Facts(trial)
+            held = sum(bool(card.check(facts)) for card in cards)
+            if held <= better_than:
+                continue
+            value = held + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST
+            scored.append((value, held, _edit(moved), trial))
+    scored.sort(key=lambda item: (-item[0], item[2]))
+    for value, held, edit, trial in scored[:80]:
+        if meets_deck(trial, deck) and checker.valid(trial):
+            return value, held, edit
     return None
 
 
-def valid_step_towards(
-    deck: str,
-    current: Mapping[str, Brick],
-    target: Sequence[Brick],
-    tabu: Container[frozenset[tuple[str, tuple[float, ...]]]] = (),
-) -> str | None:
-    """A move of one brick that carries nothing straight to its place in ``target`` that keeps the tower complete
-    and valid (so the others are never left with a broken tower), or None."""
+class TeammateAgent(Agent):
+    """A teammate who knows only its own cards (``state.view``) and the public setup (the deck's card list, the
+    edit limit). Its convention, shared by every teammate, needs no hidden information:
 
-    checker = _Checker([], deck, None, False)
-    for want in build_order(target):
-        have = current.get(want.id)
-        if have is None or _same(have, want) or _carries(current, have):
-            continue
-        rest = {k: v for k, v in current.items() if k != want.id}
-        moved = place(rest, want.id, want.axis, want.box[0], want.box[1])
-        trial = [*rest.values(), moved]
-        if _same(moved, want) and _tower_key(trial) not in tabu and checker.valid(trial):
-            return _edit(moved)
-    return None
+    - **ok exactly when its cards hold on a sound tower** (the deck's bricks, connected, standing), and an edit
+      that leaves a sound tower also means "my cards hold here" (one exception: nothing within the edits left makes
+      them hold). So an edit of a sound tower says "one of mine fails here": all of it narrows the hands the others
+      may hold (:class:`TeamKnowledge`), and a sound tower somebody edited is never made again (it fails somebody's
+      card for good; this also ends every loop).
+    - **One player works at a time.** An incomplete or unsound tower is the work of whoever made the last edit:
+      the others pass (an ok on such a tower says nothing and cannot end the build while the worker goes on). The
+      worker goes on until the tower is sound; if the worker passes, the next player takes over.
+    - **The first tower** is built by the player with the most cards (the lowest seat on a tie): the tower the
+      solver finds for its cards that is worth most to the others' possible hands (at first: the whole deck,
+      weighted by the hand sizes), brick by brick.
+    - **A repair** (its cards fail on a sound tower): the best of the single move of one brick and the solver's
+      plan (from the tower on the table, else a new tower aligned with it), valued as cards met + the others'
+      value - a cost per brick moved; the others' narrowed-down hands are met together with its own cards when the
+      solver can. A plan of several moves begins by lifting a brick and puts it back last, so the tower stays
+      incomplete (the others wait) until the plan is done.
 
-
-def best_addition(
-    cards: Sequence[Any], deck: str, current: Mapping[str, Brick], others: Sequence[tuple[Any, float]] = ()
-) -> str | None:
-    """On an incomplete tower that is valid so far, the placement of a missing brick (touching the tower) that keeps
-    it valid and makes the most of ``cards`` hold on the bricks placed so far; None if no placement stands."""
-
-    checker = _Checker(cards, deck, None, False)
-    bricks = list(current.values())
-    if bricks and not checker.valid(bricks):
-        return None
-    missing = [i for i in deck_ids(deck) if i not in current]
-    missing = [i for k, i in enumerate(missing) if all(m[0] != i[0] for m in missing[:k])]  # one per colour
-    scored: list[tuple[float, str, Brick]] = []
-    for brick_id in missing:
-        for axis, x, y in _touching_spots(bricks, (2.0, 1.0, 1.0), 0.5):
-            added = place(current, brick_id, axis, x, y)
-            facts = Facts([*bricks, added])
-            held = sum(bool(card.check(facts)) for card in cards) - OthersCards.penalty(others, facts)
-            scored.append((held, _edit(added), added))
-    scored.sort(key=lambda item: (-item[0], item[2].box[2], item[1]))
-    for _, edit, added in scored[:60]:
-        if checker.valid([*bricks, added]):
-            return edit
-    return None
-
-
-class TeammateAgent(_TowerAgent):
-    """A teammate who knows only its own cards and plays by a convention that needs no hidden information:
-
-    - if its cards hold on a valid tower it says ok (and does nothing else);
-    - while the tower is incomplete or invalid it builds towards a tower that meets its cards, searched from the
-      tower on the table so that the others' bricks stay where they are;
-    - on a complete valid tower that fails its cards it plays the single brick move that makes the most of its cards
-      hold, preferring to move its own bricks over the others' (it remembers which bricks it placed and which ones the
-      others moved since its last turn, all public); only if no single move helps does it plan several edits, again
-      with a cost on every brick moved, higher for the others' bricks.
+    Search effort is counted in solver steps (``iterations``), not seconds, so a seeded game plays the same on any
+    machine under any load.
     """
 
     name = "towerbrix-teammate"
-    keep_tower = True
-    polish = 0.05
     option_spec: ClassVar[tuple[Option, ...]] = (
-        Option("seconds", float, 0.5, "the solver's time for one plan", minimum=0.05),
+        Option("iterations", int, 1500, "solver steps for one plan (the first tower gets three times as many)", 50),
         Option("seed", int, 0, "the solver's seed"),
     )
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._attempt: tuple[Any, ...] | None = None
-        self._mine: set[str] = set()
-        self._contested: set[str] = set()
-        self._tabu: set[frozenset[tuple[str, tuple[float, ...]]]] = set()
-        self._left: frozenset[tuple[str, tuple[float, ...]]] | None = None
-        self._others: OthersCards | None = None
+        self._know: TeamKnowledge | None = None
+        self._reset()
 
-    def _costs(self, current: Mapping[str, Brick]) -> dict[str, float]:
-        return {
-            i: CONTESTED_COST if i in self._contested else MINE_COST if i in self._mine else THEIRS_COST
-            for i in current
-        }
-
-    def _observe(self, view: Mapping[str, Any], current: Mapping[str, Brick]) -> None:
-        """Note which bricks the others changed since our last edit (public: the tower is on the table)."""
-        attempt = (view.get("round"), view.get("attempt"), view.get("attempts_used"))
-        if attempt != self._attempt:
-            self._attempt, self._mine, self._contested, self._expected, self._target = attempt, set(), set(), None, None
-            self._tabu = set()
-            self._others = None
-            return
-        if self._expected is None:
-            return
-        if self._expected != {i: b.box for i, b in current.items()} and self._left is not None:
-            self._tabu.add(self._left)  # the others undid (part of) our last edit: do not make that tower again
-        for brick_id in set(current) | set(self._expected):
-            was = self._expected.get(brick_id)
-            now = current[brick_id].box if brick_id in current else None
-            if was != now:
-                if brick_id in self._mine:
-                    self._contested.add(brick_id)
-                self._mine.discard(brick_id)
+    def _reset(self) -> None:
+        self._left: dict[str, Brick] | None = None  # the tower as our last move left it (None: no move yet)
+        self._left_edits = 0  # the attempt's edit count after our last move
+        self._edited = False  # our last move was an edit
+        self._target: list[Brick] | None = None  # the tower our work in progress heads for
+        self._hold: str | None = None  # the brick our repair lifted first: it goes back last
+        self._bad: set[frozenset[tuple[str, tuple[float, ...]]]] = set()
+        self._plans = 0
 
     def choose(self, state: State) -> Move:
         player, view, deck, cards, current = _read_view(state)
-        self._observe(view, current)
-        if self._others is None:
-            self._others = OthersCards(state.game.deck, (c.id for c in cards), len(view["hand_sizes"]), player)
-        facts = Facts(list(current.values()))
-        self._others.observe(view.get("oks", ()), facts)
-        others = self._others.baseline(facts, view["hand_sizes"])
-        if _satisfied(cards, deck, list(current.values())):
-            return state.game.parse_move("ok")
-        costs = self._costs(current)
-        complete = meets_deck(list(current.values()), deck)
-        edit = best_single_edit(cards, deck, current, costs, self._tabu, others=others) if complete else None
-        if edit is not None:
-            self._target = None
+        game = state.game
+        if view.get("bricks_hidden"):  # challenge 10's blind player may only say ok
+            return game.parse_move("ok")
+        attempt = (view.get("round"), view.get("attempt"), view.get("attempts_used"))
+        if attempt != self._attempt or self._know is None:
+            self._attempt = attempt
+            self._reset()
+            self._know = TeamKnowledge(game.deck, [c.id for c in cards], view["hand_sizes"], player)
+        edits = int(view.get("edits", 0))
+        bricks = list(current.values())
+        facts = Facts(bricks)
+        sound = _sound(deck, bricks)
+        self._observe(player, view, deck, current, sound, facts, edits)
+        if sound and all(card.check(facts) for card in cards):
+            return self._play(state, "ok", current, edits)
+        left = int(game.options.get("max_edits", 40)) - edits
+        if sound:
+            self._bad.add(tower_key(bricks))  # we edit it: our cards fail here
+            edit = self._repair(cards, deck, current, left)
+        elif self._working(view, player, current, edits):
+            edit = self._work(cards, deck, current)
         else:
-            key = (deck, tuple(sorted(c.id for c in cards)))
-            on_course = self._target is not None and key == self._key and self._expected is not None
-            on_course = on_course and self._expected == {i: b.box for i, b in current.items()}
-            edit = next_edit(current, self._target, True) if on_course and self._target else None
-            if edit is None:
-                self._plans += 1
-                answer = solve(
-                    cards,
-                    deck,
-                    seconds=self.options["seconds"],
-                    seed=self.options["seed"] + self._plans,
-                    start=list(current.values()),
-                    keep=True,
-                    refute=False,
-                    polish=self.polish,
-                    costs=costs,
-                    extra=lambda bricks: OthersCards.penalty(others, Facts(list(bricks))) if others else 0.0,
-                )
-                self._target = answer.bricks or answer.closest or None
-                self._key = key
-                edit = next_edit(current, self._target, True) if self._target else None
-            if complete and self._target:
-                # Keep the tower whole: a step of the plan that leaves it valid, if there is one.
-                step = valid_step_towards(deck, current, self._target, self._tabu)
-                if step is None and edit is not None and edit.startswith("-"):
-                    # Rather than take a brick away (the others would place it anew), park a misplaced one where the
-                    # tower stays valid and our cards do not suffer.
-                    goal = {b.id: b for b in self._target}
-                    wrong = {i for i, b in current.items() if i not in goal or not _same(b, goal[i])}
-                    step = best_single_edit(
-                        cards, deck, current, costs, self._tabu, only=wrong, gain=False, others=others
-                    )
-                edit = step or edit
-            breaks = edit is not None and _stands(current) and not _stands(_after(current, edit))
-            if not complete and (edit is None or breaks or edit.startswith("-") or edit.split()[0] in current):
-                # While the tower is being built, only add bricks: moving the others' would undo their work.
-                edit = best_addition(cards, deck, current, others) or edit
-            elif complete and (edit is None or breaks):
-                # Never leave the others a broken tower: a move that keeps it valid and our cards as they are.
-                edit = best_single_edit(cards, deck, current, costs, self._tabu, gain=False, others=others) or edit
-            if edit is None:  # no better tower near this one: look further, without keeping the tower
-                answer = solve(cards, deck, seconds=4 * self.options["seconds"], seed=self._plans, refute=False)
-                self._target = answer.bricks or None
-                edit = next_edit(current, self._target, True) if self._target else None
-        if edit is None:
-            return state.game.parse_move("ok")
+            edit = None  # somebody's work in progress: wait
+        return self._play(state, edit or "ok", current, edits)
+
+    def _play(self, state: State, edit: str, current: Mapping[str, Brick], edits: int) -> Move:
         move = state.game.parse_move(edit)
-        after = _after(current, edit)
-        if edit.startswith("-"):
-            self._mine.discard(edit[1:])
-        else:
-            brick_id = edit.split()[0]
-            self._mine.add(brick_id)
-            self._contested.discard(brick_id)
-        self._expected = {i: b.box for i, b in after.items()}
-        self._left = _tower_key(after.values())
+        try:
+            state.check(move)  # type: ignore[attr-defined]
+        except IllegalMove:  # e.g. challenge 8, where a placed brick stays: wait instead
+            edit, move = "ok", state.game.parse_move("ok")
+        self._edited = edit != "ok"
+        self._left = _after(current, edit) if self._edited else dict(current)
+        self._left_edits = edits + self._edited
         return move
+
+    def _observe(
+        self,
+        player: int,
+        view: Mapping[str, Any],
+        deck: str,
+        current: Mapping[str, Brick],
+        sound: bool,
+        facts: Any,
+        edits: int,
+    ) -> None:
+        """What the others did since our last move, as far as the table shows it (the tower, the oks since the last
+        edit, the edit count): an ok on a sound tower, or an edit of one."""
+        assert self._know is not None
+        oks = set(view.get("oks", ()))
+        count = len(view["hand_sizes"])
+        order = [(player + k) % count for k in range(1, count)]  # who moved since our last move, in turn
+        if sound:
+            for q in order:
+                if q in oks:
+                    self._know.observe(q, facts, True)
+        if self._left is None or edits <= self._left_edits:
+            return
+        before = list(self._left.values())
+        last = max((i for i, q in enumerate(order) if q not in oks), default=None)
+        if last is not None and sound:  # the last editor left a sound tower: its cards hold there
+            self._know.observe(order[last], facts, True)
+        if last is None or not _sound(deck, before):
+            return
+        self._bad.add(tower_key(before))  # somebody edited it: their cards fail there
+        was = Facts(before)
+        if edits - self._left_edits == 1:  # one edit, by order[last]: the players before it said ok on `before`
+            for q in order[:last]:
+                self._know.observe(q, was, True)
+            self._know.observe(order[last], was, False)
+        elif edits - self._left_edits == last + 1:  # everyone up to order[last] edited: the first one on `before`
+            self._know.observe(order[0], was, False)
+
+    def _working(self, view: Mapping[str, Any], player: int, current: Mapping[str, Brick], edits: int) -> bool:
+        """Whether the unsound tower on the table is ours to work on."""
+        if self._left is not None and edits == self._left_edits and _same_tower(current, self._left):
+            return True  # our own work (nobody edited since), or the worker passed: we take over
+        if not current and edits == 0:
+            sizes = list(view["hand_sizes"])
+            builder = sizes.index(max(sizes))  # the first tower: the player with the most cards builds ...
+            return player == builder or builder in view.get("oks", ())  # ... or, if it passed, we do
+        return False
+
+    def _solve(
+        self, wanted: Sequence[Any], deck: str, start: Sequence[Brick] | None, steps: int, retry: bool = True
+    ) -> tuple[list[Brick], bool]:
+        """(tower, whether it meets ``wanted``): the solver's tower for ``wanted`` (kept close to ``start`` if
+        given), with the others' value in the score and never a tower in ``_bad``; if that finds none and
+        ``retry``, a search for ``wanted`` alone; failing that, the closest sound tower seen."""
+        know, bad = self._know, self._bad
+        assert know is not None
+
+        def extra(bricks: Sequence[Brick]) -> float:
+            penalty = 10.0 if tower_key(bricks) in bad else 0.0
+            return penalty - OTHERS_WEIGHT * know.expected(Facts(list(bricks)))
+
+        closest: list[Brick] = []
+        for scored in (extra, None) if retry else (extra,):
+            self._plans += 1
+            answer = solve(
+                wanted,
+                deck,
+                seed=self.options["seed"] * 1000 + self._plans,
+                start=start,
+                keep=start is not None,
+                refute=False,
+                costs=dict.fromkeys((b.id for b in start or ()), MOVE_COST),
+                extra=scored,
+                iterations=steps,
+                polish_steps=steps // 2,
+            )
+            if answer.bricks:
+                return answer.bricks, True
+            closest = closest or answer.closest
+        return closest, False
+
+    def _wishes(self, cards: Sequence[Any]) -> list[list[Any]]:
+        """What to plan for, best first: our cards with the others' narrowed-down hands
+        (:meth:`TeamKnowledge.narrowed`, met together and not only as a term of the score), then our cards."""
+        assert self._know is not None
+        narrowed = self._know.narrowed()
+        return [[*cards, *narrowed], list(cards)] if narrowed else [list(cards)]
+
+    def _work(self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick]) -> str | None:
+        """Our work in progress (or the first tower): the next edit towards our target, planning one if needed."""
+        edit = plan_edit(current, self._target, self._hold) if self._edited and self._target else None
+        if edit is None:
+            self._hold = None
+            steps = self.options["iterations"] * (BUILD_FACTOR if not current else 1)
+            for wanted in self._wishes(cards):
+                plan, solved = self._solve(wanted, deck, list(current.values()) or None, steps)
+                self._target = align(plan, current)
+                if solved:
+                    break
+            edit = plan_edit(current, self._target) if self._target else None
+        if edit is None:  # no plan reaches a sound tower from here: start afresh
+            plan, _ = self._solve(cards, deck, None, self.options["iterations"])
+            self._target = align(plan, current)
+            edit = plan_edit(current, self._target) if self._target else None
+        return edit
+
+    def _repair(self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick], left: int) -> str | None:
+        """Our cards fail on the sound tower on the table: the best single move that makes them all hold, or the
+        first edit of a plan that ends on a sound tower where they all hold (from the tower on the table, failing
+        that a new tower), whichever is worth more (cards met + the others' value - the edits' cost); first with
+        the others' narrowed-down hands as cards to meet, then without."""
+        know = self._know
+        assert know is not None
+        wishes = self._wishes(cards)
+        for wanted in wishes:
+            options: list[tuple[float, str, list[Brick] | None, bool]] = []
+            single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1)
+            if single is not None:
+                options.append((single[0], single[2], None, False))
+            tries: list[tuple[list[Brick] | None, int]] = [(list(current.values()), 1)]
+            if left >= FRESH_EDITS:  # a new tower, aligned with this one; at last with more effort
+                tries += [(None, REPAIR_FACTOR)] + ([(None, 2 * REPAIR_FACTOR)] if wanted is wishes[-1] else [])
+            for start, factor in tries:
+                steps = self.options["iterations"] * factor
+                plan, solved = self._solve(wanted, deck, start, steps, retry=start is None and wanted is wishes[-1])
+                plan = align(plan, current)
+                if not solved or tower_key(plan) in self._bad or not _sound(deck, plan):
+                    continue
+                moved = sum(1 for b in plan if b.id not in current or not _same(b, current[b.id]))
+                moved += sum(1 for i in current if i not in {b.id for b in plan})
+                lift = moved >= 2
+                needed = _edits_to(current, plan, lift)
+                if needed is None or needed > left:
+                    continue
+                facts = Facts(plan)
+                value = len(wanted) + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST * moved - LIFT_COST * lift
+                options.append((value, "", plan, lift))
+                break
+            if options:
+                _, edit, plan, lift = max(options, key=lambda option: option[0])
+                if plan is None:
+                    return edit
+                self._target = plan
+                self._hold = lift_choice(current, plan) if lift else None
+                return f"-{self._hold}" if self._hold else plan_edit(current, plan)
+        # Nothing makes all our cards hold within the edits left: the move that helps them most (the one case
+        # where an edit to a sound tower does not mean "my cards hold here"), else any move off this tower.
+        facts = Facts(list(current.values()))
+        held = sum(bool(card.check(facts)) for card in cards)
+        single = best_moves(cards, deck, current, know, self._bad, better_than=held)
+        single = single or best_moves(cards, deck, current, know, self._bad)
+        return single[2] if single is not None else None

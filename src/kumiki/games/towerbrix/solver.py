@@ -396,6 +396,8 @@ def solve(
     refute: bool = True,
     costs: Mapping[str, float] | None = None,
     extra: Callable[[Sequence[Brick]], float] | None = None,
+    iterations: int | None = None,
+    polish_steps: int | None = None,
 ) -> Solution:
     """A valid standing connected tower meeting every card (and ``rule``), preferring more bonus points.
 
@@ -405,6 +407,10 @@ def solve(
     ``refute``: spend the middle of the time on the refutation space, which can answer "none".
     ``costs``: with ``keep``, the score lost for moving each brick of ``start`` (default ``KEEP_COST``).
     ``extra``: a further score lost by a tower (the teammate: the others' cards it probably breaks).
+    ``iterations``: bound the search by this many steps (changes tried) instead of the clock, so that a seeded
+    search gives the same answer on any machine under any load (``seconds`` is then ignored); after the first
+    solution it polishes for ``polish_steps`` more steps (default a quarter of ``iterations``), and the refutation
+    sweep, if any, comes after a fifth of the steps.
     """
     began = time.monotonic()
     deadline = began + seconds
@@ -451,30 +457,49 @@ def solve(
     first = dict(tower)
     held, score = _score(checker, tower, box, anchor, costs, extra)
     stale = 0
+    counted = iterations is not None
+    if counted:
+        deadline = confirm_until = math.inf
+    steps = 0
+    solved_step = 0
+    polish_steps = max(1, (iterations or 0) // 4) if polish_steps is None else polish_steps
     while True:
-        now = time.monotonic()
-        if now > deadline or (refuted_none and now > confirm_until):
-            break
-        if solved_at is not None and (now - solved_at > polish or (best_bonus >= 5 and anchor is None)):
-            break
-        if not refuted and solved_at is None and now - began > min(seconds * 0.5, SWEEP_AFTER):
+        steps += 1
+        if counted:
+            if steps > (iterations or 0):
+                break
+            if solved_at is not None and (
+                steps - solved_step > polish_steps or (best_bonus >= 5 and anchor is None and extra is None)
+            ):
+                break
+            sweep = steps > (iterations or 0) // 5
+        else:
+            now = time.monotonic()
+            if now > deadline or (refuted_none and now > confirm_until):
+                break
+            if solved_at is not None and (
+                now - solved_at > polish or (best_bonus >= 5 and anchor is None and extra is None)
+            ):
+                break
+            sweep = now - began > min(seconds * 0.5, SWEEP_AFTER)
+        if not refuted and solved_at is None and sweep:
             refuted = True
-            answer = _refute(checker, ids, grid, began + seconds * 0.8)
+            answer = _refute(checker, ids, grid, math.inf if counted else began + seconds * 0.8)
             refuted_none = answer is not None and answer.status == "none"
             confirm_until = max(began + CONFIRM * seconds, time.monotonic() + CONFIRM_AFTER_SWEEP)
-            confirm_until = min(confirm_until, began + 0.9 * seconds)
+            confirm_until = math.inf if counted else min(confirm_until, began + 0.9 * seconds)
             if answer is not None and answer.bricks:
-                best, best_bonus, solved_at = answer.bricks, answer.bonus, time.monotonic()
+                best, best_bonus, solved_at, solved_step = answer.bricks, answer.bonus, time.monotonic(), steps
         bricks = list(tower.values())
         if score > best_score and checker.solved(bricks, held):
             best, best_bonus, best_score = bricks, bonus(bricks, box), score
             if solved_at is None:
-                solved_at = time.monotonic()
+                solved_at, solved_step = time.monotonic(), steps
         trial = _neighbour(rng, tower, checker, deck, grid)
         if trial is None:
             continue
         new_held, new_score = _score(checker, trial, box, anchor, costs, extra)
-        worse = 0.02 if anchor is not None else math.exp((new_score - score) / 0.4) * 0.3
+        worse = math.exp((new_score - score) / 0.4) * 0.3
         if new_score >= score or rng.random() < worse:
             stale = 0 if new_score > score else stale + 1
             tower, held, score = trial, new_held, new_score
