@@ -12,7 +12,7 @@ from kumiki.server.limits import Limits
 def test_catalog_lists_the_web_games_their_options_and_levels(client: TestClient) -> None:
     catalog = client.get("/api/catalog").json()
     games = {g["name"]: g for g in catalog["games"]}
-    assert sorted(games) == ["blokus3d", "kozo", "kuzushi"]
+    assert sorted(games) == ["blokus3d", "kozo", "kuzushi", "towerbrix"]
     assert games["kuzushi"]["players"] == [2, 6]
     size = next(o for o in games["kuzushi"]["options"] if o["name"] == "size")
     assert size["type"] == "int" and size["default"] == 6 and size["min"] == 2 and size["help"]
@@ -50,7 +50,7 @@ def test_games_are_listed_newest_first(client: TestClient) -> None:
     ("body", "words"),
     [
         ({"game": "chess", "seats": [HUMAN, HUMAN]}, "unknown game 'chess'"),
-        ({"game": "towerbrix", "seats": [HUMAN, HUMAN]}, "unknown game 'towerbrix'"),
+        ({"game": "towerbrix", "seats": [HUMAN, HUMAN], "options": {"deck": "/etc/hostname"}}, "option 'deck'"),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"size": 99}}, "option 'size'"),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"colour": 1}}, "unknown option 'colour'"),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "options": {"players": 3}}, "has 3 players, but 2 seats"),

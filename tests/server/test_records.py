@@ -74,7 +74,8 @@ def test_a_bad_record_is_refused_with_its_line(client: TestClient) -> None:
     assert response.status_code == 400 and response.json()["error"].startswith("line 5: illegal move")
     assert client.post("/api/records", content='[Game "chess"]\n').json()["error"].startswith("line 1: unknown game")
     towerbrix = kumiki.write_record(kumiki.load_game("towerbrix").new_state(seed=1))
-    assert "cannot show 'towerbrix'" in client.post("/api/records", content=towerbrix).json()["error"]
+    file_deck = towerbrix.replace('[deck "green"]', '[deck "/etc/hostname"]')  # the server never reads its files
+    assert "option 'deck'" in client.post("/api/records", content=file_deck).json()["error"]
     assert client.post("/api/records", content=b"\xff\xfe").json() == {"error": "a record is UTF-8 text"}
     assert client.post("/api/records", content=b"#" * 1_100_000).status_code == 413
     assert client.get("/api/games").json()["games"] == []

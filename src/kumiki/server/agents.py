@@ -30,6 +30,13 @@ GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
         "medium": ("mcts", {"iterations": 20}),
         "hard": ("mcts", {"seconds": 3.0}),
     },
+    # TowerBrix is cooperative with secret cards: every level is a teammate that knows only its own cards; the
+    # levels give its solver more time for a plan (a move takes up to about five plans' time, see docs/server.md).
+    "towerbrix": {
+        "easy": ("towerbrix-teammate", {"seconds": 0.2}),
+        "medium": ("towerbrix-teammate", {"seconds": 0.5}),
+        "hard": ("towerbrix-teammate", {"seconds": 1.0}),
+    },
 }
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.
 PLAIN_AGENTS: dict[str, AgentSpec] = {"random": ("random", {}), "greedy": ("greedy", {})}

@@ -30,7 +30,20 @@ from kumiki.server.limits import Limits
 from kumiki.server.rooms import Connection, Hub, Refusal, error_message, rebuild, result_columns
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
-WEB_GAMES = ("kuzushi", "blokus3d", "kozo")  # the games the browser client can show
+WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
+# Options the web server narrows (to these values) or fixes (None: only the default), per game. TowerBrix: a deck may
+# name a file, and no player may make the server read its files; the client draws, and the agents plan with, the
+# standard bricks, grid and box; the server does not time challenge 2, so its time limit is not offered.
+WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
+    "towerbrix": {
+        "deck": ("green", "pink"),
+        "grid": None,
+        "brick": None,
+        "box_short": None,
+        "box_long": None,
+        "time_limit": None,
+    },
+}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 MAX_SEED = 2**31 - 1
@@ -61,7 +74,10 @@ def catalog() -> dict[str, Any]:
         cls = game_class(name)
         defaults = cls().options
         options = []
+        narrowed = WEB_OPTIONS.get(name, {})
         for option in cls.option_spec:
+            if option.name in narrowed and narrowed[option.name] is None:
+                continue
             entry: dict[str, Any] = {
                 "name": option.name,
                 "type": option.type.__name__,
@@ -70,8 +86,8 @@ def catalog() -> dict[str, Any]:
             }
             if callable(option.default):
                 entry["depends"] = True  # the default follows other options (e.g. the number of players)
-            if option.choices is not None:
-                entry["choices"] = list(option.choices)
+            if option.choices is not None or narrowed.get(option.name):
+                entry["choices"] = list(narrowed.get(option.name) or option.choices or ())
             if option.minimum is not None:
                 entry["min"] = option.minimum
             if option.maximum is not None:
@@ -84,6 +100,23 @@ def catalog() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------------------- lobby
+
+
+def check_web_options(name: str, options: dict[str, Any]) -> None:
+    """Refuse an option value the web server does not offer (``WEB_OPTIONS``); called before the game is loaded."""
+    narrowed = WEB_OPTIONS.get(name, {})
+    if not narrowed:
+        return
+    defaults = {o.name: o.default for o in game_class(name).option_spec}
+    for option, allowed in narrowed.items():
+        if option not in options:
+            continue
+        value = options[option]
+        if allowed is None and value != defaults[option]:
+            raise BadRequest(f"option {option!r} is fixed at {defaults[option]!r} on the web server")
+        if allowed is not None and value not in allowed:
+            offered = ", ".join(map(str, allowed))
+            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {value!r}")
 
 
 def _seat_rows(seats: Any) -> list[dict[str, Any]]:
@@ -131,6 +164,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     options = dict(options)
     if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
         options["players"] = len(seats)
+    check_web_options(name, options)
     try:
         game = load_game(name, **options)
     except ValueError as error:
@@ -185,17 +219,21 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
 def import_record(storage: Storage, text: str) -> dict[str, Any]:
     """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it."""
     try:
+        tags = parse_record(text).tags
+        name = tags.get("Game", "")
+        narrowed = WEB_OPTIONS.get(name, {})
+        check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
         game, final = read_record(text)
     except RecordError as error:
         raise BadRequest(str(error)) from None
     if game.name not in WEB_GAMES:
         raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
+    check_web_options(game.name, game.options)
     replay = game.new_state(seed=final.seed)
     moves: list[tuple[int | None, str]] = []
     for move in final.history:
         moves.append((replay.to_move, str(move)))
         replay.play(move)
-    tags = parse_record(text).tags
     now = time.time()
     names = [(tags.get(f"Player{k}") or "").strip()[:MAX_NAME] or f"player {k + 1}" for k in range(game.players)]
     seats = [SeatRow(k, "record", name) for k, name in enumerate(names)]

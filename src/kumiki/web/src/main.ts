@@ -4,6 +4,7 @@ import "./style.css";
 import "./games/kuzushi";
 import "./games/blokus3d";
 import "./games/kozo";
+import "./games/towerbrix";
 import { hooks } from "./hooks";
 import { homePage } from "./pages/home";
 import { gamePage } from "./pages/game";

@@ -73,6 +73,26 @@ export class Stage {
     this.controls.update();
   }
 
+  /** Turn the table an eighth of a turn (`direction` 1 or -1): the camera orbits about the vertical axis. */
+  turnTable(direction: number): void {
+    this.reframe((_target, offset) => offset.applyAxisAngle(new THREE.Vector3(0, 0, 1), (direction * Math.PI) / 4));
+  }
+
+  /** The buttons that turn the table (as Q and E do) and switch between the 3D view and the top view (`setTop`). */
+  viewButtons(setTop: (top: boolean) => void): HTMLElement {
+    const buttons = document.createElement("div");
+    buttons.className = "view-buttons";
+    buttons.innerHTML =
+      '<button data-view="left" title="turn the table (Q)">⟲</button><button data-view="right" title="turn the table (E)">⟳</button>' +
+      '<button data-view="orbit">3D view</button><button data-view="top" data-testid="top-button">Top (T)</button>';
+    buttons.addEventListener("click", (e) => {
+      const view = (e.target as HTMLElement).getAttribute("data-view");
+      if (view === "left" || view === "right") this.turnTable(view === "left" ? -1 : 1);
+      else if (view) setTop(view === "top");
+    });
+    return buttons;
+  }
+
   /** Call `handler` on a click of the canvas: a press and release a few pixels apart at most, not an orbit drag. */
   onClick(handler: (event: PointerEvent) => void): void {
     let down: [number, number] | null = null;

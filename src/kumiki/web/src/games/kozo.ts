@@ -171,15 +171,7 @@ class KozoModule implements GameModule, GhostActions {
     this.info = div("ghost-info", "ghost-info");
     this.table = div("kozo-points", "kozo-points");
     this.falls = div("kozo-falls", "kozo-falls");
-    const buttons = h("div", { class: "view-buttons" });
-    buttons.innerHTML =
-      '<button data-view="left" title="turn the table (Q)">⟲</button><button data-view="right" title="turn the table (E)">⟳</button>' +
-      '<button data-view="orbit">3D view</button><button data-view="top" data-testid="top-button">Top (T)</button>';
-    buttons.addEventListener("click", (e) => {
-      const view = (e.target as HTMLElement).getAttribute("data-view");
-      if (view === "left" || view === "right") this.turnTable(view === "left" ? -1 : 1);
-      else if (view) this.setCamera(view === "top");
-    });
+    const buttons = this.stage.viewButtons((top) => this.setCamera(top));
     const place = h("button", { "data-testid": "kozo-place" }, "Place (Enter)");
     place.addEventListener("click", () => this.confirm());
     const back = h("button", { "data-testid": "kozo-back" }, "Back (Esc)");
@@ -263,11 +255,6 @@ class KozoModule implements GameModule, GhostActions {
       target.z = this.top ? 0 : Math.max(0.5, h / 2);
       offset.setLength(Math.max(offset.length(), 7 + 1.3 * h));
     });
-  }
-
-  /** Turn the table an eighth of a turn: the camera orbits about the tower's vertical axis. */
-  private turnTable(direction: number): void {
-    this.stage.reframe((_target, offset) => offset.applyAxisAngle(new THREE.Vector3(0, 0, 1), (direction * Math.PI) / 4));
   }
 
   private height(): number {
@@ -795,7 +782,7 @@ class KozoModule implements GameModule, GhostActions {
     const k = event.key.toLowerCase();
     if (this.fallUntil && k !== "q" && k !== "e" && k !== "t") this.endFall();
     if (ghostKey(event, this)) return true;
-    if (k === "q" || k === "e") this.turnTable(k === "q" ? -1 : 1);
+    if (k === "q" || k === "e") this.stage.turnTable(k === "q" ? -1 : 1);
     else if (k === "backspace") this.back();
     else if (this.view && KEYS.includes(event.key) && event.key.length === 1) {
       const piece = this.view.pool[KEYS.indexOf(event.key)];

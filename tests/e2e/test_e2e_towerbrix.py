@@ -1,0 +1,103 @@
+"""TowerBrix in the browser: a solo game made from the home page, a brick placed with the mouse and one with the keys,
+the cards' ✓/✗ following the tower, and a thumbs-up that ends the build and shows the evaluation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import Page, expect
+
+import kumiki
+
+READY = "() => window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.towerbrix"
+
+
+def towerbrix(page: Page, name: str) -> Any:
+    return page.evaluate(f"window.__kumiki.towerbrix.{name}")
+
+
+def point(page: Page, x: float, y: float, z: float) -> tuple[float, float]:
+    return tuple(page.evaluate(f"window.__kumiki.towerbrix.project({x}, {y}, {z})"))  # type: ignore[return-value]
+
+
+def engine_view(server: Any, game_id: str) -> dict[str, Any]:
+    """Seat 0's view as the engine has it, from the game's record."""
+    _game, state = kumiki.read_record(server.text(f"/api/games/{game_id}/record"))
+    return state.view(0)
+
+
+def assert_cards_match(page: Page, view: dict[str, Any]) -> None:
+    """Each of the seat's cards is listed with the helper's mark: ✓ when it holds on the tower now, else ✗."""
+    for card, holds in view["holds"].items():
+        expect(page.get_by_test_id(f"holds-{card}")).to_have_text("✓" if holds else "✗")
+    expect(page.get_by_test_id("my-cards").locator("li")).to_have_count(len(view["holds"]))
+
+
+def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
+    server: Any, pages: Any, assert_scene_drawn: Any
+) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("towerbrix")
+    page.get_by_test_id("opt-players").fill("1")
+    page.get_by_test_id("opt-players").dispatch_event("change")
+    page.get_by_test_id("opt-mode").select_option("solo")
+    page.get_by_test_id("opt-difficulty").select_option("easy")
+    expect(page.get_by_test_id("opt-deck").locator("option")).to_have_text(["green", "pink"])
+    page.get_by_test_id("seat-0-name").fill("sol")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("play").click()
+    page.wait_for_function(READY)
+    game_id = re.search(r"/game/([^?]+)", page.url)[1]  # type: ignore[index]
+    assert_scene_drawn(page)
+    expect(page.get_by_test_id("status")).to_have_text("Your turn.")
+    expect(page.get_by_test_id("towerbrix-progress")).to_contain_text("Round 1 of 3 · attempt 1 · cards worth 10")
+    expect(page.get_by_test_id("tray").locator("button")).to_have_count(8)  # the green deck: no gray brick
+    assert_cards_match(page, engine_view(server, game_id))
+
+    # the mouse: Y1 standing, the pointer on the table at 0.5,0.5: the ghost is centred there; a click places it
+    page.get_by_test_id("brick-Y1").click()
+    page.get_by_test_id("axis-z").click()
+    page.mouse.move(*point(page, 0.5, 0.5, 0))
+    assert towerbrix(page, "ghost") == "Y1 z 0,0"
+    page.mouse.move(*point(page, 3.5, 1.5, 0))
+    assert towerbrix(page, "ghost") == "Y1 z 3,1"
+    page.mouse.click(*point(page, 0.5, 0.5, 0))
+    page.wait_for_function("() => window.__kumiki.ply === 1")
+    assert towerbrix(page, "bricks") == ["Y1"] and towerbrix(page, "selected") is None
+    assert_cards_match(page, engine_view(server, game_id))
+
+    # the keys: 3 picks P1, X lays it along x; it starts at a place beside the tower; → nudges it; Enter places it
+    page.keyboard.press("3")
+    page.keyboard.press("x")
+    assert towerbrix(page, "selected") == "P1" and towerbrix(page, "axis") == "x"
+    start = towerbrix(page, "ghost")
+    page.keyboard.press("ArrowRight")
+    ghost = towerbrix(page, "ghost")
+    assert ghost != start and ghost.startswith("P1 x ")
+    expect(page.get_by_test_id("ghost-info")).to_contain_text(ghost)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.__kumiki.ply === 2")
+    assert page.evaluate("window.__kumiki.last") == ghost and towerbrix(page, "bricks") == ["Y1", "P1"]
+    view = engine_view(server, game_id)
+    assert [b["id"] for b in view["bricks"]] == ["Y1", "P1"]
+    assert_cards_match(page, view)
+    expect(page.get_by_test_id("towerbrix-edits")).to_contain_text("Edits this attempt: 2 · bricks on the table: 2")
+
+    # thumbs up: alone at the table, the build ends and the tower (two bricks, not all eight) is judged
+    page.get_by_test_id("ok-button").click()
+    page.wait_for_function("() => window.__kumiki.ply === 3")
+    expect(page.get_by_test_id("evaluation-banner")).to_contain_text("Not this time.")
+    assert towerbrix(page, "showing")  # the judged tower stays in sight after the table is cleared
+    evaluation = page.get_by_test_id("evaluation-0")
+    for card in view["holds"]:
+        expect(evaluation).to_contain_text(card)
+    expect(evaluation).to_contain_text("unused: Y2 P2 R1 R2 B1 B2")
+    expect(page.get_by_test_id("towerbrix-progress")).to_contain_text("attempt 2 · cards worth 8")
+    page.get_by_test_id("evaluation-banner").click()
+    assert not towerbrix(page, "showing") and towerbrix(page, "bricks") == []

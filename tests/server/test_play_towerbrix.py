@@ -1,0 +1,116 @@
+"""TowerBrix over the server: the catalog's options, teammate levels, a solo game and a team game (a human and a
+computer teammate) played over the WebSocket to their first evaluation, and no seat ever seeing another's cards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.helpers import HUMAN, create, receive_until, url, view_at
+
+import kumiki
+from kumiki.server.agents import LEVELS, level_agent
+
+
+def test_the_catalog_offers_towerbrix_with_the_decks_and_without_the_fixed_geometry(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    towerbrix = next(g for g in catalog["games"] if g["name"] == "towerbrix")
+    assert towerbrix["players"] == [1, 6]
+    options = {o["name"]: o for o in towerbrix["options"]}
+    assert options["deck"]["choices"] == ["green", "pink"]  # never a file on the server
+    assert options["mode"]["choices"] == ["base", "intro", "solo", "challenge"]
+    assert options["difficulty"]["choices"] == ["easy", "medium", "hard"]
+    assert (options["challenge"]["min"], options["challenge"]["max"]) == (0, 14)
+    assert not {"grid", "brick", "box_short", "box_long", "time_limit"} & set(options)
+
+
+def test_towerbrix_levels_are_teammates_with_growing_time() -> None:
+    seconds = [level_agent("towerbrix", level) for level in ("easy", "medium", "hard")]
+    assert {name for name, _ in seconds} == {"towerbrix-teammate"}
+    assert [options["seconds"] for _, options in seconds] == sorted(options["seconds"] for _, options in seconds)
+    assert level_agent("towerbrix", "random") == LEVELS["random"]
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"deck": "/etc/hostname"}, "option 'deck': the web server offers green, pink"),
+        ({"grid": 0.25}, "option 'grid' is fixed at 0.5"),
+        ({"mode": "solo"}, "the solo game is for players=1"),
+        ({"mode": "challenge"}, "needs a challenge from 1 to 14"),
+        ({"mode": "challenge", "challenge": 15}, "option 'challenge'"),
+        ({"difficulty": "nightmare"}, "option 'difficulty'"),
+    ],
+)
+def test_bad_towerbrix_options_get_one_line(client: TestClient, options: dict[str, Any], words: str) -> None:
+    response = client.post("/api/games", json={"game": "towerbrix", "seats": [HUMAN, HUMAN], "options": options})
+    assert response.status_code == 400
+    assert words in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+def test_a_solo_game_is_built_and_evaluated_over_the_websocket(client: TestClient) -> None:
+    options = {"players": 1, "mode": "solo", "difficulty": "easy"}
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=options)
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=5)
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        assert view["view"] == state.view(0) and view["legal"] == [str(m) for m in state.legal_moves()]
+        mine = view["view"]["hands"][0]
+        assert mine and set(view["view"]["cards"]) == set(mine) and set(view["view"]["holds"]) == set(mine)
+        for ply in range(3):  # the first placement listed, each time touching the tower
+            move = next(m for m in view["legal"] if m != "ok" and not m.startswith("-"))
+            ws.send_json({"type": "move", "ply": ply, "move": move})
+            view = receive_until(ws, view_at(ply + 1))
+            state.play(move)
+            assert view["view"] == state.view(0) and len(view["view"]["bricks"]) == ply + 1
+        with client.websocket_connect(url(game)) as spectator:  # the solo game is face up: spectators see the cards
+            assert receive_until(spectator, view_at(3))["view"]["hands"] == [mine]
+        ws.send_json({"type": "move", "ply": 3, "move": "ok"})
+        view = receive_until(ws, view_at(4))
+    evaluation = view["view"]["evaluations"][0]
+    assert [c["id"] for c in evaluation["cards"]] == mine and not evaluation["success"]
+    assert "unused" in evaluation["problems"][0] and len(evaluation["bricks"]) == 3
+    assert view["view"]["bricks"] == [] and view["view"]["attempt"] == 2  # the table is cleared, new cards dealt
+
+
+def _card_ids(message: dict[str, Any]) -> set[str]:
+    """Every card id (G01…G50, P01…P55; a brick is P1) anywhere in a message."""
+    words = json.dumps(message).replace('"', " ").split()
+    return {w for w in words if len(w) == 3 and w[0] in "GP" and w[1:].isdigit()}
+
+
+def test_a_human_and_a_computer_teammate_reach_an_evaluation_and_no_seat_sees_the_others_cards(
+    client: TestClient,
+) -> None:
+    options = {"players": 2, "max_edits": 6, "difficulty": "easy"}
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}]
+    game = create(client, seats, game="towerbrix", seed=8, options=options)
+    hands = kumiki.load_game("towerbrix", **options).new_state(seed=8).to_json()["hands"]
+    assert hands[0] and hands[1]
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect(url(game, 0)) as ws, client.websocket_connect(url(game)) as spectator:
+        view = receive_until(ws, view_at(0))
+        while not view["view"]["evaluations"]:
+            seen.append(view)
+            if view["to_move"] == 0:  # the human places the first listed brick once, then agrees
+                bricks = view["view"]["bricks"]
+                move = "ok" if bricks else next(m for m in view["legal"] if m not in ("ok",) and m[0] != "-")
+                ws.send_json({"type": "move", "ply": view["ply"], "move": move})
+            ply = view["ply"]
+            view = receive_until(ws, lambda m, ply=ply: m["type"] == "view" and m["ply"] > ply)
+        watched: list[dict[str, Any]] = []
+        end = view["ply"]
+        receive_until(spectator, lambda m: watched.append(m) is None and m["type"] == "view" and m["ply"] == end)
+    teammate_edits = [m["last"] for m in seen if m["ply"] and m["ply"] % 2 == 0 and m["last"] != "ok"]
+    assert teammate_edits, "the computer teammate placed no brick"
+    for message in seen:  # before the evaluation: only seat 0's own cards, and only to seat 0
+        assert message["view"]["hands"][1] is None and message["view"]["hand_sizes"] == [len(h) for h in hands]
+        assert _card_ids(message) == set(hands[0]) and set(message["view"]["holds"]) == set(hands[0])
+    for message in watched:  # a spectator sees no card at all until the evaluation reveals them
+        if message["type"] == "view" and not message["view"]["evaluations"]:
+            assert _card_ids(message) == set() and message["view"]["hands"] == [None, None]
+    assert watched[-1]["view"]["evaluations"] == view["view"]["evaluations"]
+    evaluation = view["view"]["evaluations"][0]
+    assert {c["id"] for c in evaluation["cards"]} == set(hands[0]) | set(hands[1])  # revealed at the evaluation
