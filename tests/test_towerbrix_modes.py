@@ -252,3 +252,17 @@ def test_the_solver_reads_the_challenges_as_the_game_does(number):
     four = ["Y1 z 0,0", "Y2 z 1,0", "P1 z 0,0", "P2 z 1,0", "R1 z 0,0", "R2 z 1,0", "B1 z 0,0", "B2 z 1,0"]
     for tower in (SLAB, COLUMN, FLAT, four, ["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1"]):
         assert rule(bricks_of(tower)) == (problems(number, tower) == []), tower
+
+
+@pytest.mark.parametrize(("number", "ground"), [(11, RIVER), (14, SWAMP), (1, None)])
+def test_the_views_carry_the_map(tmp_path, number, ground):
+    state = challenge(number, tmp_path, players=2).new_state(seed=1)
+    for data in (state.to_json(), state.view(0), state.public_view()):
+        if ground is None:
+            assert "map" not in data
+        else:
+            assert data["map"] == {
+                "name": ground.name,
+                "area": list(ground.area),
+                "foundations": [list(f) for f in ground.foundations],
+            }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kumiki.games.towerbrix.bricks import Brick, footprints_overlap, judge, on_table, touching
 from kumiki.games.towerbrix.scoring import height
@@ -40,6 +41,11 @@ class GroundMap:
 
     area: Rect
     foundations: tuple[Rect, ...]
+    name: str = "map"  # what lies between the foundations: "river", "swamp"
+
+    def to_json(self) -> dict[str, Any]:
+        """The map as views give it: ``{"name", "area": [x0, y0, x1, y1], "foundations": [[x0, y0, x1, y1], ...]}``."""
+        return {"name": self.name, "area": list(self.area), "foundations": [list(f) for f in self.foundations]}
 
     def land(self) -> tuple[Rect, ...]:
         """Each foundation with every side that lies on the map's edge pushed out to infinity: a bank that reaches
@@ -61,8 +67,10 @@ class GroundMap:
 # Our own layouts (the printed maps are not reproduced), sized so that the deck's bricks can meet them: Z1, a river 3
 # wide between two banks, crossed by a corbelled bridge of seven bricks; Z2+Z3, a swamp with three foundations one
 # unit apart (two bridges must fit in eight or nine bricks).
-RIVER = GroundMap((0.0, 0.0, 7.0, 6.0), ((0.0, 0.0, 2.0, 6.0), (5.0, 0.0, 7.0, 6.0)))
-SWAMP = GroundMap((0.0, 0.0, 8.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (3.0, 3.0, 5.0, 6.0), (6.0, 0.0, 8.0, 9.0)))
+RIVER = GroundMap((0.0, 0.0, 7.0, 6.0), ((0.0, 0.0, 2.0, 6.0), (5.0, 0.0, 7.0, 6.0)), "river")
+SWAMP = GroundMap((0.0, 0.0, 8.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (3.0, 3.0, 5.0, 6.0), (6.0, 0.0, 8.0, 9.0)), "swamp")
+#: The challenges played on a map.
+MAPS: dict[int, GroundMap] = {11: RIVER, 14: SWAMP}
 
 #: A tower of the eight coloured bricks that meets each map (tested), as edits "brick axis x,y" in build order.
 MAP_TOWERS: dict[int, tuple[str, ...]] = {

@@ -18,7 +18,14 @@ from kumiki.core.game import Game, GameFacts, State
 from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card, read_deck
 from kumiki.games.towerbrix.conditions import Tower as ConditionTower
-from kumiki.games.towerbrix.modes import BASE_TOTALS, CHALLENGE_TOTALS, CHALLENGES, Challenge, challenge_problems
+from kumiki.games.towerbrix.modes import (
+    BASE_TOTALS,
+    CHALLENGE_TOTALS,
+    CHALLENGES,
+    MAPS,
+    Challenge,
+    challenge_problems,
+)
 from kumiki.games.towerbrix.moves import OK, TowerBrixMove, format_number, parse_towerbrix_move, place_move, remove_move
 from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS, parse_brick_size
 from kumiki.games.towerbrix.scoring import bonus, verdict
@@ -430,6 +437,8 @@ class TowerBrixState(State):
         }
         if g.challenge is not None:
             data["challenge_rule"] = g.challenge.rule
+            if g.challenge.number in MAPS:
+                data["map"] = MAPS[g.challenge.number].to_json()
             if g.challenge.recorded == "time":
                 data["recorded"] = {"time_limit": g.options["time_limit"], "enforced_by": "server"}
             elif g.challenge.recorded == "silence":

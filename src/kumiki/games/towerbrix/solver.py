@@ -33,8 +33,7 @@ from kumiki.games.towerbrix.conditions import Tower as Facts
 from kumiki.games.towerbrix.modes import (
     CHALLENGES,
     MAP_TOWERS,
-    RIVER,
-    SWAMP,
+    MAPS,
     GroundMap,
     challenge_problems,
     map_problems,
@@ -524,8 +523,6 @@ def solve(
 
 #: Challenges about time, talk or the course of play (2, 3, 8, 10): as a rule on the finished tower they add nothing.
 NO_TOWER_RULE = frozenset({2, 3, 8, 10})
-#: Challenges played on a map: the solver searches towers anywhere and then slides the tower onto the map.
-MAPS: dict[int, GroundMap] = {11: RIVER, 14: SWAMP}
 LONG_SIDE = 2.0  # a standing brick's height, in the solver's default brick
 
 

@@ -67,9 +67,17 @@ interface TowerBrixView {
   blind: number | null;
   verdict: string | null;
   challenge_rule?: string;
+  /** Challenges 11 and 14: the map laid on the table (kumiki.games.towerbrix.modes.GroundMap.to_json). */
+  map?: GroundMap;
   cards?: Record<string, CardFace>;
   holds?: Record<string, boolean>;
   bricks_hidden?: boolean;
+}
+
+interface GroundMap {
+  name: string;
+  area: number[];
+  foundations: number[][];
 }
 
 /** The web lobby plays TowerBrix with the standard bricks, grid and box (docs/server.md): the geometry is fixed here. */
@@ -86,11 +94,6 @@ const COLOURS: Record<string, { name: string; fill: string; ink: string }> = {
   R: { name: "red", fill: "#C8312B", ink: "#ffffff" },
   B: { name: "blue", fill: "#1F6FC0", ink: "#ffffff" },
   G: { name: "gray", fill: "#9AA0A8", ink: "#1d2330" },
-};
-/** The maps of challenges 11 (river) and 14 (swamp), as in kumiki.games.towerbrix.modes: the area and the land. */
-const MAPS: Record<number, { area: number[]; land: number[][]; water: string }> = {
-  11: { area: [0, 0, 7, 6], land: [[0, 0, 2, 6], [5, 0, 7, 6]], water: "river" },
-  14: { area: [0, 0, 8, 9], land: [[0, 0, 2, 9], [3, 3, 5, 6], [6, 0, 8, 9]], water: "swamp" },
 };
 const EVALUATION_SECONDS = 8;
 
@@ -167,7 +170,7 @@ class TowerBrixModule implements GameModule {
   private corner: [number, number] | null = null;
   private ghostBrick: Brick | null = null;
   private top = false;
-  private shownMap: number | null = -1;
+  private shownMap: string | null = null;
   private faces = new Map<string, CardFace>();
   private evaluationsSeen: number | null = null;
   private showingUntil = 0; // while an evaluation is shown, the tower drawn is the one evaluated (performance.now ms)
@@ -288,21 +291,22 @@ class TowerBrixModule implements GameModule {
   }
 
   /** Challenges 11 and 14: the map laid on the table, its land (where bricks may touch the table) and its water. */
-  private drawMap(challenge: number | null): void {
-    if (challenge === this.shownMap) return;
-    this.shownMap = challenge;
+  private drawMap(map: GroundMap | undefined): void {
+    const key = map ? JSON.stringify(map) : "";
+    if (key === this.shownMap) return;
+    this.shownMap = key;
     this.mapGroup.clear();
-    const map = challenge === null ? undefined : MAPS[challenge];
     if (!map) return;
     const rect = ([x0, y0, x1, y1]: number[], colour: string, z: number) => {
       const mesh = new THREE.Mesh(new THREE.PlaneGeometry(x1 - x0, y1 - y0), new THREE.MeshLambertMaterial({ color: colour }));
       mesh.position.set((x0 + x1) / 2, (y0 + y1) / 2, z);
       return mesh;
     };
-    this.mapGroup.add(rect(map.area, map.water === "river" ? "#7fb2d9" : "#8fa86a", 0.003));
-    for (const land of map.land) this.mapGroup.add(rect(land, "#b9b9b9", 0.005));
+    this.mapGroup.add(rect(map.area, map.name === "river" ? "#7fb2d9" : "#8fa86a", 0.003));
+    for (const land of map.foundations) this.mapGroup.add(rect(land, "#b9b9b9", 0.005));
     const [x0, y0, x1, y1] = map.area;
-    this.mapGroup.add(this.label(map.water, [(x0 + x1) / 2, y0 - 0.6, 0.05], 0.5), this.label("land", [(map.land[0][0] + map.land[0][2]) / 2, y1 + 0.6, 0.05], 0.45));
+    const first = map.foundations[0];
+    this.mapGroup.add(this.label(map.name, [(x0 + x1) / 2, y0 - 0.6, 0.05], 0.5), this.label("land", [(first[0] + first[2]) / 2, y1 + 0.6, 0.05], 0.45));
   }
 
   private setCamera(top: boolean): void {
@@ -315,7 +319,7 @@ class TowerBrixModule implements GameModule {
   /** Keep the tower (and a challenge's map) in sight as it changes, and the height guide beside it. */
   private follow(bricks: Brick[]): void {
     const boxes = bricks.map((b) => b.box);
-    const map = this.view?.challenge ? MAPS[this.view.challenge] : undefined;
+    const map = this.view?.map;
     if (map) boxes.push([map.area[0], map.area[1], 0, map.area[2], map.area[3], 0]);
     if (!boxes.length) boxes.push([0, 0, 0, 2, 2, 1]);
     const lo = [0, 1].map((i) => Math.min(...boxes.map((b) => b[i])));
@@ -407,7 +411,7 @@ class TowerBrixModule implements GameModule {
     this.view = view;
     for (const [id, face] of Object.entries(view.cards ?? {})) this.faces.set(id, face);
     if (this.selected && !this.canPick(this.selected)) this.selected = null;
-    this.drawMap(view.challenge);
+    this.drawMap(view.map);
     const evaluations = view.evaluations.length;
     const fresh = this.evaluationsSeen !== null && evaluations > this.evaluationsSeen;
     if (this.evaluationsSeen !== null && evaluations < this.evaluationsSeen) {
