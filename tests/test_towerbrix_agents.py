@@ -52,30 +52,122 @@ def _team(players: int, seed: int, iterations: int = 300) -> tuple[object, list[
 
 
 def test_teammate_moves_are_legal_and_use_only_its_view() -> None:
-    state, agents = _team(3, 4)
+    """Asked anew for every move (as the web server does), the teammate rebuilds its memory by replaying the moves
+    from the seed, and reads only its own view, of the position and of every replayed one."""
+    state, _ = _team(3, 4)
     seen: list[int] = []
 
     class Spy:
-        """The state as the agent sees it: to_json() and the other players' hands are out of reach."""
+        """A state as the agent sees it: to_json() and the hands are out of reach; its game makes spied states."""
 
         def __init__(self, inner: object) -> None:
             self._inner = inner
 
         def __getattr__(self, name: str) -> object:
-            if name in ("to_json", "hands", "public_view", "history", "evaluations"):
+            if name in ("to_json", "hands", "public_view", "evaluations", "stacks", "rng"):
                 raise AssertionError(f"the teammate looked at state.{name}")
             if name == "view":
                 return lambda p: (seen.append(p), self._inner.view(p))[1]
+            if name == "game":
+                return GameSpy(self._inner.game)
             return getattr(self._inner, name)
 
-    for _ in range(24):
+    class GameSpy:
+        def __init__(self, inner: object) -> None:
+            self._inner = inner
+
+        def __getattr__(self, name: str) -> object:
+            if name == "new_state":
+                return lambda seed=None: Spy(self._inner.new_state(seed=seed))
+            return getattr(self._inner, name)
+
+    for _ in range(30):
         if state.over or state.evaluations:
             break
         player = state.to_move
-        move = agents[player].choose(Spy(state))  # type: ignore[arg-type]
+        move = kumiki.load_agent("towerbrix-teammate", iterations=300, seed=player).choose(Spy(state))  # type: ignore[arg-type]
         assert set(seen) == {player}
         seen.clear()
         state.play(move)  # raises IllegalMove if the agent's edit is not legal
+    assert len(state.history) >= 24
+
+
+def _memory(agent: object) -> tuple[object, ...]:
+    """What a teammate keeps between its moves and can rebuild from the moves (everything but its plan)."""
+    know = agent._know  # type: ignore[attr-defined]
+    hands = {q: (None if m.hands is None else m.hands.tolist(), m.alive.tolist()) for q, m in know.models.items()}
+    a = agent
+    return (a._attempt, a._left, a._left_edits, a._edited, a._bad, hands)  # type: ignore[attr-defined]
+
+
+def test_a_fresh_teammate_rebuilds_the_memory_a_persistent_one_keeps() -> None:
+    """At every turn of a game played by persistent teammates, a fresh one replaying the moves knows what the
+    persistent one of its seat knows: the attempt, the tower and edit count its last move left, the towers it
+    gave up on or saw undone, and every hand the others may still hold."""
+    state, agents = _team(3, 4)
+    compared = 0
+    while not state.evaluations:
+        player = state.to_move
+        if agents[player]._seen:  # type: ignore[attr-defined]
+            fresh = kumiki.load_agent("towerbrix-teammate", iterations=300, seed=player)
+            fresh._rebuild(state, player)  # type: ignore[attr-defined]
+            assert _memory(fresh) == _memory(agents[player])
+            compared += bool(agents[player]._bad)  # type: ignore[attr-defined]
+        state.play(agents[player].choose(state))
+    assert compared >= 5  # towers were given up on, and hands narrowed, along the way
+
+
+def _fresh_move(state: object, iterations: int) -> str:
+    """The move of a teammate created for this move only, as the web server asks."""
+    seat = state.to_move  # type: ignore[attr-defined]
+    return str(kumiki.load_agent("towerbrix-teammate", iterations=iterations, seed=seat).choose(state))
+
+
+def test_teammates_asked_anew_for_every_move_play_as_persistent_ones() -> None:
+    """A seeded game to its first evaluation: the first tower, then a repair that lifts a brick and rebuilds the
+    tower over several turns. A teammate asked anew for each move plans again exactly what the persistent one
+    planned (both plans were its first search of the attempt), so the two games are the same move for move."""
+    state, agents = _team(2, 19, iterations=200)
+    while not state.evaluations:
+        state.play(agents[state.to_move].choose(state))
+    persistent = [str(m) for m in state.history]
+    state, _ = _team(2, 19, iterations=200)
+    lifted = False
+    while not state.evaluations:
+        move = _fresh_move(state, 200)
+        lifted |= not state.tower_problems() and move.startswith("-")  # a repair of several moves begins
+        state.play(move)
+    assert [str(m) for m in state.history] == persistent
+    assert lifted and state.evaluations[0]["success"]
+
+
+def test_a_fresh_teammate_finishes_a_plan_it_cannot_rebuild_and_never_remakes_a_tower_it_gave_up() -> None:
+    """Only a search can tell a later plan and the solver's seeds; a fresh teammate makes such a plan again from
+    the tower on the table (the brick it lifted put back last). It goes on until the tower is sound (never an ok
+    on its own unfinished work), and never makes again a sound tower on which it gave up."""
+    state, _ = _team(2, 20, iterations=200)
+    gave_up: list[set[object]] = [set(), set()]
+    last_editor, remade_plans = None, 0
+    while not state.evaluations:
+        player = state.to_move
+        before = list(state.bricks.values())
+        sound = not state.tower_problems()
+        agent = kumiki.load_agent("towerbrix-teammate", iterations=200, seed=player)
+        agent._rebuild(state, player)  # type: ignore[attr-defined]
+        origin = agent._origin  # type: ignore[attr-defined]
+        remade_plans += origin == "lost" or (isinstance(origin, tuple) and origin[0] == "resume")
+        move = str(agent.choose(state))
+        if move == "ok":
+            assert sound or last_editor != player, f"move {len(state.history)}: the worker stalls"
+        elif sound:
+            gave_up[player].add(tower_key(before))
+        state.play(move)
+        if move != "ok":
+            last_editor = player
+            after = list(state.bricks.values())
+            assert state.tower_problems() or tower_key(after) not in gave_up[player]
+    assert remade_plans >= 2 and any(gave_up)
+    assert state.evaluations[0]["success"]
 
 
 @pytest.mark.slow

@@ -26,10 +26,13 @@ def test_the_catalog_offers_towerbrix_with_the_decks_and_without_the_fixed_geome
     assert not {"grid", "brick", "box_short", "box_long", "time_limit"} & set(options)
 
 
-def test_towerbrix_levels_are_teammates_with_growing_time() -> None:
-    seconds = [level_agent("towerbrix", level) for level in ("easy", "medium", "hard")]
-    assert {name for name, _ in seconds} == {"towerbrix-teammate"}
-    assert [options["seconds"] for _, options in seconds] == sorted(options["seconds"] for _, options in seconds)
+def test_towerbrix_levels_are_teammates_with_growing_effort() -> None:
+    levels = [level_agent("towerbrix", level) for level in ("easy", "medium", "hard")]
+    assert {name for name, _ in levels} == {"towerbrix-teammate"}
+    steps = [options["iterations"] for _, options in levels]
+    assert steps == sorted(steps) and len(set(steps)) == 3
+    for name, options in levels:  # the options are the agent's own (an unknown one would fail every move)
+        assert kumiki.load_agent(name, **options).options["iterations"] in steps
     assert level_agent("towerbrix", "random") == LEVELS["random"]
 
 
@@ -94,10 +97,9 @@ def test_a_human_and_a_computer_teammate_reach_an_evaluation_and_no_seat_sees_th
         view = receive_until(ws, view_at(0))
         while not view["view"]["evaluations"]:
             seen.append(view)
-            if view["to_move"] == 0:  # the human places the first listed brick once, then agrees
-                bricks = view["view"]["bricks"]
-                move = "ok" if bricks else next(m for m in view["legal"] if m not in ("ok",) and m[0] != "-")
-                ws.send_json({"type": "move", "ply": view["ply"], "move": move})
+            if view["to_move"] == 0:  # the human passes: the computer teammate builds (the convention's
+                # worker: whoever made the last edit; a human who placed a brick and then agreed would end the build)
+                ws.send_json({"type": "move", "ply": view["ply"], "move": "ok"})
             ply = view["ply"]
             view = receive_until(ws, lambda m, ply=ply: m["type"] == "view" and m["ply"] > ply)
         watched: list[dict[str, Any]] = []

@@ -31,11 +31,12 @@ GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
         "hard": ("mcts", {"seconds": 3.0}),
     },
     # TowerBrix is cooperative with secret cards: every level is a teammate that knows only its own cards; the
-    # levels give its solver more time for a plan (a move takes up to about five plans' time, see docs/server.md).
+    # levels give its solver more steps for a plan (a move may take several plans; the times are in docs/server.md).
+    # A fresh agent rebuilds its memory of the game from the moves (what it inferred, the towers it gave up on).
     "towerbrix": {
-        "easy": ("towerbrix-teammate", {"seconds": 0.2}),
-        "medium": ("towerbrix-teammate", {"seconds": 0.5}),
-        "hard": ("towerbrix-teammate", {"seconds": 1.0}),
+        "easy": ("towerbrix-teammate", {"iterations": 300}),
+        "medium": ("towerbrix-teammate", {"iterations": 800}),
+        "hard": ("towerbrix-teammate", {"iterations": 1500}),
     },
 }
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.

@@ -338,10 +338,17 @@ def _edits_to(current: Mapping[str, Brick], target: Sequence[Brick], lift: bool,
     :func:`plan_edit`); None if it does not get there within ``cap``."""
     tower = dict(current)
     hold = lift_choice(tower, target) if lift else None
-    count = 0
     if hold is not None:
         tower.pop(hold)
-        count = 1
+    return _plan_length(tower, target, hold, int(hold is not None), cap)
+
+
+def _plan_length(
+    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, count: int = 0, cap: int = 24
+) -> int | None:
+    """``count`` + the edits :func:`plan_edit` takes from ``current`` to ``target`` with ``hold`` put back last;
+    None if that does not get there within ``cap`` edits in all (e.g. the held brick's place is under another)."""
+    tower = dict(current)
     goal = {b.id: b for b in target}
     while count <= cap:
         edit = plan_edit(tower, target, hold)
@@ -476,6 +483,12 @@ def best_moves(
     return None
 
 
+def _unknown_plans(moves: int) -> int:
+    """The search count a rebuilt memory starts from when the real one is not known (the solver's seeds follow
+    it): the same for whoever replays the game, and far apart from one turn to the next, as the real count is."""
+    return 100 * moves
+
+
 class TeammateAgent(Agent):
     """A teammate who knows only its own cards (``state.view``) and the public setup (the deck's card list, the
     edit limit). Its convention, shared by every teammate, needs no hidden information:
@@ -498,7 +511,8 @@ class TeammateAgent(Agent):
       incomplete (the others wait) until the plan is done.
 
     Search effort is counted in solver steps (``iterations``), not seconds, so a seeded game plays the same on any
-    machine under any load.
+    machine under any load. Asked to move in a game whose moves it has not all seen (the web server asks a fresh
+    agent for every move), it first rebuilds its memory from them (:meth:`_rebuild`, :meth:`_resume`).
     """
 
     name = "towerbrix-teammate"
@@ -511,6 +525,7 @@ class TeammateAgent(Agent):
         super().__init__(**options)
         self._attempt: tuple[Any, ...] | None = None
         self._know: TeamKnowledge | None = None
+        self._seen: list[str] = []  # the game's moves up to and including our last move
         self._reset()
 
     def _reset(self) -> None:
@@ -521,12 +536,43 @@ class TeammateAgent(Agent):
         self._hold: str | None = None  # the brick our repair lifted first: it goes back last
         self._bad: set[frozenset[tuple[str, tuple[float, ...]]]] = set()
         self._plans = 0
+        # Set only by _rebuild, when the plan of our work in progress is not known (see _resume): "lost", or the
+        # turn from which it can be made again: (kind, the tower then, the edits then left or the lifted brick),
+        # kind "repair" or "work" for a plan begun before any other search of ours in the attempt (the solver's
+        # seeds are then known), "resume" for the turn at which a rebuilt memory first made a lost plan again;
+        # and our edits from that turn on, (the tower before, the edit).
+        self._origin: str | tuple[str, dict[str, Brick], Any] | None = None
+        self._followed: list[tuple[dict[str, Brick], str]] = []
+        self._searched = False  # whether we ran the solver in this attempt (rebuilt memory only)
 
     def choose(self, state: State) -> Move:
         player, view, deck, cards, current = _read_view(state)
         game = state.game
+        if not self._remembers(state, view):
+            self._rebuild(state, player)
         if view.get("bricks_hidden"):  # challenge 10's blind player may only say ok
+            self._seen = [*map(str, state.history), "ok"]
             return game.parse_move("ok")
+        edits, branch = self._turn(game, player, view, deck, cards, current)
+        if branch == "repair":
+            edit = self._repair(cards, deck, current, int(game.options.get("max_edits", 40)) - edits)
+        elif branch == "work":
+            edit = self._work(cards, deck, current)
+        else:
+            edit = None  # "ok": our cards hold on a sound tower; "wait": somebody's work in progress
+        return self._play(state, edit or "ok", current, edits)
+
+    def _turn(
+        self,
+        game: Any,
+        player: int,
+        view: Mapping[str, Any],
+        deck: str,
+        cards: Sequence[Any],
+        current: Mapping[str, Brick],
+    ) -> tuple[int, str]:
+        """What a turn learns before any search (a new attempt, the others' moves since our last one, a tower our
+        cards fail on) and which way it goes: (edit count, "ok" | "repair" | "work" | "wait")."""
         attempt = (view.get("round"), view.get("attempt"), view.get("attempts_used"))
         if attempt != self._attempt or self._know is None:
             self._attempt = attempt
@@ -538,16 +584,11 @@ class TeammateAgent(Agent):
         sound = _sound(deck, bricks)
         self._observe(player, view, deck, current, sound, facts, edits)
         if sound and all(card.check(facts) for card in cards):
-            return self._play(state, "ok", current, edits)
-        left = int(game.options.get("max_edits", 40)) - edits
+            return edits, "ok"
         if sound:
             self._bad.add(tower_key(bricks))  # we edit it: our cards fail here
-            edit = self._repair(cards, deck, current, left)
-        elif self._working(view, player, current, edits):
-            edit = self._work(cards, deck, current)
-        else:
-            edit = None  # somebody's work in progress: wait
-        return self._play(state, edit or "ok", current, edits)
+            return edits, "repair"
+        return edits, "work" if self._working(view, player, current, edits) else "wait"
 
     def _play(self, state: State, edit: str, current: Mapping[str, Brick], edits: int) -> Move:
         move = state.game.parse_move(edit)
@@ -555,10 +596,114 @@ class TeammateAgent(Agent):
             state.check(move)  # type: ignore[attr-defined]
         except IllegalMove:  # e.g. challenge 8, where a placed brick stays: wait instead
             edit, move = "ok", state.game.parse_move("ok")
+        self._played(edit, current, edits)
+        self._seen = [*map(str, state.history), str(move)]
+        self._origin = None  # from here on, what we planned is known
+        return move
+
+    def _played(self, edit: str, current: Mapping[str, Brick], edits: int) -> None:
         self._edited = edit != "ok"
         self._left = _after(current, edit) if self._edited else dict(current)
         self._left_edits = edits + self._edited
-        return move
+
+    # ----------------------------------------------------------------- memory rebuilt from the moves
+
+    def _remembers(self, state: State, view: Mapping[str, Any]) -> bool:
+        """Whether we chose every move of our seat so far: the moves we saw are the game's first ones, and fewer
+        than one round of moves came after our last one (turns go round in a fixed cycle)."""
+        history = state.history
+        count = len(self._seen)
+        if len(history) - count >= len(view["hand_sizes"]) or len(history) < count:
+            return False
+        return [str(move) for move in history[:count]] == self._seen
+
+    def _rebuild(self, state: State, player: int) -> None:
+        """Our memory as if we had chosen our seat's past moves (a fresh agent, as the web server asks for every
+        move): the game is replayed from its seed, and at each past turn of ours what we saw (our ``view`` only)
+        is read as at that turn and the move played there is booked as ours, without any search. Rebuilt exactly:
+        the attempt, the inferred hands of the others, the bad towers, the tower and edit count our last move
+        left, whether it was an edit, the brick a repair lifted. Not rebuilt: the plan of our work in progress and
+        the count of searches (the solver's seeds), which only a search could tell; :meth:`_resume` plans again."""
+        self._attempt, self._know, self._seen = None, None, []
+        self._reset()
+        past = state.game.new_state(seed=state.seed)
+        for move in state.history:
+            if past.to_move == player:
+                self._replay_turn(past, player, str(move))
+            past.play(move)
+        if past.view(player) != state.view(player):  # not this game's course (a hand-made position): forget it
+            self._attempt, self._know = None, None
+            self._reset()
+            return
+        self._seen = [str(move) for move in state.history]
+        if self._searched:  # how many searches we ran is not known: seeds that differ from turn to turn
+            self._plans = _unknown_plans(len(state.history))
+
+    def _replay_turn(self, past: State, player: int, move: str) -> None:
+        """Book ``move``, played at our past turn ``past``, as ours (see :meth:`_rebuild`)."""
+        view = past.view(player)
+        if view.get("bricks_hidden"):
+            return
+        current = _view_bricks(view)
+        edits, branch = self._turn(past.game, player, view, _view_deck(past), own_cards(view, player), current)
+        if branch == "repair" or (branch == "work" and not self._edited):  # a new plan (a search) begins here
+            left = int(past.game.options.get("max_edits", 40)) - edits
+            self._origin = "lost" if self._searched else (branch, dict(current), left)
+            self._followed = [] if self._searched else [(dict(current), move)]
+            self._searched, self._target = True, None
+            self._hold = move[1:] if branch == "repair" and move.startswith("-") else None  # a lifted brick
+        elif branch == "work":  # our work goes on
+            if isinstance(self._origin, tuple):
+                self._followed.append((dict(current), move))
+            else:  # a rebuilt memory made the lost plan again here (see _resume), its searches counted from
+                again = (self._hold, _unknown_plans(len(past.history)))
+                self._origin, self._followed = ("resume", dict(current), again), [(dict(current), move)]
+            if self._hold is not None and move.split()[0] == self._hold:  # the lifted brick is back: plan done
+                self._hold = None
+        else:
+            self._origin = None
+        self._played(move, current, edits)
+
+    def _resume(self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick]) -> str | None:
+        """The next edit of our work in progress when the memory was rebuilt (:meth:`_rebuild`) and its plan is
+        not known. If the turn the plan began at can be played again as it was (a plan begun before any other
+        search of ours in the attempt: the solver's seeds are known; or the turn at which a rebuilt memory made a
+        lost plan again), it is, and its plan is followed if it gives the edits we played since: what we knew has
+        not changed in between, since nobody else edits while we work. Otherwise the plan is made again from the
+        tower on the table (failing that, a new tower aligned with it), never ending on a bad tower, by edits
+        that get there (:func:`_plan_length`), the lifted brick put back last where the plan allows it, so that
+        the tower stays incomplete (the others wait) until the plan is done."""
+        origin, followed, lifted = self._origin, self._followed, self._hold
+        self._origin = None
+        if isinstance(origin, tuple):
+            kind, tower, arg = origin
+            self._plans, self._target, self._edited, self._hold = 0, None, kind == "resume", None
+            if kind == "repair":
+                first = self._repair(cards, deck, tower, arg)
+            else:
+                if kind == "resume":
+                    self._origin, (self._hold, self._plans) = "lost", arg
+                first = self._work(cards, deck, tower)
+            self._edited = True
+            target, hold = self._target, self._hold
+            same = bool(target and followed and first == followed[0][1])
+            if same and all(plan_edit(before, target, hold) == move for before, move in followed[1:]):
+                edit = plan_edit(current, target, hold) if target else None
+                if edit is not None and target and _plan_length(current, target, hold) is not None:
+                    return edit  # (a plan that never gets there, e.g. a brick put on and off, is made again)
+        self._target, self._hold = None, None
+        tries = [(list(current.values()), 1), (None, REPAIR_FACTOR)]  # from the tower, else a new tower aligned
+        for (start, factor), wanted in itertools.product(tries, self._wishes(cards)):
+            plan, solved = self._solve(wanted, deck, start, self.options["iterations"] * factor, retry=False)
+            plan = align(plan, current)
+            if not solved or tower_key(plan) in self._bad or not _sound(deck, plan):
+                continue
+            held = lifted if lifted not in current and any(b.id == lifted for b in plan) else None
+            for hold in dict.fromkeys((held, None)):  # the lifted brick last if the plan allows it
+                if _plan_length(current, plan, hold) is not None:
+                    self._target, self._hold = plan, hold
+                    return plan_edit(current, plan, hold)
+        return None
 
     def _observe(
         self,
@@ -649,6 +794,10 @@ class TeammateAgent(Agent):
 
     def _work(self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick]) -> str | None:
         """Our work in progress (or the first tower): the next edit towards our target, planning one if needed."""
+        if self._edited and self._target is None and self._origin is not None:  # memory rebuilt, plan unknown
+            edit = self._resume(cards, deck, current)
+            if edit is not None:
+                return edit
         edit = plan_edit(current, self._target, self._hold) if self._edited and self._target else None
         if edit is None:
             self._hold = None
