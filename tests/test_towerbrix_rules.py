@@ -167,6 +167,9 @@ def test_the_build_ends_when_everyone_says_ok_and_is_evaluated(tmp_path):
     assert evaluation["bonus"] == 1 + 2  # 8 tall (> 6), two bricks on the table
     assert evaluation["points"] == 10 + 3
     assert state.round == 1 and state.bricks == {}
+    # The cards are revealed with their faces: every player can read what the others held.
+    for card in evaluation["cards"]:
+        assert card["text"] == state.game.cards[card["id"]].text
 
 
 def test_a_tall_tower_on_one_brick_earns_both_bonuses(tmp_path):

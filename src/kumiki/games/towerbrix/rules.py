@@ -303,7 +303,8 @@ class TowerBrixState(State):
         for player, hand in enumerate(self.hands):
             for card_id in hand:
                 card = g.cards[card_id]
-                cards.append({"id": card_id, "player": player, "points": card.points, "holds": card.check(tower)})
+                held = card.check(tower)
+                cards.append({"id": card_id, "player": player, "points": card.points, "text": card.text, "holds": held})
         failing = [c["id"] for c in cards if not c["holds"]]
         waived = None
         if g.challenge is not None and g.challenge.waive_one and len(failing) == 1:

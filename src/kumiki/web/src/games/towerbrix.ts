@@ -35,7 +35,7 @@ interface Evaluation {
   moves: number;
   total: number | null;
   bricks: Brick[];
-  cards: { id: string; player: number; points: number; holds: boolean }[];
+  cards: { id: string; player: number; points: number; text?: string; holds: boolean }[];
   waived: string | null;
   problems: string[];
   margin_deg: number;
@@ -540,7 +540,7 @@ class TowerBrixModule implements GameModule {
         const face = this.faces.get(c.id);
         const waived = e.waived === c.id;
         cards.append(h("li", { class: c.holds ? "holds" : "fails" }, h("span", { class: "mark" }, c.holds ? "✓" : waived ? "–" : "✗"), h("b", {}, ` ${c.id} `),
-          `(${c.points}) `, this.swatch(c.player), ` ${face?.text ?? ""}${waived ? " (waived)" : ""}`));
+          `(${c.points}) `, this.swatch(c.player), ` ${c.text ?? face?.text ?? ""}${waived ? " (waived)" : ""}`));
       }
       const item = h("details", { "data-testid": `evaluation-${v.evaluations.length - 1 - k}` },
         h("summary", {}, `${e.success ? "✓" : "✗"} Round ${e.round}, attempt ${e.attempt}: ${e.success ? "success" : "failed"}, ${e.points} point${e.points === 1 ? "" : "s"}`),
