@@ -40,8 +40,7 @@ def main() -> None:
     decided = [(s, m) for s, m in pairs if s.certainly_falls(m)]
     b = time.perf_counter()
     for s, _ in pairs:
-        s.game.verdicts.standing.clear()
-        s.game.verdicts.falling.clear()
+        s.game.verdicts.clear()
     c = time.perf_counter()
     for s, m in pairs:
         standing_after(s, m)
@@ -50,8 +49,7 @@ def main() -> None:
         standing_after(s, m)
     e = time.perf_counter()
     for s, _ in decided:
-        s.game.verdicts.standing.clear()
-        s.game.verdicts.falling.clear()
+        s.game.verdicts.clear()
     f = time.perf_counter()
     for s, m in decided:
         standing_after(s, m)

@@ -57,8 +57,7 @@ def play_ms(state: kumiki.State, seconds: float, cold: bool = True) -> tuple[flo
         move = moves[len(times) % len(moves)]
         after = state.copy()
         if cold:
-            cache.standing.clear()
-            cache.falling.clear()
+            cache.clear()
         start = time.perf_counter()
         start_cpu = time.process_time()
         after.play(move)

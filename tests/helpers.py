@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 from rich.console import Console, RenderableType
@@ -156,3 +157,11 @@ def session(
     out = io.StringIO()
     console = Console(file=out, width=100, highlight=False, color_system=None)
     return Session(state, seats, console, reader=scripted(lines), **kwargs), out
+
+
+def until(page: Any, condition: str) -> None:
+    """Wait in a browser test until ``condition`` (JavaScript over the page's test hooks, ``window.__kumiki``) holds.
+
+    Right after a navigation the new page has not defined the hooks yet: the wait reads them only once they exist.
+    """
+    page.wait_for_function(f"() => window.__kumiki !== undefined && ({condition})")

@@ -10,16 +10,12 @@ import pytest
 
 from kumiki.games.towerbrix.bricks import Brick, place, rests_on, touching
 from kumiki.games.towerbrix.conditions import ConditionError, Tower, holds, parse_rule
+from kumiki.games.towerbrix.moves import lowered
 
 
 def build(*edits: str) -> list[Brick]:
     """Bricks dropped in order, each edit ``ID axis x,y`` as in the notation."""
-    bricks: dict[str, Brick] = {}
-    for edit in edits:
-        brick_id, axis, corner = edit.split()
-        x, y = (float(v) for v in corner.split(","))
-        bricks[brick_id] = place(bricks, brick_id, axis, x, y)
-    return list(bricks.values())
+    return list(lowered(edits).values())
 
 
 # R1 and B1 stand side by side on the table, P1 lies across both, Y2 stands on P1, Y1 lies on the table behind R1/B1.

@@ -18,15 +18,11 @@ from kumiki.games.towerbrix.modes import (
     map_problems,
     mirror_symmetric,
 )
+from kumiki.games.towerbrix.moves import lowered
 
 
 def bricks_of(edits: list[str]) -> list[Brick]:
-    out: dict[str, Brick] = {}
-    for edit in edits:
-        brick, axis, corner = edit.split()
-        x, y = (float(v) for v in corner.split(","))
-        out[brick] = place(out, brick, axis, x, y)
-    return list(out.values())
+    return list(lowered(edits).values())
 
 
 def problems(number: int, edits: list[str], margin: float = 10.0) -> list[str]:

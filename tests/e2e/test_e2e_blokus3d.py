@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
+from tests.helpers import until
 
 
 def ghost(page: Page) -> str | None:
@@ -19,7 +20,7 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}])
     page = pages()
     page.goto(server.url + created["seats"][0]["invite"])
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.frames > 5 && window.__kumiki.toMove === 0)")
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
     assert_scene_drawn(page)
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
 
@@ -28,16 +29,16 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     assert page.evaluate("window.__kumiki.blokus.selected") == "I3"
     x, y = page.evaluate("window.__kumiki.blokus.project(5, 5, 0)")
     page.mouse.move(x, y)
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.blokus.ghost !== null)")
+    until(page, "window.__kumiki.blokus.ghost !== null")
     first = ghost(page)
     assert first is not None and first.startswith("I3 ")
     # the ghost follows the pointer: another corner of the structure, another legal place
     corner = page.evaluate("window.__kumiki.blokus.project(3.5, 6.5, 0)")
     page.mouse.move(*corner)
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.blokus.ghost !== {first!r})")
+    until(page, f"window.__kumiki.blokus.ghost !== {first!r}")
     assert ghost(page) in set(page.evaluate("window.__kumiki.legalMoves"))
     page.mouse.move(x, y)
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.blokus.ghost === {first!r})")
+    until(page, f"window.__kumiki.blokus.ghost === {first!r}")
     # rotating about x gives another orientation; the ghost still only ever shows a legal move
     shape = page.evaluate("window.__kumiki.blokus.shape")
     page.keyboard.press("x")
@@ -49,11 +50,11 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     legal = set(page.evaluate("window.__kumiki.legalMoves"))
     assert placed in legal
     page.mouse.click(x, y)
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply >= 1)")
+    until(page, "window.__kumiki.ply >= 1")
     expect(page.get_by_test_id("move-list").locator("li").first).to_have_text(placed)
 
     # the computer answers; then the keys alone: 1 picks I2, O turns it, arrows move it, Enter places it
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 2 && window.__kumiki.toMove === 0)")
+    until(page, "window.__kumiki.ply === 2 && window.__kumiki.toMove === 0")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("1")
     assert page.evaluate("window.__kumiki.blokus.selected") == "I2"
@@ -62,7 +63,7 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     chosen = ghost(page)
     assert chosen is not None and chosen.startswith("I2 ")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply >= 3)")
+    until(page, "window.__kumiki.ply >= 3")
     expect(page.get_by_test_id("move-list").locator("li").nth(2)).to_have_text(chosen)
     # both colours' pieces and the turn order show
     expect(page.get_by_test_id("score-0")).to_be_visible()
@@ -70,7 +71,7 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     expect(page.get_by_test_id("top-view")).to_be_visible()
 
     # the replay page draws the same game and steps to its end
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.toMove === 0)")
+    until(page, "window.__kumiki.toMove === 0")
     moves = server.get(f"/api/games/{created['id']}")["moves"]
     page.goto(server.url + f"/replay/{created['id']}")
     expect(page.get_by_test_id("status")).to_contain_text(f"Move 0 of {moves}")

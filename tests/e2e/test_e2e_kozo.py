@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
+from tests.helpers import until
 
 import kumiki
 
@@ -55,9 +56,7 @@ def test_a_game_from_the_home_page_moves_with_the_mouse_and_with_the_keys(
     page = pages()
     new_game_on_home_page(page, "kozo", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
     page.get_by_test_id("play").click()
-    page.wait_for_function(
-        "() => window.__kumiki && (window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo)"
-    )
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
     assert_scene_drawn(page)
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
     expect(page.get_by_test_id("kozo-round")).to_contain_text("Round 1 of 3")
@@ -70,7 +69,7 @@ def test_a_game_from_the_home_page_moves_with_the_mouse_and_with_the_keys(
     first = kozo(page, "ghost")
     assert first.startswith("L4 ") and first in placements(page)
     page.mouse.move(*point(page, 2.5, 2.5, 0))
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.kozo.ghost !== {first!r})")
+    until(page, f"window.__kumiki.kozo.ghost !== {first!r}")
     ghost = kozo(page, "ghost")
     assert ghost in placements(page)
     # a click puts the piece there; then the balance cube: point at one of its spots and click
@@ -82,12 +81,12 @@ def test_a_game_from_the_home_page_moves_with_the_mouse_and_with_the_keys(
     page.mouse.move(*point(page, x + 0.5, y + 0.5, z + 0.28))
     assert kozo(page, "move") == spots[-1]
     page.mouse.click(*point(page, x + 0.5, y + 0.5, z + 0.28))
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply >= 1)")
+    until(page, "window.__kumiki.ply >= 1")
     expect(page.get_by_test_id("move-list").locator("li").first).to_have_text(spots[-1])
 
     # the computer answers; then the keys alone: a number picks a piece, X turns it, O finds an orientation that
     # fits, the arrows move it, Enter puts it down, an arrow and Enter place the balance cube
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply >= 2 && window.__kumiki.toMove === 0)")
+    until(page, "window.__kumiki.ply >= 2 && window.__kumiki.toMove === 0")
     page.locator("body").click(position={"x": 5, "y": 5})
     ply = page.evaluate("window.__kumiki.ply")  # 3 when the computer toppled the tower and opened the next round
     pool = kozo(page, "pool")
@@ -107,7 +106,7 @@ def test_a_game_from_the_home_page_moves_with_the_mouse_and_with_the_keys(
     move = kozo(page, "move")
     assert move is not None and move.startswith(chosen + " + ")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.ply > {ply})")
+    until(page, f"window.__kumiki.ply > {ply}")
     expect(page.get_by_test_id("move-list").locator("li").nth(ply)).to_have_text(move)
     expect(page.get_by_test_id("kozo-points")).to_be_visible()
     summary = server.get(f"/api/games/{page.url.split('/game/')[1].split('?')[0]}")

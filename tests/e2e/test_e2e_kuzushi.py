@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
+from tests.helpers import until
 
 HUMAN = {"kind": "human", "name": "ann"}
 COMPUTER = {"kind": "agent", "level": "easy"}
@@ -29,15 +30,13 @@ def tiles(page: Page) -> list[tuple[str, str | None, str | None]]:
 
 
 def wait_my_turn_or_over(page: Page) -> None:
-    page.wait_for_function(
-        "() => window.__kumiki && (window.__kumiki.over || window.__kumiki.toMove === window.__kumiki.seat)"
-    )
+    until(page, "window.__kumiki.over || window.__kumiki.toMove === window.__kumiki.seat")
 
 
 def click_a_playable_cell(page: Page) -> None:
     ply = page.evaluate("window.__kumiki.ply")
     page.locator("[data-kind=playable]").first.click()
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.ply > {ply})")
+    until(page, f"window.__kumiki.ply > {ply}")
 
 
 def test_play_against_the_computer_to_the_end_from_the_home_page(
@@ -49,7 +48,7 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     expect(page.get_by_test_id("invite-1")).to_contain_text("/game/")
     page.get_by_test_id("play").click()
     expect(page).to_have_url(re.compile(r"/game/.+\?token="))
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.seat === 1 && window.__kumiki.views > 0)")
+    until(page, "window.__kumiki.seat === 1 && window.__kumiki.views > 0")
 
     for _ in range(40):
         wait_my_turn_or_over(page)
@@ -120,7 +119,7 @@ def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> Non
     ply = page.evaluate("window.__kumiki.ply")
     # the token is remembered per game, so even the bare game address keeps the seat
     page.goto(server.url + f"/game/{created['id']}")
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.ply === {ply} && window.__kumiki.seat === 1)")
+    until(page, f"window.__kumiki.ply === {ply} && window.__kumiki.seat === 1")
     assert board(page) == before
     assert page.get_by_test_id("move-list").inner_text() == moves
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
@@ -128,7 +127,7 @@ def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> Non
     # U takes back my last move and the computer's reply
     expect(page.get_by_test_id("undo")).to_be_visible()
     page.keyboard.press("u")
-    page.wait_for_function(f"() => window.__kumiki && (window.__kumiki.ply === {ply - 2})")
+    until(page, f"window.__kumiki.ply === {ply - 2}")
     expect(page.get_by_test_id("move-list").locator("li")).to_have_count(ply - 2)
 
 
@@ -152,7 +151,7 @@ def test_two_players_in_two_browsers_and_a_refused_move(server: Any, pages: Any)
     expect(bob.get_by_test_id("error")).to_contain_text("Move refused")
 
     bob.get_by_test_id("cell-1-0").click()
-    ann.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 1)")
+    until(ann, "window.__kumiki.ply === 1")
     expect(ann.get_by_test_id("cell-1-0")).to_have_attribute("data-kind", "base")
     expect(ann.get_by_test_id("cell-1-0")).to_have_attribute("data-owner", "1")
     expect(ann.get_by_test_id("last-move")).to_have_count(1)
@@ -162,7 +161,7 @@ def test_two_players_in_two_browsers_and_a_refused_move(server: Any, pages: Any)
     ann.keyboard.press("ArrowLeft")
     ann.keyboard.press("ArrowLeft")
     ann.keyboard.press("Enter")
-    bob.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 2)")
+    until(bob, "window.__kumiki.ply === 2")
     expect(bob.get_by_test_id("cell--1-0")).to_have_attribute("data-kind", "base")
     expect(bob.get_by_test_id("cell--1-0")).to_have_attribute("data-owner", "0")
     expect(bob.get_by_test_id("move-list").locator("li")).to_have_text(["B 1,0", "B -1,0"])
@@ -170,14 +169,14 @@ def test_two_players_in_two_browsers_and_a_refused_move(server: Any, pages: Any)
     # bob clicks his own FLAG: it flips into a BASE
     expect(bob.get_by_test_id("cell-2-0")).to_have_attribute("data-kind", "flag")
     bob.get_by_test_id("cell-2-0").click()
-    ann.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 3)")
+    until(ann, "window.__kumiki.ply === 3")
     expect(ann.get_by_test_id("cell-2-0")).to_have_attribute("data-kind", "base")
     expect(ann.get_by_test_id("move-list").locator("li").last).to_have_text("F 2,0")
 
     # a spectator sees the same position and cannot move
     watcher = pages()
     watcher.goto(server.url + created["spectate"])
-    watcher.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 3)")
+    until(watcher, "window.__kumiki.ply === 3")
     # the same tiles (only the seat to move sees its playable cells)
     assert tiles(watcher) == tiles(bob)
     assert watcher.evaluate("window.__kumiki.seat") is None

@@ -11,12 +11,11 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
+from tests.helpers import until
 
 import kumiki
 
-READY = (
-    "() => window.__kumiki && window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.towerbrix"
-)
+READY = "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.towerbrix"
 
 
 def towerbrix(page: Page, name: str) -> Any:
@@ -54,7 +53,7 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
     page.get_by_test_id("seat-0-name").fill("sol")
     page.get_by_test_id("create").click()
     page.get_by_test_id("play").click()
-    page.wait_for_function(READY)
+    until(page, READY)
     game_id = re.search(r"/game/([^?]+)", page.url)[1]  # type: ignore[index]
     assert_scene_drawn(page)
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
@@ -70,7 +69,7 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
     page.mouse.move(*point(page, 3.5, 1.5, 0))
     assert towerbrix(page, "ghost") == "Y1 z 3,1"
     page.mouse.click(*point(page, 0.5, 0.5, 0))
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 1)")
+    until(page, "window.__kumiki.ply === 1")
     assert towerbrix(page, "bricks") == ["Y1"] and towerbrix(page, "selected") is None
     assert_cards_match(page, engine_view(server, game_id))
 
@@ -84,7 +83,7 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
     assert ghost != start and ghost.startswith("P1 x ")
     expect(page.get_by_test_id("ghost-info")).to_contain_text(ghost)
     page.keyboard.press("Enter")
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 2)")
+    until(page, "window.__kumiki.ply === 2")
     assert page.evaluate("window.__kumiki.last") == ghost and towerbrix(page, "bricks") == ["Y1", "P1"]
     view = engine_view(server, game_id)
     assert [b["id"] for b in view["bricks"]] == ["Y1", "P1"]
@@ -93,7 +92,7 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
 
     # thumbs up: alone at the table, the build ends and the tower (two bricks, not all eight) is judged
     page.get_by_test_id("ok-button").click()
-    page.wait_for_function("() => window.__kumiki && (window.__kumiki.ply === 3)")
+    until(page, "window.__kumiki.ply === 3")
     expect(page.get_by_test_id("evaluation-banner")).to_contain_text("Not this time.")
     assert towerbrix(page, "showing")  # the judged tower stays in sight after the table is cleared
     evaluation = page.get_by_test_id("evaluation-0")

@@ -38,6 +38,11 @@ class VerdictCache:
         self.hits = 0
         self.misses = 0
 
+    def clear(self) -> None:
+        """Forget every verdict (benchmarks use it to time the judge itself)."""
+        self.standing.clear()
+        self.falling.clear()
+
     def get(self, state: KozoState) -> Verdict:
         placed = state.placed
         key = (frozenset(cells for _, _, cells in placed), frozenset(state.balances))

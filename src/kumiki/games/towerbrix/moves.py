@@ -7,11 +7,12 @@ brick's minimum corner ``x,y`` on the table plane; the brick is then lowered unt
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kumiki.core.errors import MoveSyntaxError
 from kumiki.core.game import Move
-from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS
+from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS, Brick, place
 
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
 _PLACE = re.compile(rf"([A-Za-z]\d?)\s+([xyzXYZ])\s+{_NUMBER}\s*,\s*{_NUMBER}")
@@ -76,3 +77,15 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
         assert axis in AXES
         return place_move(_brick(match[1], stripped), axis, float(match[3]), float(match[4]))
     raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1' or 'ok'")
+
+
+def lowered(edits: Iterable[str]) -> dict[str, Brick]:
+    """The bricks of placements in the notation (``Y1 z 0,0``), lowered one after another as the game lowers them
+    (no rule is checked: for building known towers in docs, data and tests)."""
+    bricks: dict[str, Brick] = {}
+    for edit in edits:
+        move = parse_towerbrix_move(edit)
+        if move.kind != "place":
+            raise MoveSyntaxError(f"{edit!r}: a placement such as 'Y1 z 0,0' is needed here")
+        bricks[move.brick] = place(bricks, move.brick, move.axis, move.x, move.y)
+    return bricks

@@ -19,6 +19,7 @@ physics judge as a check on every geometric change, and a final exhaustive phase
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -38,6 +39,7 @@ from kumiki.games.towerbrix.modes import (
     challenge_problems,
     map_problems,
 )
+from kumiki.games.towerbrix.moves import lowered
 from kumiki.games.towerbrix.scoring import bonus as _game_bonus
 
 GREEN_IDS: tuple[str, ...] = ("Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2")
@@ -562,31 +564,26 @@ def challenge_rule(number: int, shake_deg: float = 3.0, pull_deg: float = 6.0) -
 def map_offset(bricks: Sequence[Brick], ground: GroundMap, grid: float = 0.5) -> tuple[float, float] | None:
     """A shift (dx, dy) on the grid that puts the tower on the map as challenges 11 and 14 ask, or None.
 
-    Only the bricks on the table matter to a map. Every shift that brings them over the map is tried, nearest to the
-    map's corner first; the answer is cached by the shape of the tower's footprint, wherever the tower stands.
+    Only the bricks on the table matter to a map. Every shift that brings them over the map is tried, the smallest x
+    first, then the smallest y; the answer is cached by the shape of the tower's footprint, wherever the tower stands.
     """
     table = sorted(b.box for b in bricks if abs(b.box[2]) <= TOL)
     if not table:
         return None
     ox, oy = min(b[0] for b in table), min(b[1] for b in table)
-    key = (ground, tuple((b[0] - ox, b[1] - oy, b[3] - ox, b[4] - oy) for b in table))
-    if key not in _MAP_FITS:
-        _MAP_FITS[key] = _fit(key[1], ground, grid)
-    fit = _MAP_FITS[key]
+    fit = _fit(tuple((b[0] - ox, b[1] - oy, b[3] - ox, b[4] - oy) for b in table), ground, grid)
     return None if fit is None else (fit[0] - ox, fit[1] - oy)
 
 
-_MAP_FITS: dict[Any, tuple[float, float] | None] = {}
-
-
-def _fit(footprint: Sequence[tuple[float, ...]], ground: GroundMap, grid: float) -> tuple[float, float] | None:
+@functools.lru_cache(maxsize=4096)
+def _fit(footprint: tuple[tuple[float, ...], ...], ground: GroundMap, grid: float) -> tuple[float, float] | None:
     x0, y0, x1, y1 = ground.area
     width = max(b[2] for b in footprint)
     depth = max(b[3] for b in footprint)
     for dx in _steps(x0 - width, x1, grid):
         for dy in _steps(y0 - depth, y1, grid):
-            shifted = [Brick("Y1", "z", (b[0] + dx, b[1] + dy, 0.0, b[2] + dx, b[3] + dy, 1.0)) for b in footprint]
-            if not map_problems(shifted, ground):
+            moved = [Brick("Y1", "z", (b[0] + dx, b[1] + dy, 0.0, b[2] + dx, b[3] + dy, 1.0)) for b in footprint]
+            if not map_problems(moved, ground):
                 return (dx, dy)
     return None
 
@@ -621,12 +618,7 @@ def solve_cards(
     rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
     start = None
     if challenge in MAPS:  # a blind search almost never builds a bridge: start from one that meets the map
-        tower: dict[str, Brick] = {}
-        for edit in MAP_TOWERS[challenge]:
-            brick_id, axis, corner = edit.split()
-            x, y = (float(v) for v in corner.split(","))
-            tower[brick_id] = place(tower, brick_id, axis, x, y)
-        start = list(tower.values())
+        start = list(lowered(MAP_TOWERS[challenge]).values())
     cards = [by_id[c] for c in wanted]
     # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept.
     refute = challenge not in MAPS
