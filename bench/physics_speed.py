@@ -9,7 +9,9 @@ Four fixed sets of towers, built once per run and kept in memory:
 * 150-body stacks falling: ``brick_stack(150, seed)``, the seeds whose tower falls.
 
 The verdict is ``judge(t, margin=False, explain=False)``; the margin is ``judge(t, margin=True, explain=False)``
-on the standing towers (a falling tower has no margin to find), beside the verdict of the same towers.
+on the standing towers (a falling tower has no margin to find), beside the verdict of the same towers. On the
+32-body towers the margin is also found the plain way (``plain_tilt_margin``: one LP on the whole friction pyramid
+per direction, from scratch), beside Kumiki's (column generation, the tilt polygon, warm starts).
 
 Run: ``python -m bench.physics_speed [--seconds 5]``.
 """
@@ -26,6 +28,8 @@ from collections.abc import Sequence
 from kumiki.geometry.polycube import ROTATIONS, normalize, rotate
 from kumiki.physics import Tower, body_from_cells, judge
 from kumiki.physics.contacts import hull
+from kumiki.physics.forces import prepare
+from kumiki.physics.margin import plain_tilt_margin, tilt_margin
 from kumiki.physics.samples import _PIECES, brick_stack, ring_tower
 
 TARGET_VERDICT_32_MS = 3.0
@@ -139,9 +143,24 @@ def median_ms(group: Sequence[Tower], seconds: float, margin: bool = False) -> f
                 return 1000.0 * statistics.median(times)
 
 
+def median_margin_ms(group: Sequence[Tower], seconds: float, plain: bool) -> float:
+    """The median time in ms of the margin alone (contacts found beforehand), Kumiki's way or the plain way."""
+    find = plain_tilt_margin if plain else tilt_margin
+    setups = [prepare(tower) for tower in group]
+    times: list[float] = []
+    start = time.perf_counter()
+    while True:
+        for setup in setups:
+            began = time.perf_counter()
+            find(setup)
+            times.append(time.perf_counter() - began)
+            if time.perf_counter() - start >= seconds:
+                return 1000.0 * statistics.median(times)
+
+
 def run(seconds: float = 5.0) -> list[tuple[str, float, str]]:
     """Every figure as (what, value, comment)."""
-    share = seconds / 2  # six figures, in the time of three
+    share = seconds / 2  # eight figures, in the time of about four
     rows = []
     verdict = {}
     for kind, bodies, target in (
@@ -161,6 +180,11 @@ def run(seconds: float = 5.0) -> list[tuple[str, float, str]]:
         ratio = margin / verdict[kind]
         what = f"physics verdict + margin ms, {bodies}-body {kind.split()[0]}"
         rows.append((what, margin, f"{ratio:.1f}× the verdict, target ≤ {TARGET_MARGIN_RATIO:g}×"))
+    group = towers("ring standing")
+    fast = median_margin_ms(group, share / 2, plain=False)
+    plain = median_margin_ms(group, share, plain=True)
+    rows.append((f"physics margin alone ms, {SMALL}-body ring", fast, "column generation + tilt polygon"))
+    rows.append((f"physics margin the plain way ms, {SMALL}-body ring", plain, f"{plain / fast:.0f}× slower"))
     return rows
 
 

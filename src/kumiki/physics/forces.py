@@ -1,0 +1,190 @@
+"""The equilibrium model shared by the verdict and the margin: a tower in normalized units, its force points, and
+the columns of the linear program (one per force) in HiGHS's column-wise form.
+
+Each body gives six rows, in this order: force along x, y, z, then moment about x, y, z (about its centre of mass).
+Lengths are divided by the tower's size and masses by its total mass, so no answer depends on the units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from kumiki.physics.contacts import IN_PLANE, Interface, find_interfaces, support_points
+from kumiki.physics.model import Tower
+
+TOLERANCE = 1e-9  # faces closer than this (relative to the tower's size) touch
+ROWS = 6  # equations per body
+
+
+class Solver:
+    """One reusable HiGHS instance (building one costs more than solving a small LP)."""
+
+    def __init__(self) -> None:
+        self.highs = highspy.Highs()
+        self.highs.setOptionValue("output_flag", False)
+        self.highs.setOptionValue("primal_feasibility_tolerance", 1e-9)
+        self.highs.setOptionValue("dual_feasibility_tolerance", 1e-9)
+
+    def load(
+        self,
+        starts: np.ndarray,
+        index: np.ndarray,
+        value: np.ndarray,
+        cost: np.ndarray,
+        col_upper: np.ndarray,
+        row_lower: np.ndarray,
+        row_upper: np.ndarray,
+    ) -> None:
+        """Pass a model in column-wise sparse form (``starts`` has one entry more than there are columns)."""
+        lp = highspy.HighsLp()
+        n = len(starts) - 1
+        lp.num_col_ = n
+        lp.num_row_ = len(row_lower)
+        lp.col_cost_ = cost
+        lp.col_lower_ = np.zeros(n)
+        lp.col_upper_ = col_upper
+        lp.row_lower_ = row_lower
+        lp.row_upper_ = row_upper
+        matrix = lp.a_matrix_
+        matrix.format_ = highspy.MatrixFormat.kColwise
+        matrix.start_ = starts.astype(np.int32)
+        matrix.index_ = index.astype(np.int32)
+        matrix.value_ = value.astype(np.float64)
+        matrix.num_col_ = n
+        matrix.num_row_ = len(row_lower)
+        self.highs.clearModel()
+        self.highs.passModel(lp)
+
+    def run(self) -> str:
+        self.highs.run()
+        status = self.highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kOptimal:
+            return "optimal"
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return "infeasible"
+        if status == highspy.HighsModelStatus.kUnbounded:
+            return "unbounded"
+        return self.highs.modelStatusToString(status)
+
+
+_SOLVER: Solver | None = None
+
+
+def solver() -> Solver:
+    """The process's shared solver."""
+    global _SOLVER
+    if _SOLVER is None:
+        _SOLVER = Solver()
+    return _SOLVER
+
+
+@dataclass
+class Setup:
+    """A tower in normalized units: centres and masses per body, and its interfaces."""
+
+    tower: Tower
+    scale: float
+    centres: np.ndarray  # (bodies, 3)
+    masses: list[float]
+    interfaces: list[Interface]
+
+
+def prepare(tower: Tower) -> Setup:
+    scale = tower.scale()
+    interfaces = find_interfaces(tower, TOLERANCE * scale)
+    total = sum(body.mass for body in tower.bodies)
+    centres = np.array([body.centre for body in tower.bodies], dtype=np.float64).reshape(-1, 3) / scale
+    masses = [body.mass / total for body in tower.bodies]
+    return Setup(tower, scale, centres, masses, interfaces)
+
+
+@dataclass
+class Points:
+    """Every force point in normalized units: position, contact normal axis, and the bodies on either side."""
+
+    position: np.ndarray  # (n, 3)
+    axis: np.ndarray  # (n,)
+    upper: np.ndarray  # (n,)
+    lower: np.ndarray  # (n,), GROUND for the table
+
+    def select(self, which: np.ndarray) -> Points:
+        return Points(self.position[which], self.axis[which], self.upper[which], self.lower[which])
+
+
+def points(setup: Setup, grow: float, area_only: bool = False) -> Points:
+    """The force points of every interface (with ``area_only``, contacts along a line or at a point are left out)."""
+    s = setup.scale
+    rows: list[tuple[float, float, float, int, int, int]] = []
+    for interface in setup.interfaces:
+        axis = interface.axis
+        u, v = IN_PLANE[axis]
+        plane = interface.plane / s
+        if area_only and all(r[2] <= r[0] or r[3] <= r[1] for r in interface.rects):
+            continue
+        for a, b in support_points(interface, grow * s):
+            p = [0.0, 0.0, 0.0]
+            p[axis] = plane
+            p[u] = a / s
+            p[v] = b / s
+            rows.append((p[0], p[1], p[2], axis, interface.upper, interface.lower))
+    data = np.array(rows, dtype=np.float64).reshape(-1, 6)
+    ints = data[:, 3:].astype(np.int64)
+    return Points(data[:, :3], ints[:, 0], ints[:, 1], ints[:, 2])
+
+
+def side_entries(setup: Setup, pts: Points, body: np.ndarray, sign: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and values (n, 3) of the normal force at each point on ``body`` (rows of bodies < 0 are junk)."""
+    centres = setup.centres[np.maximum(body, 0)]
+    r = pts.position - centres
+    rx, ry, rz = r[:, 0], r[:, 1], r[:, 2]
+    base = ROWS * np.maximum(body, 0)
+    axis = pts.axis
+    ones = np.full(len(axis), sign)
+    rows = np.where(
+        (axis == 2)[:, None],
+        np.stack([base + 2, base + 3, base + 4], axis=1),
+        np.where(
+            (axis == 0)[:, None],
+            np.stack([base, base + 4, base + 5], axis=1),
+            np.stack([base + 1, base + 3, base + 5], axis=1),
+        ),
+    )
+    values = np.where(
+        (axis == 2)[:, None],
+        np.stack([ones, sign * ry, -sign * rx], axis=1),
+        np.where(
+            (axis == 0)[:, None],
+            np.stack([ones, sign * rz, -sign * ry], axis=1),
+            np.stack([ones, -sign * rz, sign * rx], axis=1),
+        ),
+    )
+    return rows, values
+
+
+def normal_entries(setup: Setup, pts: Points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Column-wise (rows, values, mask) of shape (n, 6): a normal force's entries on its upper and lower body."""
+    up_rows, up_vals = side_entries(setup, pts, pts.upper, 1.0)
+    lo_rows, lo_vals = side_entries(setup, pts, pts.lower, -1.0)
+    rows = np.concatenate([up_rows, lo_rows], axis=1)
+    vals = np.concatenate([up_vals, lo_vals], axis=1)
+    mask = np.ones(rows.shape, dtype=bool)
+    mask[:, 3:] = (pts.lower >= 0)[:, None]
+    return rows, vals, mask
+
+
+def csc(rows: np.ndarray, vals: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Column starts, row indices and values of the columns given row by row, keeping the entries in ``mask``."""
+    counts = mask.sum(axis=1)
+    starts = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return starts, rows[mask], vals[mask]
+
+
+def body_rhs(setup: Setup) -> np.ndarray:
+    """The right-hand side: each body's weight on its vertical force row, nothing elsewhere."""
+    rhs = np.zeros(ROWS * len(setup.masses))
+    rhs[2::ROWS] = setup.masses
+    return rhs

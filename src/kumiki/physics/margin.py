@@ -1,0 +1,286 @@
+"""The tilt margin: the steepest tilt of the table, in the worst of 16 directions, at which the tower still stands,
+with Coulomb friction on its horizontal contacts and frictionless side contacts (the tilt-table test).
+
+The model: a point of a horizontal contact carries a force in the friction pyramid, a non-negative combination of
+its edges, each the unit normal plus μ times a unit tangent. The pyramid has an edge along every tested direction,
+so a slide along any of them meets the full Coulomb limit. A point of a side contact carries a normal force only;
+contacts along a line or at a point are left out (they matter only on a knife edge, which the verdict settles).
+One more column is the tilt t = tan(angle), loading every body with m·t along the direction tested; the linear
+program maximises t.
+
+Three exact shortcuts make this cost a handful of LPs rather than sixteen (docs/physics.md, "Speed"):
+
+* Column generation. The model starts with 4 of the pyramid's edges at each point. After each solve the duals
+  price every edge left out (its reduced cost), and the edges that would raise t join; a direction ends only when
+  none would, so its answer is the optimum of the whole pyramid.
+* The tilt polygon. The loads the tower can carry form a convex polygon in the (tx, ty) plane. Each solved
+  direction gives a point of it (its forces) and, from its duals, a line the polygon never crosses (a collapse
+  mechanism). A direction whose ray meets the chord between its solved neighbours beyond the smallest tilt found
+  cannot be the worst and needs no LP; nor does one whose ray is pinned between that chord and a known line.
+* Each LP starts from the last basis, and t is capped at the smallest tilt found so far.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kumiki.physics.forces import ROWS, Points, Setup, body_rhs, csc, normal_entries, points, solver
+
+MU = 0.5
+DIRECTIONS = 16
+PYRAMID_SIDES = 16
+MAX_TILT = 100.0  # tan of the steepest tilt tested (89.4°): frictionless side walls could hold any tilt
+FIRST_EDGES = 4  # pyramid edges per point in the first model
+PRICE_TOLERANCE = 1e-9  # an edge joins when it would raise t by more than this (relative to the duals)
+SAME = 1e-7  # two bounds on a tilt this close (relative) are equal
+ROUNDS = 50  # column-generation rounds before every edge joins at once
+
+
+@dataclass
+class _Pool:
+    """Every pyramid edge of every horizontal contact point as a column: ``rows`` and ``values`` (n, 12), point-major
+    (the edges of point i are columns i·sides … i·sides + sides − 1); entries on the table go to row ``junk``."""
+
+    rows: np.ndarray
+    values: np.ndarray
+    junk: int
+
+    def prices(self, duals: np.ndarray) -> np.ndarray:
+        """aᵀy for every column: positive where adding the column would raise t."""
+        y = np.append(duals, 0.0)
+        return np.einsum("ij,ij->i", self.values, y[self.rows])
+
+    def columns(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows, values = self.rows[which], self.values[which]
+        return csc(rows, values, rows != self.junk)
+
+
+def _pyramid_pool(setup: Setup, pts: Points, mu: float, sides: int) -> _Pool:
+    bodies = len(setup.masses)
+    junk = ROWS * bodies
+    shape = (len(pts.axis), sides)
+    angles = 2 * math.pi * np.arange(sides) / sides
+    c, s = np.cos(angles)[None, :], np.sin(angles)[None, :]
+    rows: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    for body, sign in ((pts.upper, 1.0), (pts.lower, -1.0)):
+        r = pts.position - setup.centres[np.maximum(body, 0)]
+        rx, ry, rz = r[:, 0:1], r[:, 1:2], r[:, 2:3]
+        fx, fy = sign * mu * c, sign * mu * s
+        fz = np.full(shape, sign)
+        values += [
+            np.broadcast_to(fx, shape),
+            np.broadcast_to(fy, shape),
+            fz,
+            ry * fz - rz * fy,
+            rz * fx - rx * fz,
+            rx * fy - ry * fx,
+        ]
+        base = np.where(body >= 0, ROWS * body, junk)[:, None]
+        for k in range(ROWS):
+            rows.append(np.broadcast_to(np.where(base == junk, junk, base + k), shape))
+    return _Pool(
+        np.stack(rows, axis=2).reshape(-1, 2 * ROWS),
+        np.stack(values, axis=2).reshape(-1, 2 * ROWS),
+        junk,
+    )
+
+
+class _TiltModel:
+    """The margin LP for one tower, kept in the shared solver between directions. Column 0 is the tilt."""
+
+    def __init__(
+        self, setup: Setup, pts: Points, mu: float, sides: int, angle: float, first_edges: int = FIRST_EDGES
+    ) -> None:
+        flat = pts.axis == 2
+        self.masses = np.asarray(setup.masses)
+        self.rhs = body_rhs(setup)
+        self.pool = _pyramid_pool(setup, pts.select(flat), mu, sides)
+        count = len(self.pool.rows)
+        step = max(1, sides // first_edges)
+        self.joined = np.zeros(count, dtype=bool)
+        self.joined[(np.arange(count) % sides) % step == 0] = True
+        bodies = len(self.masses)
+        t_rows = np.stack([ROWS * np.arange(bodies), ROWS * np.arange(bodies) + 1], axis=1).reshape(-1)
+        t_values = np.stack([self.masses * math.cos(angle), self.masses * math.sin(angle)], axis=1).reshape(-1)
+        keep = np.abs(t_values) > 1e-15
+        s_starts, s_index, s_value = csc(*normal_entries(setup, pts.select(~flat)))
+        p_starts, p_index, p_value = self.pool.columns(np.nonzero(self.joined)[0])
+        t_count = int(keep.sum())
+        starts = np.concatenate([[0], t_count + s_starts, t_count + s_starts[-1] + p_starts[1:]])
+        index = np.concatenate([t_rows[keep], s_index, p_index])
+        value = np.concatenate([t_values[keep], s_value, p_value])
+        columns = len(starts) - 1
+        cost = np.zeros(columns)
+        cost[0] = -1.0
+        upper = np.full(columns, np.inf)
+        upper[0] = MAX_TILT
+        self.solver = solver()
+        self.solver.load(starts, index, value, cost, upper, self.rhs, self.rhs)
+        self.highs = self.solver.highs
+        self.scaling = int(self.highs.getOptionValue("simplex_scale_strategy")[1])
+        self.angle = angle
+
+    def turn(self, angle: float) -> None:
+        """Load the bodies along ``angle`` instead."""
+        cos_a, sin_a = (0.0 if abs(x) < 1e-15 else x for x in (math.cos(angle), math.sin(angle)))
+        for b, m in enumerate(self.masses):
+            self.highs.changeCoeff(ROWS * b, 0, float(m) * cos_a)
+            self.highs.changeCoeff(ROWS * b + 1, 0, float(m) * sin_a)
+        self.angle = angle
+
+    def solve(self, cap: float) -> tuple[float, np.ndarray] | None:
+        """The largest tilt up to ``cap`` and the duals that prove it, or None if even t = 0 is infeasible."""
+        highs = self.highs
+        highs.changeColBounds(0, 0.0, cap)
+        highs.setOptionValue("presolve", "off")  # it finds nothing to remove here, and would lose the basis
+        highs.setOptionValue("simplex_scale_strategy", 0)  # measured: 2-3× fewer iterations on this model
+        try:
+            for round_ in range(ROUNDS + 1):
+                if self.solver.run() != "optimal":
+                    return None
+                duals = np.asarray(highs.getSolution().row_dual)
+                prices = self.pool.prices(duals)
+                prices[self.joined] = 0.0
+                tolerance = PRICE_TOLERANCE * max(1.0, float(np.abs(duals).max(initial=0.0)))
+                new = np.nonzero(prices > tolerance)[0]
+                if not len(new):
+                    return float(highs.getSolution().col_value[0]), duals
+                if round_ == ROUNDS - 1:
+                    new = np.nonzero(~self.joined)[0]  # a slow convergence: let every edge in
+                self._join(new)
+        finally:
+            highs.setOptionValue("presolve", "choose")
+            highs.setOptionValue("simplex_scale_strategy", self.scaling)
+        raise RuntimeError("the margin's column generation did not converge")  # unreachable: all edges joined
+
+    def _join(self, new: np.ndarray) -> None:
+        starts, index, value = self.pool.columns(new)
+        count = len(new)
+        self.highs.addCols(
+            count,
+            np.zeros(count),
+            np.zeros(count),
+            np.full(count, np.inf),
+            len(index),
+            starts[:-1].astype(np.int32),
+            index.astype(np.int32),
+            value.astype(np.float64),
+        )
+        self.joined[new] = True
+
+    def mechanism(self, duals: np.ndarray) -> tuple[float, float, float]:
+        """The line g·v ≤ β that no load v the tower can carry crosses, from optimal duals y of a direction whose
+        tilt stayed below its cap: every column has aᵀy ≤ 0, so for forces f ≥ 0 with A f + v_x b_x + v_y b_y = c,
+        v·(b_x, b_y)ᵀy = cᵀy − (A f)ᵀy ≥ cᵀy; hence g = −(b_xᵀy, b_yᵀy) and β = −cᵀy."""
+        gx = -float(self.masses @ duals[0::ROWS])
+        gy = -float(self.masses @ duals[1::ROWS])
+        return gx, gy, -float(self.rhs @ duals)
+
+
+def _chord(k: int, reach: dict[int, float], angles: list[float]) -> float:
+    """A tilt the tower is known to stand along direction k: where its ray meets the chord between the nearest
+    directions solved on either side (both loads stand, so by convexity every load between them does)."""
+    if k in reach:
+        return reach[k]
+    n = len(angles)
+    before = next(((k - i) % n for i in range(1, n // 2) if (k - i) % n in reach), None)
+    after = next(((k + i) % n for i in range(1, n // 2) if (k + i) % n in reach), None)
+    if before is None or after is None:
+        return 0.0
+    ax, ay = reach[before] * math.cos(angles[before]), reach[before] * math.sin(angles[before])
+    bx, by = reach[after] * math.cos(angles[after]), reach[after] * math.sin(angles[after])
+    dx, dy = math.cos(angles[k]), math.sin(angles[k])
+    across = dx * (by - ay) - dy * (bx - ax)
+    if across <= 0.0:
+        return 0.0
+    return max(0.0, (ax * by - ay * bx) / across)
+
+
+def _bound(k: int, lines: list[tuple[float, float, float]], angles: list[float]) -> float:
+    """The steepest tilt along direction k that no known collapse mechanism rules out."""
+    dx, dy = math.cos(angles[k]), math.sin(angles[k])
+    bound = MAX_TILT
+    for gx, gy, beta in lines:
+        towards = gx * dx + gy * dy
+        if towards > 1e-12:
+            bound = min(bound, beta / towards)
+    return bound
+
+
+def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, sides: int = PYRAMID_SIDES) -> float:
+    """The largest tilt (degrees) of the table, in the worst of ``directions`` directions, at which it stands."""
+    pts = points(setup, 0.0, area_only=True)
+    angles = [2 * math.pi * k / directions for k in range(directions)]
+    model = _TiltModel(setup, pts, mu, sides, angles[1 % directions])
+    reach: dict[int, float] = {}  # tilts known to stand, by direction
+    lines: list[tuple[float, float, float]] = []  # collapse mechanisms: g·v ≤ β for every load v that stands
+    bases: dict[int, tuple[int, Any]] = {}  # each solved direction's last basis, with the model's column count
+    worst = MAX_TILT
+
+    def settled(k: int) -> bool:
+        """Whether direction k needs no LP: it cannot be the worst, or its tilt is pinned between bounds."""
+        nonlocal worst
+        low = _chord(k, reach, angles)
+        if low >= worst * (1.0 - SAME):
+            return True
+        high = _bound(k, lines, angles)
+        if high - low <= SAME * high:
+            worst = min(worst, low)
+            reach[k] = low
+            return True
+        return False
+
+    # Every other direction first, going round; each of the rest then lies between two solved ones and is often
+    # settled by them. Those that are not are solved nearest first, from a solved neighbour's basis.
+    first = [k for k in range(directions) if k % 2] or [0]
+    rest = [k for k in range(directions) if k not in first]
+    while first or rest:
+        if first:
+            k = first.pop(0)
+            if settled(k):
+                continue
+        else:
+            rest = [k for k in rest if not settled(k)]
+            if not rest:
+                break
+            k = min(rest, key=lambda j: abs(math.remainder(angles[j] - model.angle, 2 * math.pi)))
+            rest.remove(k)
+            for j in ((k - 1) % directions, (k + 1) % directions):
+                if j in bases and bases[j][0] == model.highs.getNumCol():
+                    model.highs.setBasis(bases[j][1])
+                    break
+        if model.angle != angles[k]:
+            model.turn(angles[k])
+        cap = worst
+        solved = model.solve(cap)
+        if solved is None:
+            return 0.0
+        tilt, duals = solved
+        tilt = max(0.0, tilt)
+        if tilt < cap * (1.0 - SAME):
+            lines.append(model.mechanism(duals))
+        worst = min(worst, tilt)
+        reach[k] = tilt
+        if worst <= 0.0:
+            return 0.0
+        bases[k] = (model.highs.getNumCol(), model.highs.getBasis())
+    return math.degrees(math.atan(worst))
+
+
+def plain_ray(setup: Setup, angle: float, mu: float = MU, sides: int = PYRAMID_SIDES) -> float:
+    """The largest tilt tan along ``angle`` the plain way: the whole pyramid, solved from scratch (0 if even an
+    upright table is too much)."""
+    model = _TiltModel(setup, points(setup, 0.0, area_only=True), mu, sides, angle, first_edges=sides)
+    solved = model.solve(MAX_TILT)
+    return 0.0 if solved is None else max(0.0, solved[0])
+
+
+def plain_tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, sides: int = PYRAMID_SIDES) -> float:
+    """The margin the plain way, for tests and benchmarks: one LP on the whole pyramid per direction."""
+    worst = min(plain_ray(setup, 2 * math.pi * k / directions, mu, sides) for k in range(directions))
+    return math.degrees(math.atan(worst))

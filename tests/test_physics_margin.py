@@ -1,0 +1,124 @@
+"""The tilt margin's shortcuts are exact: on random towers it equals the plain way (one LP on the whole friction
+pyramid per direction), every collapse line it uses holds for every direction, and the column generation brings
+in the pyramid edges that friction needs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kumiki.physics import Tower, judge
+from kumiki.physics import margin as margin_module
+from kumiki.physics.forces import prepare
+from kumiki.physics.margin import DIRECTIONS, plain_ray, plain_tilt_margin, tilt_margin
+from kumiki.physics.samples import brick_stack, cubes, ring_tower, staircase
+
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SAME_DEG = 1e-5  # the shortcuts agree with the plain way to this (degrees); both come from LPs solved to 1e-9
+
+seeds = st.integers(0, 2**32 - 1)
+standing_towers = st.one_of(
+    st.builds(ring_tower, st.integers(2, 12), seeds, st.just(True)),
+    st.builds(brick_stack, st.integers(2, 12), seeds, st.integers(2, 4), st.just(True)),
+)
+
+
+def _standing(tower: Tower) -> bool:
+    return judge(tower, margin=False, explain=False).stands
+
+
+@SLOW
+@given(standing_towers)
+def test_the_margin_equals_the_plain_way(tower: Tower) -> None:
+    if not _standing(tower):
+        return
+    setup = prepare(tower)
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
+
+
+@SLOW
+@given(standing_towers, st.sampled_from([4, 8, 12]), st.sampled_from([8, 12]))
+def test_other_direction_and_pyramid_counts_equal_the_plain_way(tower: Tower, directions: int, sides: int) -> None:
+    if not _standing(tower):
+        return
+    setup = prepare(tower)
+    fast = tilt_margin(setup, directions=directions, sides=sides)
+    assert fast == pytest.approx(plain_tilt_margin(setup, directions=directions, sides=sides), abs=SAME_DEG)
+
+
+@settings(SLOW, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(tower=standing_towers)
+def test_every_collapse_line_holds_in_every_direction(monkeypatch: pytest.MonkeyPatch, tower: Tower) -> None:
+    """A line g·v ≤ β read from one direction's duals bounds the tilt the plain way finds in every direction."""
+    if not _standing(tower):
+        return
+    lines: list[tuple[float, float, float]] = []
+    mechanism = margin_module._TiltModel.mechanism
+
+    def recording(self: margin_module._TiltModel, duals: object) -> tuple[float, float, float]:
+        line = mechanism(self, duals)  # type: ignore[arg-type]
+        lines.append(line)
+        return line
+
+    with monkeypatch.context() as patch:
+        patch.setattr(margin_module._TiltModel, "mechanism", recording)
+        tilt_margin(prepare(tower))
+    assert lines
+    setup = prepare(tower)
+    for k in range(DIRECTIONS):
+        angle = 2 * math.pi * k / DIRECTIONS
+        reach = plain_ray(setup, angle)
+        for gx, gy, beta in lines:
+            assert reach * (gx * math.cos(angle) + gy * math.sin(angle)) <= beta + 1e-7 * max(1.0, abs(beta))
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    calls: list[int] = []
+    original = getattr(margin_module._TiltModel, name)
+
+    def counting(self: margin_module._TiltModel, *args: object) -> object:
+        calls.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(margin_module._TiltModel, name, counting)
+    return calls
+
+
+def test_a_slide_brings_in_the_pyramid_edges_it_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone cube slides before it tips: along 22.5° its friction needs an edge the first model leaves out."""
+    joins = _count_calls(monkeypatch, "_join")
+    assert tilt_margin(prepare(cubes((0, 0, 0)))) == pytest.approx(math.degrees(math.atan(0.5)), abs=1e-9)
+    assert joins
+
+
+def test_solved_neighbours_settle_the_directions_between_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1×1×4 column tips about an edge of its foot: the rays on either side of an axis meet the same edge of the
+    tilt polygon, so about half the directions need no LP."""
+    solves = _count_calls(monkeypatch, "solve")
+    column = cubes((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3))
+    assert tilt_margin(prepare(column)) == pytest.approx(math.degrees(math.atan(0.5 / 2)), abs=1e-9)
+    assert len(solves) <= DIRECTIONS // 2
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.05, 0.09])
+def test_a_staircase_matches_the_plain_way(shift: float) -> None:
+    setup = prepare(staircase(10, shift))
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
+
+
+def test_a_tower_that_cannot_stand_upright_on_its_area_contacts_has_no_margin() -> None:
+    """Two cubes meeting along an edge only: the margin model leaves line contacts out, so nothing holds the top."""
+    setup = prepare(cubes((0, 0, 0), (1, 0, 1)))
+    assert tilt_margin(setup) == 0.0
+    assert plain_tilt_margin(setup) == 0.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_kozo_sized_tower_matches_the_plain_way(seed: int) -> None:
+    tower = ring_tower(32, seed, standing=True)
+    setup = prepare(tower)
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
