@@ -101,9 +101,9 @@ class _TiltModel:
         self.rhs = body_rhs(setup)
         self.pool = _pyramid_pool(setup, pts.select(flat), mu, sides)
         count = len(self.pool.rows)
-        step = max(1, sides // first_edges)
         self.joined = np.zeros(count, dtype=bool)
-        self.joined[(np.arange(count) % sides) % step == 0] = True
+        if first_edges:
+            self.joined[(np.arange(count) % sides) % max(1, sides // first_edges) == 0] = True
         bodies = len(self.masses)
         t_rows = np.stack([ROWS * np.arange(bodies), ROWS * np.arange(bodies) + 1], axis=1).reshape(-1)
         t_values = np.stack([self.masses * math.cos(angle), self.masses * math.sin(angle)], axis=1).reshape(-1)

@@ -324,6 +324,7 @@ def create_app(
         room = hub.room(answer["id"])
         if room is not None:
             room.start_agents()  # an agent seat that moves first starts thinking at once
+            hub.release(room)  # kept only while an agent thinks
         return answer
 
     @app.get("/api/games")
@@ -337,11 +338,13 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> Response:
-        room = hub_of(request).room(game_id)
+        hub = hub_of(request)
+        room = hub.room(game_id)
         if room is None:
             raise BadRequest(f"no game {game_id!r}", 404)
         tags = {f"Player{s.seat}": s.name if s.kind != "agent" else f"{s.name} ({s.level})" for s in room.row.seats}
         text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+        hub.release(room)
         headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
         return PlainTextResponse(text, headers=headers)
 
@@ -394,6 +397,7 @@ def create_app(
         try:
             seat = room.seat_for_token(token)
         except Refusal as refusal:
+            hub_of(websocket).release(room)
             await websocket.send_text(error_message(refusal.code, refusal.message))
             await websocket.close(4403)
             return
@@ -427,6 +431,7 @@ def create_app(
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+            hub_of(websocket).release(room)
 
     # ------------------------------------------------------------------ the page
 

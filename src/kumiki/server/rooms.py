@@ -212,6 +212,12 @@ class Room:
         self.agent_task = None
 
     async def _agents(self) -> None:
+        try:
+            await self._agents_move()
+        finally:
+            self.hub.release(self)  # the game may have no one watching it
+
+    async def _agents_move(self) -> None:
         loop = asyncio.get_running_loop()
         while not self.state.over and self.is_agent(self.state.to_move):
             seat, ply = self.state.to_move, len(self.state.history)
@@ -273,6 +279,16 @@ class Hub:
         self.rooms[game_id] = room
         return room
 
+    def release(self, room: Room) -> None:
+        """Let go of a room nobody is using: no one connected, no agent thinking, no move being stored. The database
+        holds all of it, so the next use loads it again; a club's server so keeps only its live games in memory."""
+        task = room.agent_task
+        thinking = task is not None and not task.done() and task is not asyncio.current_task()
+        if room.connections or thinking or room.lock.locked():
+            return
+        if self.rooms.get(room.row.id) is room:
+            del self.rooms[room.row.id]
+
     def resume(self) -> int:
         """After a (re)start: load every game still going and let its agents think again."""
         count = 0
@@ -280,6 +296,7 @@ class Hub:
             room = self.room(game_id)
             if room is not None:
                 room.start_agents()
+                self.release(room)  # waiting for a human: loaded again when someone connects
                 count += 1
         return count
 
