@@ -2,7 +2,7 @@
 
 A challenge either adds a check on the finished tower (:func:`challenge_problems`), changes what may be played
 (``fixed_bricks``: placed bricks may not move; ``blind``: one player only says ok), lets one card fail
-(``waive_one``), or is about talking or time, which the engine records for the server to enforce (``recorded``).
+(``waive_one``), or is about talking or time, which the engine records for a front end to enforce (``recorded``).
 Physical acts become the stability margin (the tilt-table margin of :mod:`kumiki.physics`) against a threshold.
 """
 
@@ -86,11 +86,11 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             2,
             "Time pressure",
-            "the build lasts at most time_limit seconds (recorded; the server enforces it)",
+            "the build lasts at most time_limit seconds (recorded for a front end with a clock to enforce)",
             recorded="time",
         ),
         Challenge(
-            3, "Trade secret", "no talking during the build (recorded; the server disables chat)", recorded="silence"
+            3, "Trade secret", "no talking during the build (recorded; a front end offers no chat)", recorded="silence"
         ),
         Challenge(
             4, "Custom built", "exactly two bricks touch the table and the tower is exactly four standing bricks tall"

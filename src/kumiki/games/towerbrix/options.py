@@ -113,6 +113,11 @@ TOWERBRIX_OPTIONS = (
         "pull_deg", float, 6.0, "challenge 12: the tower 'survives the paper pull' if its margin is at least", 0.0, 90.0
     ),
     Option(
-        "time_limit", float, 150.0, "challenge 2: seconds for the build (recorded; the server enforces it)", 1.0, 3600.0
+        "time_limit",
+        float,
+        150.0,
+        "challenge 2: seconds for the build (recorded for a front end with a clock)",
+        1.0,
+        3600.0,
     ),
 )
