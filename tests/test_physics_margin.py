@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kumiki.physics import Tower, judge
+from kumiki.physics import Body, Tower, judge
 from kumiki.physics import margin as margin_module
 from kumiki.physics.forces import prepare
 from kumiki.physics.margin import DIRECTIONS, plain_ray, plain_tilt_margin, tilt_margin
@@ -121,4 +121,50 @@ def test_a_tower_that_cannot_stand_upright_on_its_area_contacts_has_no_margin() 
 def test_a_kozo_sized_tower_matches_the_plain_way(seed: int) -> None:
     tower = ring_tower(32, seed, standing=True)
     setup = prepare(tower)
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
+
+
+def test_a_chip_beside_a_boulder_slides_like_any_block() -> None:
+    """Bodies whose masses differ by 10⁶: each body's rows are scaled by its mass, so the LP stays well posed."""
+    boulder = Body("boulder", ((-1.5, 0.75, 0, 0.25, 2.5, 1.25),), 1.0)
+    chip = Body("chip", ((2, 0.5, 0, 3, 1.75, 0.5),), 1e-5)
+    tower = Tower((boulder, chip))
+    assert judge(tower).margin_deg == pytest.approx(math.degrees(math.atan(0.5)), abs=1e-6)
+    setup = prepare(tower)
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
+
+
+def test_a_block_held_only_by_diagonal_friction_brings_in_the_whole_pyramid() -> None:
+    """A block on a small square post, between two walls that it leans on: upright it needs friction along a
+    diagonal, which the first four edges cannot give; the model then takes every edge rather than answer 0."""
+    c = 0.5 - 0.3
+    tower = Tower(
+        (
+            Body("post", ((-1, -1, 0, c, c, 1),)),
+            Body("wall1", ((1, -1, 0, 2, 1, 2),)),
+            Body("wall2", ((-1, 1, 0, 1, 2, 2),)),
+            Body("block", ((0, 0, 1, 1, 1, 2),)),
+        )
+    )
+    setup = prepare(tower)
+    assert plain_tilt_margin(setup) > 1.0
+    assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)
+
+
+def test_the_first_model_must_hold_a_force_straight_up() -> None:
+    setup = prepare(cubes((0, 0, 0)))
+    pts = margin_module.points(setup, 0.0, area_only=True)
+    with pytest.raises(ValueError, match="at least 2"):
+        margin_module._TiltModel(setup, pts, 0.5, 16, 0.0, first_edges=1)
+
+
+@SLOW
+@given(standing_towers, st.lists(st.floats(-3, 3), min_size=12, max_size=12))
+def test_bodies_of_very_different_densities_equal_the_plain_way(tower: Tower, exponents: list[float]) -> None:
+    """Densities from 10⁻³ to 10³: the plain way (unscaled rows, HiGHS's own scaling) and Kumiki's agree."""
+    bodies = tuple(Body(b.name, b.boxes, 10.0**e) for b, e in zip(tower.bodies, exponents * 2, strict=False))
+    heavy = Tower(bodies, tower.ground, tower.tie)
+    if not _standing(heavy):
+        return
+    setup = prepare(heavy)
     assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=SAME_DEG)

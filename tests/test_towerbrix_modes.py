@@ -239,6 +239,42 @@ def test_talking_and_time_are_recorded_for_the_server(tmp_path, number, key):
     assert data["recorded"]["enforced_by"] == "server" and key in data["recorded"]
 
 
+def test_2_when_the_clock_runs_out_the_build_fails_whatever_it_built(tmp_path):
+    state = challenge(2, tmp_path, attempts=2, time_limit=90).new_state(seed=1)
+    assert state.clock() is None  # the build has not begun: no clock yet
+    build(state, SLAB)
+    assert state.clock() == (90.0, 0, "time")  # 90 s from the first edit (ply 0)
+    assert "time" not in [str(m) for m in state.legal_moves()]  # a clock plays it, never a player
+    state.play("time")
+    evaluation = state.evaluations[-1]
+    assert not evaluation["success"] and evaluation["points"] == 0
+    assert evaluation["problems"][0] == "the time ran out (90 s)"
+    assert state.attempt == 2 and state.clock() is None
+    state.play("Y1 z 0,0")
+    assert state.clock() == (90.0, len(SLAB) + 1, "time")  # the second build's clock starts at its first edit
+    build(state, SLAB[1:])
+    state.play("ok")
+    assert state.evaluations[-1]["success"] and state.over and state.score() == 1
+
+
+@pytest.mark.parametrize(("mode", "options"), [("base", {}), ("challenge", {"challenge": 3})])
+def test_only_challenge_2_has_a_clock(tmp_path, mode, options):
+    state = kumiki.load_game("towerbrix", mode=mode, players=1, deck=standin(tmp_path), **options).new_state(seed=1)
+    state.play("Y1 z 0,0")
+    assert state.clock() is None
+    with pytest.raises(kumiki.IllegalMove, match="only challenge 2"):
+        state.play("time")
+
+
+def test_a_record_with_the_clocks_move_replays(tmp_path):
+    game = challenge(2, tmp_path, attempts=2)
+    state = game.new_state(seed=4)
+    build(state, SLAB[:3])
+    state.play("time")
+    again = kumiki.read_record(kumiki.write_record(state))[1]
+    assert [str(m) for m in again.history] == [*SLAB[:3], "time"] and again.attempt == 2
+
+
 @pytest.mark.parametrize("number", [1, 4, 6, 7, 9, 13])
 def test_the_solver_reads_the_challenges_as_the_game_does(number):
     from kumiki.games.towerbrix.solver import challenge_rule

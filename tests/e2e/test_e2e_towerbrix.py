@@ -102,3 +102,21 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
     expect(page.get_by_test_id("towerbrix-progress")).to_contain_text("attempt 2 · cards worth 8")
     page.get_by_test_id("evaluation-banner").click()
     assert not towerbrix(page, "showing") and towerbrix(page, "bricks") == []
+
+
+def test_challenge_2_shows_its_clock_and_ends_the_build_when_it_runs_out(server: Any, pages: Any) -> None:
+    options = {"players": 1, "mode": "challenge", "challenge": 2, "time_limit": 4}
+    created = server.post("/api/games", {"game": "towerbrix", "seats": [{"kind": "human"}], "options": options})
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, READY)
+    expect(page.get_by_test_id("towerbrix-clock")).to_have_count(0)  # the clock starts with the first edit
+    page.get_by_test_id("brick-Y1").click()
+    page.get_by_test_id("axis-z").click()
+    page.mouse.click(*point(page, 0.5, 0.5, 0))
+    until(page, "window.__kumiki.ply === 1")
+    expect(page.get_by_test_id("towerbrix-clock")).to_contain_text(re.compile(r"⏱ 0:0[1-4] left to build"))
+    until(page, "window.__kumiki.ply === 2")  # the server plays "time" when it runs out
+    assert page.evaluate("window.__kumiki.last") == "time"
+    expect(page.get_by_test_id("evaluation-0")).to_contain_text("the time ran out (4 s)")
+    expect(page.get_by_test_id("towerbrix-clock")).to_have_count(0)

@@ -4,6 +4,7 @@ computer teammate) played over the WebSocket to their first evaluation, and no s
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -23,7 +24,8 @@ def test_the_catalog_offers_towerbrix_with_the_decks_and_without_the_fixed_geome
     assert options["mode"]["choices"] == ["base", "intro", "solo", "challenge"]
     assert options["difficulty"]["choices"] == ["easy", "medium", "hard"]
     assert (options["challenge"]["min"], options["challenge"]["max"]) == (0, 14)
-    assert not {"grid", "brick", "box_short", "box_long", "time_limit"} & set(options)
+    assert not {"grid", "brick", "box_short", "box_long"} & set(options)
+    assert options["time_limit"]["default"] == 150  # challenge 2's clock: the server runs it
 
 
 def test_towerbrix_levels_are_teammates_with_growing_effort() -> None:
@@ -116,3 +118,49 @@ def test_a_human_and_a_computer_teammate_reach_an_evaluation_and_no_seat_sees_th
     assert watched[-1]["view"]["evaluations"] == view["view"]["evaluations"]
     evaluation = view["view"]["evaluations"][0]
     assert {c["id"] for c in evaluation["cards"]} == set(hands[0]) | set(hands[1])  # revealed at the evaluation
+
+
+CLOCKED = {"players": 1, "mode": "challenge", "challenge": 2, "time_limit": 1, "attempts": 2}
+
+
+def test_challenge_2s_clock_runs_from_the_first_edit_and_ends_the_build(client: TestClient) -> None:
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=CLOCKED)
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        assert view["clock"] is None  # no clock until the build begins
+        move = next(m for m in view["legal"] if m != "ok")
+        ws.send_json({"type": "move", "ply": 0, "move": move})
+        view = receive_until(ws, view_at(1))
+        assert view["clock"]["seconds"] == 1 and 0 < view["clock"]["left"] <= 1
+        view = receive_until(ws, view_at(2))  # the clock's move, a second later
+    assert view["history"] == [move, "time"] and view["clock"] is None
+    evaluation = view["view"]["evaluations"][0]
+    assert not evaluation["success"] and evaluation["problems"][0] == "the time ran out (1 s)"
+    assert view["view"]["attempt"] == 2
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert [str(m) for m in kumiki.read_record(record)[1].history] == [move, "time"]
+
+
+def test_the_clock_runs_on_with_no_one_connected_and_an_undo_cannot_escape_it(client: TestClient) -> None:
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=CLOCKED, undo=True)
+    edits = []
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        for ply in range(2):
+            edits.append(next(m for m in view["legal"] if m != "ok" and not m.startswith("-")))
+            ws.send_json({"type": "move", "ply": ply, "move": edits[-1]})
+            view = receive_until(ws, view_at(ply + 1))
+    assert game["id"] in client.app.state.hub.rooms  # type: ignore[attr-defined]  # kept while the clock runs
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/games/{game['id']}").json()["moves"] < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 3  # the clock rang with no one there
+    with client.websocket_connect(url(game, 0)) as ws:
+        assert receive_until(ws, view_at(3))["history"] == [*edits, "time"]
+        # Undo takes back the last edit and the clock's move after it; the build still began at ply 0, its time is
+        # long gone, and the clock rings again at once.
+        ws.send_json({"type": "undo"})
+        assert receive_until(ws, view_at(1))["history"] == edits[:1]
+        view = receive_until(ws, view_at(2))
+    assert view["history"] == [edits[0], "time"]
+    assert view["view"]["evaluations"][0]["problems"][0] == "the time ran out (1 s)"

@@ -33,7 +33,7 @@ from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
 # Options the web server narrows (to these values) or fixes (None: only the default), per game. TowerBrix: a deck may
 # name a file, and no player may make the server read its files; the client draws, and the agents plan with, the
-# standard bricks, grid and box; the server does not time challenge 2, so its time limit is not offered.
+# standard bricks, grid and box.
 WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
     "towerbrix": {
         "deck": ("green", "pink"),
@@ -41,7 +41,6 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
         "brick": None,
         "box_short": None,
         "box_long": None,
-        "time_limit": None,
     },
 }
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
@@ -342,9 +341,11 @@ def create_app(
         room = hub.room(game_id)
         if room is None:
             raise BadRequest(f"no game {game_id!r}", 404)
-        tags = {f"Player{s.seat}": s.name if s.kind != "agent" else f"{s.name} ({s.level})" for s in room.row.seats}
-        text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
-        hub.release(room)
+        try:
+            tags = {f"Player{s.seat}": s.name if s.kind != "agent" else f"{s.name} ({s.level})" for s in room.row.seats}
+            text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+        finally:
+            hub.release(room)
         headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
         return PlainTextResponse(text, headers=headers)
 

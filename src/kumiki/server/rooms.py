@@ -12,6 +12,7 @@ import contextlib
 import hmac
 import json
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -84,6 +85,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.agent_task: asyncio.Task[None] | None = None
+        self.clock_task: asyncio.Task[None] | None = None
+        self._clock_ply: int | None = None  # the ply the running clock started at
+        self._clock_start: tuple[int, float] | None = None  # (ply, when that move was stored)
 
     # ------------------------------------------------------------------ who is who
 
@@ -125,6 +129,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
+                "clock": self.clock_json(),
             }
         )
 
@@ -173,6 +178,7 @@ class Room:
             except IllegalMove as error:
                 raise Refusal("illegal", str(error)) from None
             await self._commit(seat, str(move))
+            self.arm_clock()
             self.broadcast()
         self.start_agents()
 
@@ -183,7 +189,7 @@ class Room:
                 raise Refusal("forbidden", "spectators cannot undo")
             if not self.row.undo:
                 raise Refusal("no_undo", "this game was created without undo")
-            humans = [k for k, s in enumerate(self.movers) if not self.is_agent(s)]
+            humans = [k for k, s in enumerate(self.movers) if s is not None and not self.is_agent(s)]
             if not humans:
                 raise Refusal("no_undo", "there is no human move to take back")
             keep = humans[-1]
@@ -193,8 +199,63 @@ class Room:
             state = rebuild(self.row, moves)
             await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state))
             self.state, self.movers = state, [s for s, _ in moves]
+            self.arm_clock()
             self.broadcast()
         self.start_agents()
+
+    # ------------------------------------------------------------------ the clock
+
+    def clock(self) -> tuple[float, float, int, str] | None:
+        """The game's running clock as (seconds, deadline, ply, move), or None: a state may have one (TowerBrix's
+        challenge 2) through ``state.clock()``; it runs from when move ``ply`` was stored, a restart included."""
+        hook = getattr(self.state, "clock", None)
+        found = hook() if hook is not None and not self.row.imported else None
+        if found is None:
+            return None
+        seconds, ply, move = found
+        if self._clock_start is None or self._clock_start[0] != ply:
+            stored = self.hub.storage.move_time(self.row.id, ply)
+            self._clock_start = (ply, time.time() if stored is None else stored)
+        return seconds, self._clock_start[1] + seconds, ply, move
+
+    def clock_json(self) -> dict[str, float] | None:
+        found = self.clock()
+        if found is None:
+            return None
+        return {"seconds": found[0], "left": round(max(0.0, found[1] - time.time()), 3)}
+
+    def arm_clock(self) -> None:
+        """Start (or stop) the task that plays the clock's move when the time is up."""
+        found = self.clock()
+        running = self.clock_task is not None and not self.clock_task.done()
+        if found is not None and running and self._clock_ply == found[2]:
+            return
+        if running and self.clock_task is not asyncio.current_task():
+            assert self.clock_task is not None
+            self.clock_task.cancel()
+        self.clock_task = None
+        if found is not None:
+            self._clock_ply = found[2]
+            self.clock_task = asyncio.get_running_loop().create_task(self._ring(found[1], found[2], found[3]))
+
+    async def _ring(self, deadline: float, ply: int, move: str) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with self.lock:
+            found = self.clock()
+            if found is None or found[2] != ply:
+                return  # the build ended (or was taken back) meanwhile
+            self.state.play(move)
+            await self._commit(None, move)
+            self.clock_task = None
+            self.arm_clock()
+            self.broadcast()
+        self.start_agents()
+        self.hub.release(self)
+
+    def cancel_clock(self) -> None:
+        if self.clock_task is not None and not self.clock_task.done():
+            self.clock_task.cancel()
+        self.clock_task = None
 
     # ------------------------------------------------------------------ agents
 
@@ -239,6 +300,7 @@ class Room:
                     return  # the position changed while it thought (an undo): its move no longer applies
                 self.state.play(text)
                 await self._commit(seat, text)
+                self.arm_clock()
                 self.broadcast()
 
 
@@ -268,7 +330,7 @@ class Hub:
         self._pool = None
 
     def room(self, game_id: str) -> Room | None:
-        """The live room of a game, loaded from the database (and its agents resumed) on first use."""
+        """The live room of a game, loaded from the database on first use (its clock, if any, running again)."""
         if game_id in self.rooms:
             return self.rooms[game_id]
         row = self.storage.game(game_id)
@@ -277,14 +339,14 @@ class Hub:
         moves = self.storage.moves(game_id)
         room = Room(row, rebuild(row, moves), [s for s, _ in moves], self)
         self.rooms[game_id] = room
+        room.arm_clock()
         return room
 
     def release(self, room: Room) -> None:
         """Let go of a room nobody is using: no one connected, no agent thinking, no move being stored. The database
         holds all of it, so the next use loads it again; a club's server so keeps only its live games in memory."""
-        task = room.agent_task
-        thinking = task is not None and not task.done() and task is not asyncio.current_task()
-        if room.connections or thinking or room.lock.locked():
+        busy = [t for t in (room.agent_task, room.clock_task) if t is not None and not t.done()]
+        if room.connections or room.lock.locked() or any(t is not asyncio.current_task() for t in busy):
             return
         if self.rooms.get(room.row.id) is room:
             del self.rooms[room.row.id]
@@ -303,6 +365,7 @@ class Hub:
     async def close(self) -> None:
         for room in self.rooms.values():
             room.cancel_agents()
+            room.cancel_clock()
             for connection in list(room.connections):
                 connection.close()
         self.reset_pool()

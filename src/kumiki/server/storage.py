@@ -247,6 +247,13 @@ class Storage:
             query = select(games_table.c.id).where(games_table.c.status == "playing", games_table.c.imported.is_(False))
             return [r[0] for r in conn.execute(query)]
 
+    def move_time(self, game_id: str, ply: int) -> float | None:
+        """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""
+        with self.engine.connect() as conn:
+            query = select(moves_table.c.time).where(moves_table.c.game_id == game_id, moves_table.c.ply == ply)
+            found = conn.execute(query).first()
+            return None if found is None else float(found[0])
+
     def moves(self, game_id: str) -> list[tuple[int | None, str]]:
         """Every stored move of a game in order, as (seat, text)."""
         with self.engine.connect() as conn:

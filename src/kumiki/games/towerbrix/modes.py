@@ -86,7 +86,7 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             2,
             "Time pressure",
-            "the build lasts at most time_limit seconds (recorded for a front end with a clock to enforce)",
+            "the build lasts at most time_limit seconds from its first edit (a front end's clock plays 'time')",
             recorded="time",
         ),
         Challenge(

@@ -1,4 +1,5 @@
-"""TowerBrix notation: ``Y1 z 0,0`` places (or moves) a brick, ``-Y1`` takes it away, ``ok`` is a thumbs-up.
+"""TowerBrix notation: ``Y1 z 0,0`` places (or moves) a brick, ``-Y1`` takes it away, ``ok`` is a thumbs-up, and
+``time`` says the build's time ran out (challenge 2: played by a front end's clock, never by a player).
 
 A placement names the brick, the axis its long side lies along (``x``, ``y``: lying; ``z``: standing) and the
 brick's minimum corner ``x,y`` on the table plane; the brick is then lowered until it rests.
@@ -27,7 +28,7 @@ def format_number(value: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TowerBrixMove(Move):
-    """``kind`` is "place", "remove" or "ok"; ``brick``, ``axis``, ``x``, ``y`` as needed (else "" and 0)."""
+    """``kind`` is "place", "remove", "ok" or "time"; ``brick``, ``axis``, ``x``, ``y`` as needed (else "" and 0)."""
 
     kind: str
     brick: str = ""
@@ -36,14 +37,15 @@ class TowerBrixMove(Move):
     y: float = 0.0
 
     def __str__(self) -> str:
-        if self.kind == "ok":
-            return "ok"
+        if self.kind in ("ok", "time"):
+            return self.kind
         if self.kind == "remove":
             return f"-{self.brick}"
         return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
 
 
 OK = TowerBrixMove("ok")
+TIME = TowerBrixMove("time")
 
 
 def place_move(brick: str, axis: str, x: float, y: float) -> TowerBrixMove:
@@ -68,6 +70,8 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
     stripped = text.strip()
     if stripped.lower() == "ok":
         return OK
+    if stripped.lower() == "time":
+        return TIME
     match = _REMOVE.fullmatch(stripped)
     if match:
         return remove_move(_brick(match[1], stripped))

@@ -116,7 +116,7 @@ TOWERBRIX_OPTIONS = (
         "time_limit",
         float,
         150.0,
-        "challenge 2: seconds for the build (recorded for a front end with a clock)",
+        "challenge 2: seconds for a build, from its first edit",
         1.0,
         3600.0,
     ),

@@ -213,13 +213,26 @@ class TowerBrixState(State):
         tower = ConditionTower(self.bricks_in_order())
         return {card: self.game.cards[card].check(tower) for card in self.hands[player]}
 
+    def clock(self) -> tuple[float, int, str] | None:
+        """Challenge 2's clock, for a front end to run: (seconds, ply, move) — the build's time limit, the ply of the
+        build's first move (the clock starts when it is played) and the move to play when the time is up. None when
+        there is no clock or the build has not begun."""
+        g = self.game
+        if self.over or g.challenge is None or g.challenge.recorded != "time":
+            return None
+        start = self.evaluations[-1]["moves"] if self.evaluations else 0
+        if len(self.history) <= start:
+            return None
+        return float(g.options["time_limit"]), start, "time"
+
     # ----------------------------------------------------------------- moves
 
     def legal_moves(self) -> list[TowerBrixMove]:
         """``ok``; taking away each brick that may go; then placements of the first brick of each colour not in the
         tower (bricks of one colour are interchangeable for every card), by brick, axis (x, y, z), y, x: at the
         corner 0,0 on an empty table, else at every grid corner where the lowered brick shares a face with a brick
-        of the tower. Moving a placed brick, or placing the other brick of a colour, is legal but not listed."""
+        of the tower. Moving a placed brick, or placing the other brick of a colour, is legal but not listed; so is
+        ``time`` in challenge 2, which a clock plays, not a player."""
         if self.over:
             return []
         moves = [OK]
@@ -253,6 +266,10 @@ class TowerBrixState(State):
             raise IllegalMove(f"{move}: the game is over")
         if move.kind == "ok":
             return
+        if move.kind == "time":
+            if g.challenge is None or g.challenge.recorded != "time":
+                raise IllegalMove("time: only challenge 2 (time pressure) has a clock")
+            return
         if self.to_move == g.blind:
             raise IllegalMove(f"{move}: the blind player (challenge 10) takes no part in the building; say ok")
         if move.brick not in g.usable:
@@ -278,6 +295,10 @@ class TowerBrixState(State):
         player = self.to_move
         assert player is not None
         self.history.append(move)
+        if move.kind == "time":
+            self.to_move = (player + 1) % self.game.players
+            self._evaluate(out_of_time=True)
+            return
         if move.kind == "ok":
             self.oks.add(player)
         else:
@@ -293,8 +314,9 @@ class TowerBrixState(State):
 
     # ----------------------------------------------------------------- evaluation
 
-    def _evaluate(self) -> None:
-        """Judge the tower, reveal the cards, score the attempt, and go on to the next attempt or round."""
+    def _evaluate(self, out_of_time: bool = False) -> None:
+        """Judge the tower, reveal the cards, score the attempt, and go on to the next attempt or round (a build
+        whose time ran out fails, whatever it built)."""
         g = self.game
         bricks = self.bricks_in_order()
         problems = self.tower_problems()
@@ -317,6 +339,8 @@ class TowerBrixState(State):
                 problems = challenge_problems(
                     g.challenge.number, bricks, margin, g.size[0], o["shake_deg"], o["pull_deg"]
                 )
+        if out_of_time:
+            problems = [f"the time ran out ({g.options['time_limit']:g} s)", *problems]
         success = not problems and not failing
         card_points = sum(c["points"] for c in cards if c["holds"] or c["id"] == waived)
         extra = bonus(bricks, g.options["box_short"], g.options["box_long"]) if success else 0

@@ -61,6 +61,8 @@ export interface ViewMessage {
   last: string | null;
   seats: SeatInfo[];
   undo: boolean;
+  /** A running clock (TowerBrix's challenge 2): its limit and the seconds left when the view was sent. */
+  clock?: { seconds: number; left: number } | null;
 }
 
 export interface ErrorMessage {

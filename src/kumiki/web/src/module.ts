@@ -13,7 +13,8 @@ export interface GameContext {
 }
 
 /** The part of a view message a board needs (the replay page builds these from the record). */
-export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history">;
+export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history"> &
+  Partial<Pick<ViewMessage, "clock">>;
 
 export interface GameModule {
   /** The game's name as in the catalog. */

@@ -157,6 +157,9 @@ class TowerBrixModule implements GameModule {
   private tray!: HTMLElement;
   private info!: HTMLElement;
   private roundBox!: HTMLElement;
+  private clockLine: HTMLElement | null = null;
+  private clockDeadline: number | null = null; // performance.now() when the build's time runs out
+  private clockTimer: number | undefined;
   private cardsBox!: HTMLElement;
   private teamBox!: HTMLElement;
   private evalBox!: HTMLElement;
@@ -409,6 +412,7 @@ class TowerBrixModule implements GameModule {
     const view = msg.view as TowerBrixView;
     this.msg = msg;
     this.view = view;
+    this.clockDeadline = msg.clock ? performance.now() + msg.clock.left * 1000 : null;
     for (const [id, face] of Object.entries(view.cards ?? {})) this.faces.set(id, face);
     if (this.selected && !this.canPick(this.selected)) this.selected = null;
     this.drawMap(view.map);
@@ -481,8 +485,24 @@ class TowerBrixModule implements GameModule {
     lines.push(h("div", { "data-testid": "towerbrix-score" }, `Score: ${v.score}` + (v.round_points.length ? ` (rounds: ${v.round_points.map((p, i) => `${p}${v.round_success[i] ? "" : " ✗"}`).join(", ")})` : "")));
     if (v.verdict) lines.push(h("div", { class: "towerbrix-verdict", "data-testid": "towerbrix-verdict" }, `“${v.verdict}”`));
     if (v.challenge_rule) lines.push(h("div", { class: "small" }, `Challenge rule: ${v.challenge_rule}.`));
+    this.clockLine = null;
+    if (this.clockDeadline !== null && !over) {
+      this.clockLine = h("div", { class: "towerbrix-clock", "data-testid": "towerbrix-clock" });
+      lines.push(this.clockLine);
+      this.tickClock();
+    }
+    window.clearInterval(this.clockTimer);
+    if (this.clockLine) this.clockTimer = window.setInterval(() => this.tickClock(), 250);
     if (v.bricks_hidden) lines.push(h("div", { class: "small" }, "Blind luck: you do not see the tower and only say ok; your cards must still hold."));
     this.roundBox.replaceChildren(...lines);
+  }
+
+  /** Challenge 2: the seconds left for this build (the server plays "time" when they run out). */
+  private tickClock(): void {
+    if (!this.clockLine || this.clockDeadline === null) return;
+    const left = Math.max(0, Math.ceil((this.clockDeadline - performance.now()) / 1000));
+    this.clockLine.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left to build`;
+    this.clockLine.classList.toggle("towerbrix-clock-low", left <= 20);
   }
 
   private drawCards(): void {
@@ -829,6 +849,7 @@ class TowerBrixModule implements GameModule {
   }
 
   destroy(): void {
+    window.clearInterval(this.clockTimer);
     this.stage.dispose();
     for (const texture of this.textures.values()) texture.dispose();
     this.root.replaceChildren();
