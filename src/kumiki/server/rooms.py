@@ -240,15 +240,19 @@ class Room:
 
     async def _ring(self, deadline: float, ply: int, move: str) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        async with self.lock:
-            found = self.clock()
-            if found is None or found[2] != ply:
-                return  # the build ended (or was taken back) meanwhile
-            self.state.play(move)
-            await self._commit(None, move)
-            self.clock_task = None
-            self.arm_clock()
-            self.broadcast()
+        try:
+            async with self.lock:
+                found = self.clock()
+                if found is None or found[2] != ply:
+                    return  # the build ended (or was taken back) meanwhile
+                self.state.play(move)
+                await self._commit(None, move)
+                self.clock_task = None
+                self.arm_clock()
+                self.broadcast()
+        except Exception:  # the database refused (the state is back as stored): the next move arms it again
+            log.exception("the clock of game %s failed", self.row.id)
+            return
         self.start_agents()
         self.hub.release(self)
 
