@@ -30,7 +30,7 @@ class Challenge:
     fixed_bricks: bool = False
     blind: bool = False
     waive_one: bool = False
-    recorded: str = ""  # "time" or "silence": recorded only, enforced by the server
+    recorded: str = ""  # "time" (a front end runs the clock: state.clock()) or "silence" (recorded only)
 
 
 @dataclass(frozen=True)
