@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -115,25 +114,26 @@ class _TiltModel:
             raise ValueError(f"first_edges must be at least 2 (to hold a force straight up), not {first_edges}")
         if sides % first_edges:
             first_edges = sides  # evenly spaced first edges only
-        flat = pts.axis == 2
+        flat, side = pts.select(pts.axis == 2), pts.select(pts.axis != 2)
         self.masses = np.asarray(setup.masses)
         self.rhs = body_rhs(setup)
         self.row_scale = np.repeat(1.0 / self.masses if scale else np.ones(len(self.masses)), ROWS)
-        self.pool = _pyramid_pool(setup, pts.select(flat), mu, sides)
-        self.pool_scale = np.repeat(self._force_scale(pts.select(flat), scale), sides)
+        self.load = self.masses * self.row_scale[::ROWS]  # the tilt column's weight on each body's scaled rows
+        self.pool = _pyramid_pool(setup, flat, mu, sides)
+        self.pool_scale = np.repeat(self._force_scale(flat, scale), sides)
         count = len(self.pool.rows)
         self.joined = (np.arange(count) % sides) % (sides // first_edges) == 0
         bodies = len(self.masses)
         t_rows = np.stack([ROWS * np.arange(bodies), ROWS * np.arange(bodies) + 1], axis=1).reshape(-1)
-        t_values = np.stack([self.masses * math.cos(angle), self.masses * math.sin(angle)], axis=1).reshape(-1)
-        keep = np.abs(t_values) > 1e-15 * self.masses.repeat(2)
-        s_starts, s_index, s_value = csc(*normal_entries(setup, pts.select(~flat)))
-        s_value = s_value * np.repeat(self._force_scale(pts.select(~flat), scale), np.diff(s_starts))
+        t_values = np.stack([self.load * math.cos(angle), self.load * math.sin(angle)], axis=1).reshape(-1)
+        keep = np.abs(t_values) > 1e-15 * self.load.repeat(2)
+        s_starts, s_index, s_value = csc(*normal_entries(setup, side))
+        s_value = s_value * np.repeat(self._force_scale(side, scale), np.diff(s_starts)) * self.row_scale[s_index]
         p_starts, p_index, p_value = self._pool_columns(np.nonzero(self.joined)[0])
         t_count = int(keep.sum())
         starts = np.concatenate([[0], t_count + s_starts, t_count + s_starts[-1] + p_starts[1:]])
         index = np.concatenate([t_rows[keep], s_index, p_index])
-        value = np.concatenate([t_values[keep], s_value, p_value]) * self.row_scale[index]
+        value = np.concatenate([t_values[keep], s_value, p_value])
         columns = len(starts) - 1
         cost = np.zeros(columns)
         cost[0] = -1.0
@@ -154,17 +154,16 @@ class _TiltModel:
         return np.minimum(upper, lower)
 
     def _pool_columns(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Pool columns, each scaled by its force scale (the rows are scaled with the rest of the model)."""
+        """Pool columns as the model holds them: scaled by their force scale and by their rows' scale."""
         starts, index, value = self.pool.columns(which)
-        return starts, index, value * np.repeat(self.pool_scale[which], np.diff(starts))
+        return starts, index, value * np.repeat(self.pool_scale[which], np.diff(starts)) * self.row_scale[index]
 
     def turn(self, angle: float) -> None:
         """Load the bodies along ``angle`` instead."""
         cos_a, sin_a = (0.0 if abs(x) < 1e-15 else x for x in (math.cos(angle), math.sin(angle)))
-        scale = self.row_scale
-        for b, m in enumerate(self.masses):
-            self.highs.changeCoeff(ROWS * b, 0, float(m * scale[ROWS * b]) * cos_a)
-            self.highs.changeCoeff(ROWS * b + 1, 0, float(m * scale[ROWS * b + 1]) * sin_a)
+        for b, load in enumerate(self.load.tolist()):
+            self.highs.changeCoeff(ROWS * b, 0, load * cos_a)
+            self.highs.changeCoeff(ROWS * b + 1, 0, load * sin_a)
         self.angle = angle
 
     def solve(self, cap: float) -> tuple[float, np.ndarray] | None:
@@ -232,7 +231,7 @@ class _TiltModel:
             len(index),
             starts[:-1].astype(np.int32),
             index.astype(np.int32),
-            (value * self.row_scale[index]).astype(np.float64),
+            value.astype(np.float64),
         )
         self.joined[new] = True
 
@@ -282,7 +281,6 @@ def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, side
     model = _TiltModel(setup, pts, mu, sides, angles[1 % directions])
     reach: dict[int, float] = {}  # tilts known to stand, by direction
     lines: list[tuple[float, float, float]] = []  # collapse mechanisms: g·v ≤ β for every load v that stands
-    bases: dict[int, tuple[int, Any]] = {}  # each solved direction's last basis, with the model's column count
     worst = MAX_TILT
 
     def settled(k: int) -> bool:
@@ -299,7 +297,7 @@ def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, side
         return False
 
     # Every other direction first, going round; each of the rest then lies between two solved ones and is often
-    # settled by them. Those that are not are solved nearest first, from a solved neighbour's basis.
+    # settled by them. Those that are not are solved nearest first (the fewest pivots from the last basis).
     first = [k for k in range(directions) if k % 2] or [0]
     rest = [k for k in range(directions) if k not in first]
     while first or rest:
@@ -313,10 +311,6 @@ def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, side
                 break
             k = min(rest, key=lambda j: abs(math.remainder(angles[j] - model.angle, 2 * math.pi)))
             rest.remove(k)
-            for j in ((k - 1) % directions, (k + 1) % directions):
-                if j in bases and bases[j][0] == model.highs.getNumCol():
-                    model.highs.setBasis(bases[j][1])
-                    break
         if model.angle != angles[k]:
             model.turn(angles[k])
         cap = worst
@@ -331,15 +325,19 @@ def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, side
         reach[k] = tilt
         if worst <= 0.0:
             return 0.0
-        bases[k] = (model.highs.getNumCol(), model.highs.getBasis())
     return math.degrees(math.atan(worst))
 
 
-def plain_ray(setup: Setup, angle: float, mu: float = MU, sides: int = PYRAMID_SIDES) -> float:
+def plain_ray(
+    setup: Setup, angle: float, mu: float = MU, sides: int = PYRAMID_SIDES, pts: Points | None = None
+) -> float:
     """The largest tilt tan along ``angle`` the plain way, as an independent check: the whole pyramid, unscaled
-    rows, a fresh HiGHS with its default settings, solved from scratch (0 if even an upright table is too much)."""
+    rows, a fresh HiGHS with its default settings, solved from scratch (0 if even an upright table is too much).
+    ``pts`` are the tower's area-contact points, if already found."""
     lp = Solver()
-    _TiltModel(setup, points(setup, 0.0, area_only=True), mu, sides, angle, sides, lp=lp, scale=False)
+    if pts is None:
+        pts = points(setup, 0.0, area_only=True)
+    _TiltModel(setup, pts, mu, sides, angle, sides, lp=lp, scale=False)
     status = lp.run()
     if status == "infeasible":
         return 0.0
@@ -350,5 +348,6 @@ def plain_ray(setup: Setup, angle: float, mu: float = MU, sides: int = PYRAMID_S
 
 def plain_tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, sides: int = PYRAMID_SIDES) -> float:
     """The margin the plain way, for tests and benchmarks: one LP on the whole pyramid per direction."""
-    worst = min(plain_ray(setup, 2 * math.pi * k / directions, mu, sides) for k in range(directions))
+    pts = points(setup, 0.0, area_only=True)
+    worst = min(plain_ray(setup, 2 * math.pi * k / directions, mu, sides, pts) for k in range(directions))
     return math.degrees(math.atan(worst))
