@@ -24,6 +24,7 @@ from kumiki.games.towerbrix.agents import (
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower
+from kumiki.games.towerbrix.moves import apply_edit, lowered, parse_towerbrix_move
 
 
 def test_agents_are_registered() -> None:
@@ -222,31 +223,21 @@ def test_the_player_with_most_cards_builds_the_first_tower_while_the_others_wait
 
 
 def test_next_edit_rebuilds_a_target_bottom_up() -> None:
-    target: dict[str, Brick] = {}
-    for brick_id, axis, x, y in [("Y1", "x", 0, 0), ("Y2", "x", 0, 1), ("P1", "z", 0.5, 0.5)]:
-        target[brick_id] = place(target, brick_id, axis, x, y)
-    current = {"P1": place({}, "P1", "y", 5, 5)}
+    target = lowered(["Y1 x 0,0", "Y2 x 0,1", "P1 z 0.5,0.5"])
+    current = lowered(["P1 y 5,5"])
     for _ in range(10):
         edit = next_edit(current, list(target.values()))
         if edit is None:
             break
-        if edit.startswith("-"):
-            del current[edit[1:]]
-        else:
-            brick_id, axis, corner = edit.split()
-            x, y = (float(v) for v in corner.split(","))
-            current[brick_id] = place(current, brick_id, axis, x, y)
+        _play_edit(current, edit)
     assert {i: b.box for i, b in current.items()} == {i: b.box for i, b in target.items()}
 
 
 def _play_edit(tower: dict[str, Brick], edit: str) -> None:
-    if edit.startswith("-"):
-        del tower[edit[1:]]
-    else:
-        brick_id, axis, corner = edit.split()
-        x, y = (float(v) for v in corner.split(","))
-        tower.pop(brick_id, None)
-        tower[brick_id] = place(tower, brick_id, axis, x, y)
+    """Play ``edit`` (notation) on ``tower`` in place."""
+    after = apply_edit(tower, parse_towerbrix_move(edit))
+    tower.clear()
+    tower.update(after)
 
 
 def test_a_plan_reaches_a_brick_in_place_on_a_misplaced_one() -> None:
@@ -306,12 +297,10 @@ def _card(rule: str, card_id: str) -> Card:
 
 def _stack() -> dict[str, Brick]:
     """A valid green tower: four bricks lying in a row on the table, four more lying on them."""
-    tower: dict[str, Brick] = {}
-    for brick_id, x, y in [("Y1", 0, 0), ("P1", 0, 1), ("R1", 0, 2), ("B1", 0, 3)]:
-        tower[brick_id] = place(tower, brick_id, "x", x, y)
-    for brick_id, x, y in [("Y2", 0, 0), ("P2", 0, 1), ("R2", 0, 2), ("B2", 0, 3)]:
-        tower[brick_id] = place(tower, brick_id, "x", x, y)
-    return tower
+    return lowered(
+        [f"{b} x 0,{y}" for y, b in enumerate(("Y1", "P1", "R1", "B1"))]
+        + [f"{b} x 0,{y}" for y, b in enumerate(("Y2", "P2", "R2", "B2"))]
+    )
 
 
 def test_a_hand_narrows_at_each_ok_and_each_edit() -> None:
@@ -352,12 +341,7 @@ def test_best_moves_keep_the_tower_sound_and_never_make_a_bad_tower() -> None:
     know = TeamKnowledge([], [], [1], me=0)
     _, held, edit = best_moves(cards, "green", tower, know, better_than=0) or (0, 0, "")
     assert held == 1 and edit.startswith("Y2 ")  # Y1 carries Y2; only a free brick moves
-    after = dict(tower)
-    brick_id, axis, corner = edit.split()
-    x, y = (float(v) for v in corner.split(","))
-    del after[brick_id]
-    after[brick_id] = place(after, brick_id, axis, x, y)
-    bricks = list(after.values())
+    bricks = list(apply_edit(tower, parse_towerbrix_move(edit)).values())
     assert connected(bricks) and judge(bricks).stands and len(bricks) == 8
     # A tower somebody's cards are known to fail on is never made again.
     again = best_moves(cards, "green", tower, know, bad={tower_key(bricks)}, better_than=0)

@@ -102,7 +102,7 @@ def test_challenge_rules() -> None:
 
 
 def test_a_tower_is_slid_onto_the_map() -> None:
-    # Two standing bricks 6 apart fit the river (banks x 0-2 and 7-9) wherever they were built.
+    # Two standing bricks 6 apart fit the river (banks x 0-2 and 5-7) wherever they were built.
     far = [Brick("Y1", "z", (20, 30, 0, 21, 31, 2)), Brick("Y2", "z", (26, 30, 0, 27, 31, 2))]
     offset = map_offset(far, RIVER)
     assert offset is not None
@@ -214,8 +214,6 @@ def test_the_refutation_sweep_agrees_with_checking_each_colouring_in_full() -> N
     contradictory = [card("every red touches table"), card("no red touches table", "T2")]
     checker = _Checker(contradictory, "green", None, False)
     assert _refute(checker, GREEN_IDS, 0.5, deadline=float("inf")).status == "none"
-    shape = _library(checker, GREEN_IDS, 0.5)[0]
-    boxes = [(b.axis, b.box) for b in shape.values()]
     wanted = [card("highest by top is red"), card("every yellow touches table", "T2")]
     checker = _Checker(wanted, "green", None, False)
     answer = _refute(checker, GREEN_IDS, 0.5, deadline=float("inf"))
@@ -234,7 +232,6 @@ def test_the_refutation_sweep_agrees_with_checking_each_colouring_in_full() -> N
     if slow:
         assert_valid(answer.bricks)
         assert all(c.holds(answer.bricks) for c in wanted)
-    assert boxes  # the library is built from its seed, whatever the cards
 
 
 def test_none_comes_soon_after_the_sweep() -> None:

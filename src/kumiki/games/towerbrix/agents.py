@@ -21,11 +21,12 @@ from kumiki.agents.base import Agent
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
-from kumiki.games.towerbrix.bricks import Brick, connected, judge, place, touching
+from kumiki.games.towerbrix.bricks import Brick, connected, footprints_overlap, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
+from kumiki.games.towerbrix.moves import apply_edit, parse_towerbrix_move, place_move
 from kumiki.games.towerbrix.rules import _touching_spots
-from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, solve
+from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, shifted, solve
 
 
 def _same(a: Brick, b: Brick) -> bool:
@@ -33,12 +34,7 @@ def _same(a: Brick, b: Brick) -> bool:
 
 
 def _carries(tower: Mapping[str, Brick], brick: Brick) -> bool:
-    for other in tower.values():
-        if other.id != brick.id and abs(other.box[2] - brick.box[5]) <= TOL:
-            a, b = other.box, brick.box
-            if min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL:
-                return True
-    return False
+    return any(other.id != brick.id and rests_on(other, brick) for other in tower.values())
 
 
 def _above(tower: Mapping[str, Brick], bricks: Iterable[Brick]) -> list[Brick]:
@@ -48,33 +44,20 @@ def _above(tower: Mapping[str, Brick], bricks: Iterable[Brick]) -> list[Brick]:
     while todo:
         below = todo.pop()
         for other in tower.values():
-            if other.id not in seen and abs(other.box[2] - below.box[5]) <= TOL:
-                a, b = other.box, below.box
-                if min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL:
-                    seen.add(other.id)
-                    todo.append(other)
+            if other.id not in seen and rests_on(other, below):
+                seen.add(other.id)
+                todo.append(other)
     return [b for b in tower.values() if b.id in seen and not _carries(tower, b)]
 
 
-def _num(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else str(v)
-
-
 def _edit(brick: Brick) -> str:
-    return f"{brick.id} {brick.axis} {_num(brick.box[0])},{_num(brick.box[1])}"
+    """The placement that puts ``brick`` where it is (notation)."""
+    return str(place_move(brick.id, brick.axis, brick.box[0], brick.box[1]))
 
 
-def next_edit(current: Mapping[str, Brick], target: Sequence[Brick], grow_first: bool = False) -> str | None:
-    """The next edit (notation) from ``current`` towards ``target``, or None when they are the same tower.
-    ``grow_first``: place a missing brick that lands where the target has it before moving any other."""
+def next_edit(current: Mapping[str, Brick], target: Sequence[Brick]) -> str | None:
+    """The next edit (notation) from ``current`` towards ``target``, or None when they are the same tower."""
     goal = {b.id: b for b in target}
-    if grow_first:
-        for want in build_order(target):
-            if want.id in current:
-                continue
-            landed = place(current, want.id, want.axis, want.box[0], want.box[1])
-            if _same(landed, want) and (not current or any(touching(landed, b) for b in current.values())):
-                return _edit(want)
     wrong = [b for b in current.values() if b.id not in goal or not _same(b, goal[b.id])]
     if wrong:
         free = [b for b in wrong if not _carries(current, b)]
@@ -92,12 +75,7 @@ def next_edit(current: Mapping[str, Brick], target: Sequence[Brick], grow_first:
         if want.id not in current:
             landed = place(current, want.id, want.axis, want.box[0], want.box[1])
             w = want.box
-            blockers = [
-                b
-                for b in current.values()
-                if b.box[2] >= w[5] - TOL and min(b.box[3], w[3]) - max(b.box[0], w[0]) > TOL
-                if min(b.box[4], w[4]) - max(b.box[1], w[1]) > TOL
-            ]
+            blockers = [b for b in current.values() if b.box[2] >= w[5] - TOL and footprints_overlap(b.box, w)]
             if not _same(landed, want) and blockers:  # a brick above its place stops it: take that away first
                 return f"-{max(_above(current, blockers), key=lambda b: (b.box[5], b.id)).id}"
             return _edit(want)
@@ -122,9 +100,7 @@ def own_cards(view: Mapping[str, Any], player: int) -> list[Any]:
 
 
 def _satisfied(cards: Sequence[Any], deck: str, bricks: Sequence[Brick]) -> bool:
-    if not bricks or not meets_deck(bricks, deck) or not connected(bricks) or not judge(bricks).stands:
-        return False
-    return all(card.holds(list(bricks)) for card in cards)
+    return _sound(deck, bricks) and all(card.holds(list(bricks)) for card in cards)
 
 
 def _read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict[str, Brick]]:
@@ -136,9 +112,11 @@ def _read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict
     return player, view, _view_deck(state), own_cards(view, player), _view_bricks(view)
 
 
-class _TowerAgent(Agent):
-    """Shared machinery: read the view, keep a target tower, play the next edit towards it."""
+class SoloAgent(Agent):
+    """Solo play (cards face up): solve once, then build the solver's tower edit by edit, then say ok. In a team
+    game it plays the same way on its own cards only (it is then a teammate that does not keep the others' work)."""
 
+    name = "towerbrix-solo"
     option_spec: ClassVar[tuple[Option, ...]] = (
         Option("seconds", float, 2.0, "the solver's time for one plan", minimum=0.05),
         Option("seed", int, 0, "the solver's seed"),
@@ -149,57 +127,25 @@ class _TowerAgent(Agent):
         self._target: list[Brick] | None = None
         self._key: tuple[Any, ...] | None = None
         self._plans = 0
-        self._expected: dict[str, tuple[float, ...]] | None = None
 
     def choose(self, state: State) -> Move:
-        player, _, deck, cards, current = _read_view(state)
+        _, _, deck, cards, current = _read_view(state)
         if _satisfied(cards, deck, list(current.values())):
             return state.game.parse_move("ok")
         key = (deck, tuple(sorted(c.id for c in cards)))
-        edit = (
-            next_edit(current, self._target, self.keep_tower) if self._target is not None and key == self._key else None
-        )
-        if edit is None or not self._still_on_course(current):
+        edit = next_edit(current, self._target) if self._target is not None and key == self._key else None
+        if edit is None:
             self._plans += 1
-            start = list(current.values()) if self.keep_tower else None
-            answer = solve(
-                cards,
-                deck,
-                seconds=self.options["seconds"],
-                seed=self.options["seed"] + self._plans,
-                start=start,
-                keep=self.keep_tower,
-                refute=False,
-                polish=self.polish,
-            )
+            seconds, seed = self.options["seconds"], self.options["seed"] + self._plans
+            answer = solve(cards, deck, seconds=seconds, seed=seed, refute=False)
             self._target = answer.bricks or answer.closest or None
             self._key = key
-            edit = next_edit(current, self._target, self.keep_tower) if self._target else None
-            if edit is None:  # no better tower near this one: look further, without keeping the tower
-                answer = solve(cards, deck, seconds=4 * self.options["seconds"], seed=self._plans, refute=False)
+            edit = next_edit(current, self._target) if self._target else None
+            if edit is None:  # no better tower near this one: look further
+                answer = solve(cards, deck, seconds=4 * seconds, seed=self._plans, refute=False)
                 self._target = answer.bricks or None
-                edit = next_edit(current, self._target, self.keep_tower) if self._target else None
-        if edit is None:
-            return state.game.parse_move("ok")
-        move = state.game.parse_move(edit)
-        after = state.copy()
-        after.play(move)
-        self._expected = {i: b.box for i, b in _view_bricks(after.view(player)).items()}
-        return move
-
-    keep_tower: ClassVar[bool] = False
-    polish: ClassVar[float] = 0.25
-
-    def _still_on_course(self, current: Mapping[str, Brick]) -> bool:
-        """Every brick on the table is either where the target has it or one we still have to move."""
-        return True
-
-
-class SoloAgent(_TowerAgent):
-    """Solo play (cards face up): solve once, then build the solver's tower edit by edit, then say ok. In a team
-    game it plays the same way on its own cards only (it is then a teammate that does not keep the others' work)."""
-
-    name = "towerbrix-solo"
+                edit = next_edit(current, self._target) if self._target else None
+        return state.game.parse_move("ok" if edit is None else edit)
 
 
 OTHERS_WEIGHT = 1.0  # one of the others' cards (expected) weighs as much as one of our own: every card must hold
@@ -214,15 +160,7 @@ BUILD_FACTOR = 3  # the first tower of an attempt gets this many times the solve
 
 def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
     """The tower after the edit ``edit`` (notation) is played on ``current``."""
-    after = dict(current)
-    if edit.startswith("-"):
-        after.pop(edit[1:], None)
-        return after
-    brick_id, axis, corner = edit.split()
-    x, y = (float(v) for v in corner.split(","))
-    after.pop(brick_id, None)
-    after[brick_id] = place(after, brick_id, axis, x, y)
-    return after
+    return apply_edit(current, parse_towerbrix_move(edit))
 
 
 def _sound(deck: str, bricks: Sequence[Brick]) -> bool:
@@ -377,11 +315,7 @@ def align(plan: Sequence[Brick], current: Mapping[str, Brick]) -> list[Brick]:
     best, best_count = list(plan), -1
     shifts = sorted({(c.box[0] - b.box[0], c.box[1] - b.box[1]) for b in plan for c in current.values()})
     for dx, dy in [(0.0, 0.0), *shifts]:
-        moved = [
-            Brick(b.id, b.axis, (b.box[0] + dx, b.box[1] + dy, b.box[2], b.box[3] + dx, b.box[4] + dy, b.box[5]))
-            for b in plan
-        ]
-        moved = relabel(moved)
+        moved = relabel(shifted(plan, dx, dy))
         count = sum(1 for b in moved if b.id in current and _same(b, current[b.id]))
         if count > best_count:
             best, best_count = moved, count
@@ -431,14 +365,10 @@ def plan_edit(current: Mapping[str, Brick], target: Sequence[Brick], hold: str |
     if free:
         return f"-{max(free, key=lambda b: (b.box[5], b.id)).id}"
     blocked = wrong + [
-        b for w in pending for b in current.values() if b.box[2] >= w.box[5] - TOL and _overlap(b.box, w.box)
+        b for w in pending for b in current.values() if b.box[2] >= w.box[5] - TOL and footprints_overlap(b.box, w.box)
     ]
     above = _above(current, blocked)
     return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}" if above else None
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return min(a[3], b[3]) - max(a[0], b[0]) > TOL and min(a[4], b[4]) - max(a[1], b[1]) > TOL
 
 
 def best_moves(

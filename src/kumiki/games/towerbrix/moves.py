@@ -8,7 +8,7 @@ brick's minimum corner ``x,y`` on the table plane; the brick is then lowered unt
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kumiki.core.errors import MoveSyntaxError
@@ -81,6 +81,17 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
         assert axis in AXES
         return place_move(_brick(match[1], stripped), axis, float(match[3]), float(match[4]))
     raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1' or 'ok'")
+
+
+def apply_edit(bricks: Mapping[str, Brick], move: TowerBrixMove) -> dict[str, Brick]:
+    """The bricks after a placement (the brick lifted, then lowered at its new place) or a removal; ``ok`` and
+    ``time`` change nothing. No rule is checked."""
+    after = dict(bricks)
+    if move.kind in ("place", "remove"):
+        after.pop(move.brick, None)
+    if move.kind == "place":
+        after[move.brick] = place(after, move.brick, move.axis, move.x, move.y)
+    return after
 
 
 def lowered(edits: Iterable[str]) -> dict[str, Brick]:

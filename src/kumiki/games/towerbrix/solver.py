@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kumiki.games.towerbrix.bricks import AXES, Brick, connected, judge, place
+from kumiki.games.towerbrix.cards import read_deck
 from kumiki.games.towerbrix.conditions import COLOUR_OF_LETTER, COLOURS
 from kumiki.games.towerbrix.conditions import Tower as Facts
 from kumiki.games.towerbrix.modes import (
@@ -119,7 +120,6 @@ class _Checker:
         self.skip_one = skip_one
         self._stands: dict[tuple[tuple[float, ...], ...], bool] = {}
         self.judged = 0
-        self._facts: Callable[[Sequence[Brick]], Any] | None = Facts
 
     def valid(self, bricks: Sequence[Brick]) -> bool:
         """Connected and standing (the judge, tie "falls"); cached by geometry, as colour never matters."""
@@ -133,12 +133,8 @@ class _Checker:
 
     def held(self, bricks: Sequence[Brick]) -> int:
         """How many cards hold (the rule counts as one more card)."""
-        facts = None
-        if self._facts is not None and self.cards and hasattr(self.cards[0], "check"):
-            try:
-                facts = self._facts(list(bricks))
-            except Exception:  # a card without the fast form
-                facts = None
+        # Cards with the fast form share one precomputation of the tower's facts; others check the bricks.
+        facts = Facts(list(bricks)) if self.cards and hasattr(self.cards[0], "check") else None
         count = 0
         for card in self.cards:
             count += bool(card.check(facts) if facts is not None else card.holds(list(bricks)))
@@ -601,8 +597,6 @@ def solve_cards(
 ) -> Solution:
     """``solve`` on cards named by id (``G03``) from ``deck`` (green, pink or a deck file, played with the bricks the
     file names); ValueError names an unknown card, and CardError (a ValueError) a deck that cannot be read."""
-    from kumiki.games.towerbrix.cards import read_deck
-
     deck_cards, bricks = read_deck(deck)
     by_id = {card.id: card for card in deck_cards}
     wanted = [c.strip() for c in card_ids if c.strip()]
