@@ -20,6 +20,12 @@ export function typing(event: KeyboardEvent): boolean {
   return !!target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/** A player's name for a game's own panels, "(you)" after the viewer's seat. */
+export function playerName(seats: { seat: number; name: string }[] | undefined, player: number, you: number | null): string {
+  const name = seats?.find((s) => s.seat === player)?.name || `player ${player}`;
+  return player === you ? `${name} (you)` : name;
+}
+
 export function seatLabel(seat: { seat: number; kind: string; name: string; level?: string }): string {
   if (seat.kind !== "agent") return seat.name;
   return /computer/i.test(seat.name) ? seat.name : `${seat.name} (computer${seat.level ? `, ${seat.level}` : ""})`;

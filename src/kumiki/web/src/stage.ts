@@ -25,6 +25,7 @@ export class Stage {
   readonly camera: THREE.PerspectiveCamera;
   readonly controls: OrbitControls;
   private readonly resizeObserver = new ResizeObserver(() => this.resize());
+  private readonly raycaster = new THREE.Raycaster();
 
   constructor(options: StageOptions) {
     this.element.className = options.className;
@@ -103,6 +104,14 @@ export class Stage {
     });
   }
 
+  /** A ray from the camera through a page position (client pixels): what lies under the pointer. */
+  ray(clientX: number, clientY: number): THREE.Raycaster {
+    const rect = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.camera);
+    return this.raycaster;
+  }
+
   /** The page position (client pixels) of a point of the scene: for snapping to the pointer, the keys, and tests. */
   project(x: number, y: number, z: number): [number, number] {
     const v = new THREE.Vector3(x, y, z).project(this.camera);
@@ -124,4 +133,16 @@ export class Stage {
     this.controls.dispose();
     this.renderer.dispose();
   }
+}
+
+/** Empty a group, freeing the geometries and materials its meshes and lines own (except the shared geometries in
+ * ``keep``; textures are left to their owner). */
+export function disposeGroup(group: THREE.Group, keep: ReadonlySet<THREE.BufferGeometry> = new Set()): void {
+  group.traverse((o) => {
+    if (!(o instanceof THREE.Mesh || o instanceof THREE.LineSegments)) return;
+    if (!keep.has(o.geometry)) o.geometry.dispose();
+    const materials = Array.isArray(o.material) ? o.material : [o.material];
+    for (const m of materials) m.dispose();
+  });
+  group.clear();
 }

@@ -280,11 +280,7 @@ class Blokus3DModule implements GameModule, GhostActions {
   }
 
   private pointer(e: PointerEvent): void {
-    const rect = this.stage.canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
-    const ray = new THREE.Raycaster();
-    ray.setFromCamera(ndc, this.stage.camera);
-    const hits = ray.intersectObjects([this.board, ...this.pieces.children.filter((o) => o instanceof THREE.Mesh)]);
+    const hits = this.stage.ray(e.clientX, e.clientY).intersectObjects([this.board, ...this.pieces.children.filter((o) => o instanceof THREE.Mesh)]);
     if (!hits.length) return;
     const p = hits[0].point;
     this.pointerCell = [p.x, p.y];

@@ -5,10 +5,10 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { h } from "../dom";
+import { h, playerName } from "../dom";
 import { hooks } from "../hooks";
 import { type Cell, type GhostActions, cellText, drawIcon, ghostKey, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
-import { Stage } from "../stage";
+import { Stage, disposeGroup } from "../stage";
 
 interface KozoPiece {
   piece: string;
@@ -380,10 +380,7 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   private playerName(player: number): string {
-    const seats = (this.msg as unknown as { seats?: { seat: number; name: string }[] } | null)?.seats;
-    const name = seats?.find((s) => s.seat === player)?.name;
-    const you = this.ctx.seat === player ? " (you)" : "";
-    return name ? `${name}${you}` : `player ${player}${you}`;
+    return playerName(this.msg?.seats, player, this.ctx.seat);
   }
 
   private material(colour: string, opacity = 1): THREE.MeshLambertMaterial {
@@ -399,12 +396,7 @@ class KozoModule implements GameModule, GhostActions {
 
   /** Empty a group, freeing what its meshes and lines own (the shared cube geometries stay). */
   private clear(group: THREE.Group): void {
-    group.traverse((o) => {
-      if (!(o instanceof THREE.Mesh || o instanceof THREE.LineSegments)) return;
-      if (o.geometry !== this.cube && o.geometry !== this.small) o.geometry.dispose();
-      (o.material as THREE.Material).dispose();
-    });
-    group.clear();
+    disposeGroup(group, new Set([this.cube, this.small]));
   }
 
   private drawTower(picture: TowerPicture): void {

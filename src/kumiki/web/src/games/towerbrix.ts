@@ -7,9 +7,9 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { h } from "../dom";
+import { h, playerName } from "../dom";
 import { hooks } from "../hooks";
-import { Stage } from "../stage";
+import { Stage, disposeGroup } from "../stage";
 
 type Axis = "x" | "y" | "z";
 type Box = [number, number, number, number, number, number];
@@ -177,7 +177,6 @@ class TowerBrixModule implements GameModule {
   private faces = new Map<string, CardFace>();
   private evaluationsSeen: number | null = null;
   private showingUntil = 0; // while an evaluation is shown, the tower drawn is the one evaluated (performance.now ms)
-  private raycaster = new THREE.Raycaster();
   private textures = new Map<string, THREE.CanvasTexture>();
 
   mount(root: HTMLElement, ctx: GameContext): void {
@@ -298,7 +297,7 @@ class TowerBrixModule implements GameModule {
     const key = map ? JSON.stringify(map) : "";
     if (key === this.shownMap) return;
     this.shownMap = key;
-    this.mapGroup.clear();
+    disposeGroup(this.mapGroup);
     if (!map) return;
     const rect = ([x0, y0, x1, y1]: number[], colour: string, z: number) => {
       const mesh = new THREE.Mesh(new THREE.PlaneGeometry(x1 - x0, y1 - y0), new THREE.MeshLambertMaterial({ color: colour }));
@@ -387,18 +386,8 @@ class TowerBrixModule implements GameModule {
     return group;
   }
 
-  private clear(group: THREE.Group): void {
-    group.traverse((o) => {
-      if (!(o instanceof THREE.Mesh || o instanceof THREE.LineSegments)) return;
-      o.geometry.dispose();
-      const materials = Array.isArray(o.material) ? o.material : [o.material];
-      for (const m of materials) m.dispose(); // the shared id textures stay
-    });
-    group.clear();
-  }
-
   private drawTower(bricks: Brick[], last: string | null): void {
-    this.clear(this.tower);
+    disposeGroup(this.tower);
     const moved = last && !last.startsWith("-") && last !== "ok" ? last.split(" ")[0] : null;
     for (const brick of bricks) {
       const group = this.brickMesh(brick, 1, brick.id === this.selected ? 0xd55e00 : brick.id === moved ? 0xff00ff : 0x1d2330);
@@ -461,9 +450,7 @@ class TowerBrixModule implements GameModule {
   }
 
   private playerName(player: number): string {
-    const seats = (this.msg as unknown as { seats?: { seat: number; name: string }[] } | null)?.seats;
-    const name = seats?.find((s) => s.seat === player)?.name ?? `player ${player}`;
-    return this.ctx.seat === player ? `${name} (you)` : name;
+    return playerName(this.msg?.seats, player, this.ctx.seat);
   }
 
   private swatch(player: number): HTMLElement {
@@ -651,15 +638,13 @@ class TowerBrixModule implements GameModule {
   /** The brick's corner for a pointer: the brick centred on the point of the tower or table under it (beside the
    * face pointed at, when that is a side of a brick), on the grid. */
   private cornerAt(clientX: number, clientY: number): [number, number] | null {
-    const rect = this.stage.canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.stage.camera);
+    const ray = this.stage.ray(clientX, clientY);
     const [dx, dy] = brickBox(this.axis, 0, 0, 0).slice(3);
     const meshes: THREE.Object3D[] = [];
     this.tower.traverse((o) => {
       if (o instanceof THREE.Mesh && o.userData.brick && o.userData.brick !== this.selected) meshes.push(o);
     });
-    const hit = this.raycaster.intersectObjects(meshes, false)[0];
+    const hit = ray.intersectObjects(meshes, false)[0];
     let cx: number;
     let cy: number;
     if (hit && hit.face) {
@@ -668,7 +653,7 @@ class TowerBrixModule implements GameModule {
       cy = hit.point.y + (Math.abs(normal.y) > 0.5 ? Math.sign(normal.y) * dy / 2 : 0);
     } else {
       const point = new THREE.Vector3();
-      if (!this.raycaster.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 0, 1), 0), point)) return null;
+      if (!ray.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 0, 1), 0), point)) return null;
       [cx, cy] = [point.x, point.y];
     }
     return [snap(cx - dx / 2), snap(cy - dy / 2)];
@@ -714,7 +699,7 @@ class TowerBrixModule implements GameModule {
   }
 
   private drawGhost(): void {
-    this.clear(this.ghost);
+    disposeGroup(this.ghost);
     this.ghostBrick = null;
     const v = this.view;
     if (v && this.selected && this.corner && !this.showingUntil && this.ctx.interactive) {
@@ -786,12 +771,9 @@ class TowerBrixModule implements GameModule {
     if (!this.ctx.interactive) return;
     if (!this.selected) {
       // a click on a brick of the tower picks it (to move or take it away)
-      const rect = this.stage.canvas.getBoundingClientRect();
-      const ndc = new THREE.Vector2(((e.clientX - rect.left) / rect.width) * 2 - 1, -((e.clientY - rect.top) / rect.height) * 2 + 1);
-      this.raycaster.setFromCamera(ndc, this.stage.camera);
       const meshes: THREE.Object3D[] = [];
       this.tower.traverse((o) => o instanceof THREE.Mesh && o.userData.brick && meshes.push(o));
-      const hit = this.raycaster.intersectObjects(meshes, false)[0];
+      const hit = this.stage.ray(e.clientX, e.clientY).intersectObjects(meshes, false)[0];
       if (hit && this.canPick(hit.object.userData.brick)) this.select(hit.object.userData.brick);
       else this.ctx.hint(this.myTurn() ? "Pick a brick first (tray or keys 1–9)." : "It is not your turn.");
       return;
