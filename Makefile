@@ -11,15 +11,24 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help run play test lint bench load strength clean client system-deps
+LOCK   := requirements.lock
+LATEST := .venv-latest
+# The lock covers every extra; `all` is only their union, so it is not named here.
+EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra dev --extra docs
+PIP_TOOLS := pip-tools==7.6.2
+export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in every build log
+
+.PHONY: help run play test test-latest lint types docs dist lock bench load strength clean client system-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+# Exactly the locked versions (hashes checked), then Kumiki itself, editable, with no dependency resolution at all.
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check
 	@touch $(STAMP)
 
 # The browser client, rebuilt only when a source is newer than the bundle (needs Node 20 and npm).
@@ -48,11 +57,42 @@ run: $(STAMP) $(CLIENT)  ## the web app: build the client if needed, then serve 
 play: $(STAMP)  ## play Kuzushi in the terminal against the computer
 	$(BIN)/kumiki play kuzushi
 
-test: $(STAMP) system-deps $(CLIENT)  ## ruff, tsc + the whole pytest suite (unit, server, PostgreSQL, browser)
+test: $(STAMP) system-deps $(CLIENT)  ## ruff, tsc, mypy, the docs site + the whole pytest suite (unit, server, wheel, browser)
 	cd $(WEB) && npm run check
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/mypy --strict src/kumiki
+	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# The newest versions pyproject.toml allows, in a venv of their own: upstream drift shows here before users see it.
+test-latest: system-deps $(CLIENT)  ## the suite on the newest allowed versions, not the lock (run before `make lock`)
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST) || python3 -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LATEST)/bin/python -m pip install --quiet --upgrade -e '.[all,bench,dev,docs]'
+	$(LATEST)/bin/python -m pip list --format=freeze > $(LATEST)/versions.txt
+	$(LATEST)/bin/mypy --strict src/kumiki
+	$(LATEST)/bin/mkdocs build --strict --quiet --site-dir build/site-latest
+	KUMIKI_UNLOCKED=1 $(LATEST)/bin/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider
+
+# Refresh the lock to the newest versions pyproject.toml allows (pip-compile reads pip's own index configuration).
+lock:  ## refresh requirements.lock (then run make test)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	@test -x $(BIN)/pip-compile || $(BIN)/python -m pip install --quiet $(PIP_TOOLS)
+	$(BIN)/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+		--no-emit-trusted-host --no-emit-find-links $(EXTRAS) --output-file $(LOCK) pyproject.toml
+
+types: $(STAMP)  ## mypy --strict
+	$(BIN)/mypy --strict src/kumiki
+
+docs: $(STAMP)  ## the documentation site, offline, in build/site (open build/site/index.html)
+	$(BIN)/mkdocs build --strict --site-dir build/site
+	@echo "the site: build/site/index.html"
+
+dist: $(STAMP) $(CLIENT)  ## the sdist and the wheel in dist/ (the wheel carries the built browser client)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
 
 lint: $(STAMP)  ## ruff only
 	$(BIN)/ruff check src tests bench
@@ -69,4 +109,4 @@ strength: $(STAMP)  ## the agents' strength matches: Kuzushi, Blokus 3D and Kozo
 	$(BIN)/python -m bench.kozo_strength --games 40
 
 clean:  ## remove the virtual environment and caches
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis build src/*.egg-info $(WEB)/dist $(WEB)/node_modules
+	rm -rf $(VENV) $(LATEST) dist .pytest_cache .ruff_cache .hypothesis build src/*.egg-info $(WEB)/dist $(WEB)/node_modules

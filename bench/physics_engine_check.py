@@ -43,6 +43,7 @@ from rich.progress import Progress
 
 from kumiki.physics import Tower, judge
 from kumiki.physics.contacts import IN_PLANE, find_interfaces
+from kumiki.physics.forces import quiet_highs
 from kumiki.physics.samples import brick_stack, ring_tower
 
 NEAR = 0.05  # "within 5% of the threshold": contacts grown/shrunk by 5% of a block, or a tilt of tan 0.05
@@ -116,8 +117,7 @@ def stands_with_contacts_grown(tower: Tower, grow: float) -> bool:
     lp.a_matrix_.start_ = np.cumsum([0] + [len(c) for c in columns]).astype(np.int32)
     lp.a_matrix_.index_ = np.array([r for c in columns for r in c], dtype=np.int32)
     lp.a_matrix_.value_ = np.array([x for c in columns for x in c.values()], dtype=np.float64)
-    highs = highspy.Highs()
-    highs.setOptionValue("output_flag", False)
+    highs = quiet_highs()
     highs.setOptionValue("primal_feasibility_tolerance", 1e-9)
     highs.passModel(lp)
     highs.run()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -165,3 +166,13 @@ def until(page: Any, condition: str) -> None:
     Right after a navigation the new page has not defined the hooks yet: the wait reads them only once they exist.
     """
     page.wait_for_function(f"() => window.__kumiki !== undefined && ({condition})")
+
+
+def stop(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Stop a server a test started: terminate it, and kill it if it has not exited within ``timeout`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

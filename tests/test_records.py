@@ -223,3 +223,20 @@ def test_result_mismatch():
     assert error.line == 3
     assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "0 1"]\n\nB 1,0\n').line == 3
     assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "one"]\n\nB 1,0\n').line == 3
+
+
+def test_a_written_record_names_the_release_that_wrote_it() -> None:
+    state = kumiki.load_game("kuzushi", players=2).new_state()
+    text = kumiki.write_record(state)
+    assert f'[Generator "kumiki {kumiki.__version__}"]' in text.splitlines()
+    assert kumiki.__version__ and kumiki.__version__ != "0+unknown"  # the installed package's metadata
+
+
+def test_generator_is_optional_on_reading_and_never_an_option() -> None:
+    without = '[Game "kuzushi"]\n\nB 1,0\n'
+    with_it = '[Game "kuzushi"]\n[Generator "some other program 2.0"]\n\nB 1,0\n'
+    assert kumiki.read_record(without)[1].to_json() == kumiki.read_record(with_it)[1].to_json()
+    state = kumiki.read_record(with_it)[1]
+    assert "Generator" not in state.game.options
+    # A program that rewrites records may name itself instead.
+    assert '[Generator "my converter"]' in kumiki.write_record(state, {"Generator": "my converter"})

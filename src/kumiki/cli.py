@@ -30,7 +30,8 @@ from kumiki.core.registry import game_class
 try:  # typer ≥ 0.20 carries its own copy of click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer on top of click
-    from click.exceptions import ClickException  # type: ignore[no-redef]
+    # [assignment]: click's class stands in for typer's copy of it (the same class, another module).
+    from click.exceptions import ClickException  # type: ignore[assignment]
 
 BAD_INPUT = 2
 INTERNAL = 1
@@ -157,12 +158,12 @@ def _game_options(players: int | None, size: int | None, options: list[str]) -> 
         if name in chosen:
             raise Failure(f"--option {item!r}: the option {name!r} is given twice")
         chosen[name] = parse_value(value.strip())
-    for name, value in (("players", players), ("size", size)):
-        if value is None:
+    for flag, given in (("players", players), ("size", size)):
+        if given is None:
             continue
-        if name in chosen and chosen[name] != value:
-            raise Failure(f"--{name} {value} and --option {name}={chosen[name]} disagree")
-        chosen[name] = value
+        if flag in chosen and chosen[flag] != given:
+            raise Failure(f"--{flag} {given} and --option {flag}={chosen[flag]} disagree")
+        chosen[flag] = given
     return chosen
 
 

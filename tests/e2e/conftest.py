@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.helpers import stop
 
 import kumiki
 
@@ -119,11 +120,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             pytest.fail("kumiki serve did not answer within 10 s")
         yield Server(url)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
         log.close()
 
 

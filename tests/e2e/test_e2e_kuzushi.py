@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+import kumiki
+
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
@@ -49,6 +51,8 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     page.get_by_test_id("play").click()
     expect(page).to_have_url(re.compile(r"/game/.+\?token="))
     until(page, "window.__kumiki.seat === 1 && window.__kumiki.views > 0")
+    # Every page's footer names the release that serves it.
+    expect(page.get_by_test_id("version")).to_have_text(kumiki.__version__)
 
     for _ in range(40):
         wait_my_turn_or_over(page)

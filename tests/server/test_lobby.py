@@ -92,3 +92,21 @@ def test_pages_are_served_without_a_built_client(client: TestClient) -> None:
     for path in ("/", "/game/abc", "/replay/abc"):
         response = client.get(path)
         assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e999"])
+def test_an_option_that_is_not_a_finite_number_is_refused(client: TestClient, number: bytes) -> None:
+    body = b'{"game": "towerbrix", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"shake_deg": %s}}'
+    response = client.post("/api/games", content=body % number, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("option 'shake_deg' must be float from 0 to 90, not ")
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_the_web_offers_only_the_built_in_structures(client: TestClient) -> None:
+    body = {"game": "blokus3d", "seats": [HUMAN, HUMAN], "options": {"structure": "/etc/passwd.toml"}}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400 and "the web server offers" in response.json()["error"]
+    catalog = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+    structure = next(o for o in catalog["blokus3d"]["options"] if o["name"] == "structure")
+    assert "A" in structure["choices"] and all("/" not in c for c in structure["choices"])

@@ -9,7 +9,7 @@ from kumiki.agents.base import Agent
 from kumiki.agents.greedy import GreedyAgent
 from kumiki.agents.mcts import MCTSAgent
 from kumiki.agents.random_agent import RandomAgent
-from kumiki.core.options import parse_value
+from kumiki.core.options import parse_value, shown
 
 _AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent)}
 
@@ -42,7 +42,7 @@ def load_agent(name: str, **options: Any) -> Agent:
         module_name, _, class_name = _LAZY_AGENTS[name].partition(":")
         _AGENTS[name] = getattr(import_module(module_name), class_name)
     if not isinstance(name, str) or name not in _AGENTS:
-        raise ValueError(f"unknown agent {name!r} (agents: {', '.join(agents())})")
+        raise ValueError(f"unknown agent {shown(name)} (agents: {', '.join(agents())})")
     return _AGENTS[name](**options)
 
 
@@ -53,7 +53,7 @@ def agent_from_spec(spec: str) -> Agent:
     for part in filter(None, (p.strip() for p in rest.replace(" ", ",").split(","))):
         key, eq, value = part.partition("=")
         if not eq or not key:
-            raise ValueError(f"agent option {part!r} must be written name=value")
+            raise ValueError(f"agent option {shown(part)} must be written name=value")
         options[key.strip()] = parse_value(value.strip())
     return load_agent(name.strip(), **options)
 

@@ -37,7 +37,7 @@ def require_moves(state: State) -> list[Move]:
     """The legal moves, or a ValueError saying why an agent cannot move here."""
     if state.over or state.to_move is None:
         raise ValueError("the game is over: there is no move to choose")
-    moves = state.legal_moves()
+    moves = list(state.legal_moves())
     if not moves:
         raise ValueError(f"player {state.to_move} has no legal move")
     return moves

@@ -21,6 +21,9 @@ def margin(state: State, player: int) -> float:
 
 
 class GreedyAgent(Agent):
+    """One ply of look-ahead: the move after which the mover's side leads the best other side by the most (the
+    game's own ``greedy_value`` where it offers one), ties broken at random. Any game; the baseline to beat."""
+
     name = "greedy"
     option_spec = (Option("seed", int, None, "random seed for breaking ties (None: a fresh one)", nullable=True),)
 
@@ -29,6 +32,7 @@ class GreedyAgent(Agent):
         self.rng = random.Random(self.options["seed"])
 
     def choose(self, state: State) -> Move:
+        """The move with the best value one ply ahead (a random one among the best)."""
         moves = require_moves(state)
         player = state.to_move
         assert player is not None

@@ -82,6 +82,11 @@ REWARDS = {"outcome": outcome_reward, "margin": margin_reward}
 
 
 class MCTSAgent(Agent):
+    """Monte Carlo tree search (UCT) for any game and any number of players: each node keeps every player's total
+    reward, so each mover maximises their own. Where a game offers them it uses its one-ply move values as a
+    progressive bias and prior, progressive widening over many moves, and its own fast or heuristic playouts.
+    The budget is ``iterations`` (reproducible with a seed) or ``seconds``."""
+
     name = "mcts"
     option_spec = (
         Option("iterations", int, 1000, "playouts per move (the budget when seconds is not set)", 1, 10**9),
@@ -136,6 +141,7 @@ class MCTSAgent(Agent):
         self.last_iterations = 0
 
     def choose(self, state: State) -> Move:
+        """The most visited move at the root after the budget's playouts (the only move at once, when forced)."""
         moves = require_moves(state)
         if len(moves) == 1:
             self.last_iterations = 0
@@ -187,6 +193,7 @@ class MCTSAgent(Agent):
                     break
                 scale = c * sqrt(log(node.visits))
                 mover = node.player
+                assert mover is not None, "a node with children has a player to move"
                 best_value = -math.inf
                 chosen = node.children[0]
                 for child in node.children:
@@ -224,7 +231,7 @@ class MCTSAgent(Agent):
         state = node.state
         if state.over:
             return
-        moves = state.legal_moves()
+        moves = list(state.legal_moves())
         self.rng.shuffle(moves)
         if bias <= 0.0 or len(moves) == 1:
             node.untried = [(0.0, m) for m in moves]

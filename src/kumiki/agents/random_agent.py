@@ -11,6 +11,8 @@ from kumiki.core.options import Option
 
 
 class RandomAgent(Agent):
+    """A uniformly random legal move: the floor every other agent is measured against."""
+
     name = "random"
     option_spec = (Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),)
 
@@ -19,4 +21,5 @@ class RandomAgent(Agent):
         self.rng = random.Random(self.options["seed"])
 
     def choose(self, state: State) -> Move:
+        """A legal move drawn uniformly at random."""
         return self.rng.choice(require_moves(state))

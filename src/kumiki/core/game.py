@@ -83,8 +83,12 @@ class State(ABC):
     seed: int | None
 
     @abstractmethod
-    def legal_moves(self) -> list[Move]:
-        """Every legal move for ``to_move``, in a deterministic order; [] once the game is over."""
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move for ``to_move``, in a deterministic order; [] once the game is over.
+
+        Games return a list of their own move type; the base promises a read-only sequence so that a game's list
+        (``list[KuzushiMove]``) is a valid override.
+        """
 
     @abstractmethod
     def play(self, move: Move | str) -> None:

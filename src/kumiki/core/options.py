@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,22 +43,50 @@ class Option:
         return text + (" or None" if self.nullable else "")
 
 
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` for an error message: one line, at most ``limit`` characters (an int of 5,000 digits has
+    no repr at all in Python 3.11, and a megabyte string would drown the message)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return f"an integer of {len(str(abs(value))) if abs(value) < 10**4000 else 'over 4000'} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails is still named by its type
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _refuse(option: Option, value: Any) -> ValueError:
+    return ValueError(f"option {option.name!r} must be {option.allowed()}, not {shown(value)}")
+
+
 def _coerce(option: Option, value: Any) -> Any:
+    """The value in the option's own type, or a ValueError naming the option.
+
+    Numbers must be finite (NaN and ±inf compare False with every bound, so they would slip through a range
+    check), ints must be whole (no bool, no float), and numpy scalars count as the Python numbers they are.
+    """
     if value is None:
         if option.nullable:
             return None
-        raise ValueError(f"option {option.name!r} must be {option.allowed()}, not None")
+        raise _refuse(option, value)
     kind = option.type
-    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is bool and isinstance(value, bool):
-        return value
-    if kind is int and is_number and isinstance(value, int):
-        return value
-    if kind is float and is_number:
-        return float(value)
+    if isinstance(value, bool):  # a bool is an Integral too: true and false are not the numbers 1 and 0 here
+        if kind is bool:
+            return value
+        raise _refuse(option, value)
+    if kind is int and isinstance(value, numbers.Integral):
+        return int(value)
+    if kind is float and isinstance(value, numbers.Real):
+        try:
+            number = float(value)
+        except OverflowError:
+            raise _refuse(option, value) from None
+        if not math.isfinite(number):
+            raise _refuse(option, value)
+        return number
     if kind is str and isinstance(value, str):
         return value
-    raise ValueError(f"option {option.name!r} must be {option.allowed()}, not {value!r}")
+    raise _refuse(option, value)
 
 
 def resolve_options(spec: Iterable[Option], given: Mapping[str, Any], owner: str) -> dict[str, Any]:
@@ -78,11 +108,11 @@ def resolve_options(spec: Iterable[Option], given: Mapping[str, Any], owner: str
             value = option.default(resolved) if callable(option.default) else option.default
         if value is not None:
             if option.choices is not None and value not in option.choices:
-                raise ValueError(f"option {option.name!r} must be {option.allowed()}, not {value!r}")
+                raise _refuse(option, value)
             if option.minimum is not None and value < option.minimum:
-                raise ValueError(f"option {option.name!r} must be {option.allowed()}, not {value!r}")
+                raise _refuse(option, value)
             if option.maximum is not None and value > option.maximum:
-                raise ValueError(f"option {option.name!r} must be {option.allowed()}, not {value!r}")
+                raise _refuse(option, value)
         if option.check is not None:
             problem = option.check(value, resolved)
             if problem:

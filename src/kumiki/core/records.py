@@ -15,7 +15,7 @@ from kumiki.core.game import Game, State
 from kumiki.core.options import format_value, parse_value
 from kumiki.core.registry import load_game
 
-RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date")
+RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date", "Generator")
 _PLAYER_TAG = re.compile(r"Player\d+")
 _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
@@ -145,8 +145,19 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def generator() -> str:
+    """What writes records: ``kumiki <version>``, so that a record says which release wrote it."""
+    from kumiki import __version__
+
+    return f"kumiki {__version__}"
+
+
 def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
-    """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …)."""
+    """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …).
+
+    The ``Generator`` tag names the Kumiki release that wrote the record (a program that rewrites records may give
+    its own); reading does not need it.
+    """
     game = state.game
     lines = [f'[Game "{game.name}"]', f'[Players "{game.players}"]']
     if state.seed is not None:
@@ -160,6 +171,7 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
             raise ValueError(f"tag {name!r} is written from the game itself and cannot be given")
     if "Result" not in extra:
         extra["Result"] = " ".join(map(str, state.winners())) if state.over else "*"
+    extra.setdefault("Generator", generator())
     for name, value in extra.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
             raise ValueError(f"tag name {name!r} must be letters, digits and underscores")

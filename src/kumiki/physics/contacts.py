@@ -54,10 +54,10 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
     """
     boxes: list[tuple[int, tuple[float, ...]]] = []
     for b, body in enumerate(tower.bodies):
-        for box in body.boxes:
-            if box[2] < -tol:
-                raise TowerError(f"{body.name!r} reaches below the table (z = {box[2]:g})")
-            boxes.append((b, box))
+        for part in body.boxes:
+            if part[2] < -tol:
+                raise TowerError(f"{body.name!r} reaches below the table (z = {part[2]:g})")
+            boxes.append((b, part))
     extents = [max(box[3] - box[0], box[4] - box[1], box[5] - box[2]) for _, box in boxes]
     # The median box size, but never so small that the largest box covers more than 32 cells along an axis.
     cell = max(median(extents), max(extents) / 32.0)

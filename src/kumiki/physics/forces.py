@@ -19,12 +19,26 @@ TOLERANCE = 1e-9  # faces closer than this (relative to the tower's size) touch
 ROWS = 6  # equations per body
 
 
+def quiet_highs() -> highspy.Highs:
+    """A HiGHS instance that never writes to stdout or stderr.
+
+    highspy 1.16's ``Highs()`` prints its banner from the constructor, before any option can be set (its Python
+    wrapper calls into HiGHS while output is still on). The compiled class underneath (``_Highs``, in every highspy
+    since 1.7) prints nothing until it runs, so it is built bare and silenced first: the quiet comes from HiGHS's own
+    output options, not from filtering text.
+    """
+    bare: type[highspy.Highs] = getattr(highspy, "_Highs", highspy.Highs)
+    highs = bare()
+    highs.setOptionValue("output_flag", False)
+    highs.setOptionValue("log_to_console", False)
+    return highs
+
+
 class Solver:
     """One reusable HiGHS instance (building one costs more than solving a small LP)."""
 
     def __init__(self) -> None:
-        self.highs = highspy.Highs()
-        self.highs.setOptionValue("output_flag", False)
+        self.highs = quiet_highs()
         self.highs.setOptionValue("primal_feasibility_tolerance", 1e-9)
         self.highs.setOptionValue("dual_feasibility_tolerance", 1e-9)
 

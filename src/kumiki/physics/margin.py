@@ -52,7 +52,8 @@ class _Pool:
     def prices(self, duals: np.ndarray) -> np.ndarray:
         """aᵀy for every column: positive where adding the column would raise t."""
         y = np.append(duals, 0.0)
-        return np.einsum("ij,ij->i", self.values, y[self.rows])
+        prices: np.ndarray = np.einsum("ij,ij->i", self.values, y[self.rows])
+        return prices
 
     def columns(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows, values = self.rows[which], self.values[which]
@@ -151,7 +152,8 @@ class _TiltModel:
             return np.ones(len(pts.axis))
         upper = self.masses[pts.upper]
         lower = np.where(pts.lower >= 0, self.masses[np.maximum(pts.lower, 0)], np.inf)
-        return np.minimum(upper, lower)
+        lighter: np.ndarray = np.minimum(upper, lower)
+        return lighter
 
     def _pool_columns(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pool columns as the model holds them: scaled by their force scale and by their rows' scale."""

@@ -94,7 +94,7 @@ class Keyframes:
 
 def _mujoco() -> Any:
     try:
-        import mujoco
+        import mujoco  # type: ignore[import-untyped]  # MuJoCo ships no type information (no py.typed)
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("the collapse simulation needs MuJoCo, an optional extra: pip install kumiki[sim]") from error
     return mujoco

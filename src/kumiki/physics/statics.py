@@ -43,6 +43,7 @@ class Verdict:
     moving: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
+        """The verdict as the contract's JSON object (``kumiki stability --json`` prints it)."""
         out: dict[str, Any] = {
             "stands": self.stands,
             "edge": self.edge,
@@ -78,13 +79,14 @@ def _moving_bodies(setup: Setup) -> list[int]:
     if len(setup.masses) > RAY_WITHOUT_PRESOLVE:
         return _first_failing_body(setup)  # HiGHS may re-solve without presolve to find a ray: too slow here
     highs = solver().highs
-    _status, has_ray, ray = highs.getDualRay()
+    # [attr-defined]: highspy's type stubs leave out getDualRay, which the compiled class has (highspy ≥ 1.10).
+    _status, has_ray, ray = highs.getDualRay()  # type: ignore[attr-defined]
     if not has_ray:
         highs.setOptionValue("presolve", "off")
         try:
             highs.clearSolver()  # else HiGHS may keep the presolved answer and skip the solve that gives a ray
             highs.run()
-            _status, has_ray, ray = highs.getDualRay()
+            _status, has_ray, ray = highs.getDualRay()  # type: ignore[attr-defined]  # (see above)
         finally:
             highs.setOptionValue("presolve", "choose")
     ray = np.asarray(ray, dtype=float) if has_ray else np.zeros(0)

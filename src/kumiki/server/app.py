@@ -25,6 +25,7 @@ import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
+from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool
 from kumiki.server.limits import Limits
 from kumiki.server.rooms import Connection, Hub, Refusal, error_message, rebuild, result_columns
@@ -35,6 +36,8 @@ WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browse
 # name a file, and no player may make the server read its files; the client draws, and the agents plan with, the
 # standard bricks, grid and box.
 WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
+    # A Blokus 3D structure may name a .toml file too: the web offers the built-in ones only.
+    "blokus3d": {"structure": BUILTIN_STRUCTURES},
     "towerbrix": {
         "deck": ("green", "pink"),
         "grid": None,
@@ -206,11 +209,11 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     )
     storage.create_game(row)
     answer_seats = []
-    for seat in rows:
-        entry = seat.public()
-        if seat.seat in tokens:
-            entry["token"] = tokens[seat.seat]
-            entry["invite"] = f"/game/{game_id}?token={tokens[seat.seat]}"
+    for seat_row in rows:
+        entry = seat_row.public()
+        if seat_row.seat in tokens:
+            entry["token"] = tokens[seat_row.seat]
+            entry["invite"] = f"/game/{game_id}?token={tokens[seat_row.seat]}"
         answer_seats.append(entry)
     return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": seed}
 
@@ -309,6 +312,10 @@ def create_app(
     @app.get("/api/catalog")
     async def get_catalog() -> dict[str, Any]:
         return catalog()
+
+    @app.get("/api/version")
+    async def get_version() -> dict[str, Any]:
+        return {"version": kumiki.__version__}
 
     @app.post("/api/games")
     async def post_game(request: Request) -> dict[str, Any]:

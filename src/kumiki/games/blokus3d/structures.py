@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kumiki.core.options import shown
+
 SIZE = 10
 COLOUR_COUNTS = (2, 3, 4)
 
@@ -74,6 +76,7 @@ def builtin() -> dict[str, Structure]:
 
 
 _BUILTIN = builtin()
+BUILTIN_STRUCTURES = tuple(_BUILTIN)  # the rulebook's structures, by name
 
 
 def register_structure(name: str, limits: Any, description: str = "") -> Structure:
@@ -106,11 +109,14 @@ def find(name: str) -> Structure:
         path = Path(path_text + ".toml")
         try:
             text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise ValueError(f"cannot read structure file {str(path)!r}: {error.strerror}") from None
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+            reason = error.strerror if isinstance(error, OSError) else str(error)
+            raise ValueError(f"cannot read structure file {shown(str(path))}: {reason}") from None
         found = load_file(text, str(path))
         key = wanted[1:] if wanted else next(iter(found))
         if key not in found:
             raise ValueError(f"{path}: no structure {key!r} (there are: {', '.join(found)})")
         return found[key]
-    raise ValueError(f"unknown structure {name!r} (structures: {', '.join(names())}, or a path to a .toml file)")
+    known = names()
+    listed = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
+    raise ValueError(f"unknown structure {shown(name)} (structures: {listed}; or a path to a .toml file)")

@@ -4,12 +4,13 @@ cube at the safest spot (``kumiki.load_agent("kozo-greedy")``)."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from kumiki.agents.base import Agent, require_moves
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
 from kumiki.games.kozo.ai import standing_after
+from kumiki.games.kozo.moves import KozoMove
 from kumiki.games.kozo.rules import KozoState
 
 
@@ -30,9 +31,9 @@ class KozoGreedyAgent(Agent):
     def choose(self, state: State) -> Move:
         if not isinstance(state, KozoState):
             raise ValueError(f"kozo-greedy plays Kozo only, not {state.game.name}")
-        moves = require_moves(state)
+        moves = cast(list[KozoMove], require_moves(state))  # a KozoState's legal moves are KozoMoves
         size = state.game.size
-        by_placement: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
+        by_placement: dict[tuple[str, tuple[Any, ...]], list[KozoMove]] = {}
         for move in moves:
             by_placement.setdefault((move.piece, move.cells), []).append(move)
         for wanted in sorted({size[m.piece] for m in moves}, reverse=True):

@@ -57,7 +57,7 @@ class VerdictCache:
             return verdict
         self.misses += 1
         verdict = judge(state.tower(), margin=False, explain=True)
-        table: dict[Any, Verdict] = self.standing if verdict.stands else self.falling  # type: ignore[assignment]
+        table: dict[Any, Verdict] = self.standing if verdict.stands else self.falling
         if len(table) >= self.size:
             table.clear()
         table[key if verdict.stands else order] = verdict

@@ -118,7 +118,7 @@ class SoloAgent(Agent):
 
     name = "towerbrix-solo"
     option_spec: ClassVar[tuple[Option, ...]] = (
-        Option("seconds", float, 2.0, "the solver's time for one plan", minimum=0.05),
+        Option("seconds", float, 2.0, "the solver's time for one plan", minimum=0.05, maximum=86400.0),
         Option("seed", int, 0, "the solver's seed"),
     )
 
@@ -447,7 +447,9 @@ class TeammateAgent(Agent):
 
     name = "towerbrix-teammate"
     option_spec: ClassVar[tuple[Option, ...]] = (
-        Option("iterations", int, 1500, "solver steps for one plan (the first tower gets three times as many)", 50),
+        Option(
+            "iterations", int, 1500, "solver steps for one plan (the first tower gets three times as many)", 50, 10**9
+        ),
         Option("seed", int, 0, "the solver's seed"),
     )
 
@@ -617,7 +619,11 @@ class TeammateAgent(Agent):
             self._edited = True
             target, hold = self._target, self._hold
             same = bool(target and followed and first == followed[0][1])
-            if same and all(plan_edit(before, target, hold) == move for before, move in followed[1:]):
+            if (
+                same
+                and target is not None
+                and all(plan_edit(before, target, hold) == move for before, move in followed[1:])
+            ):
                 edit = plan_edit(current, target, hold) if target else None
                 if edit is not None and target and _plan_length(current, target, hold) is not None:
                     return edit  # (a plan that never gets there, e.g. a brick put on and off, is made again)
@@ -777,12 +783,12 @@ class TeammateAgent(Agent):
                 options.append((value, "", plan, lift))
                 break
             if options:
-                _, edit, plan, lift = max(options, key=lambda option: option[0])
-                if plan is None:
+                _, edit, chosen, lift = max(options, key=lambda option: option[0])
+                if chosen is None:
                     return edit
-                self._target = plan
-                self._hold = lift_choice(current, plan) if lift else None
-                return f"-{self._hold}" if self._hold else plan_edit(current, plan)
+                self._target = chosen
+                self._hold = lift_choice(current, chosen) if lift else None
+                return f"-{self._hold}" if self._hold else plan_edit(current, chosen)
         # Nothing makes all our cards hold within the edits left: the move that helps them most (the one case
         # where an edit to a sound tower does not mean "my cards hold here"), else any move off this tower.
         facts = Facts(list(current.values()))

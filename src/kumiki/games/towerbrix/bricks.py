@@ -46,7 +46,7 @@ class Brick:
         box = tuple(float(v) for v in data["box"])
         if len(box) != 6:
             raise ValueError(f"a brick's box has six numbers, got {len(box)}")
-        return cls(str(data["id"]), str(data["axis"]), box)  # type: ignore[arg-type]
+        return cls(str(data["id"]), str(data["axis"]), box)
 
 
 def _number(value: float) -> float | int:

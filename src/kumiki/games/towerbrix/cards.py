@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kumiki.core.options import shown
 from kumiki.games.towerbrix.conditions import ConditionError, Rule, Tower, parse_rule
 
 DECKS = ("green", "pink")
@@ -62,12 +63,21 @@ def deck_path(name: str) -> Path:
     return Path(str(resources.files("kumiki.games.towerbrix").joinpath("cards", f"{name}.toml")))
 
 
+def is_deck_file(path: Path) -> bool:
+    """Whether ``path`` names a readable file; False (not an OSError) for a name too long or with a NUL in it."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _read(name_or_path: str | Path) -> tuple[dict[str, Any], str]:
     text = str(name_or_path)
     path = deck_path(text) if text in DECKS else Path(text)
     source = path.name if text in DECKS else text
-    if not path.is_file():
-        raise CardError(f"{source}: no such deck file (built-in decks: {', '.join(DECKS)})")
+    if not is_deck_file(path):
+        named = source if source.isprintable() and len(source) <= 80 else shown(source)
+        raise CardError(f"{named}: no such deck file (built-in decks: {', '.join(DECKS)})")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8")), source
     except (OSError, UnicodeDecodeError) as error:

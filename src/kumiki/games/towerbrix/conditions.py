@@ -325,8 +325,8 @@ class _Parser:
         word = self.peek()
         if word in ("highest", "lowest") and self.peek(1) == "by":
             extreme = self.extreme()
-            pred = self.predicate()
-            return lambda t: extreme(t) & ~pred(t) == 0
+            required = self.predicate()
+            return lambda t: extreme(t) & ~required(t) == 0
         if word in ("height", "bricks", "vertical", "horizontal") and self._is_measure():
             return self.measure()
         if word in ("every", "each", "no", "none", "at", "exactly"):

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from kumiki.core.options import Option
+from kumiki.core.options import Option, shown
+from kumiki.games.towerbrix.cards import DECKS, is_deck_file
 
 MODES = ("base", "intro", "solo", "challenge")
 DIFFICULTIES = ("easy", "medium", "hard")
+MAX_BRICK_SIDE = 100.0  # in brick thicknesses; beyond it (and at inf, which "1e999" would give) nothing is a brick
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)")
 
 
@@ -17,10 +20,10 @@ def parse_brick_size(text: str) -> tuple[float, float, float]:
     """``"2x1x1"`` -> (long, wide, thick); ValueError for anything else."""
     match = _SIZE.fullmatch(text.strip().lower()) if isinstance(text, str) else None
     if match is None:
-        raise ValueError(f"brick size must be written LONGxWIDExTHICK such as '2x1x1', got {text!r}")
+        raise ValueError(f"brick size must be written LONGxWIDExTHICK such as '2x1x1', got {shown(text)}")
     size = (float(match[1]), float(match[2]), float(match[3]))
-    if min(size) <= 0:
-        raise ValueError(f"brick size {text!r}: every side must be > 0")
+    if not all(0 < side <= MAX_BRICK_SIDE for side in size):
+        raise ValueError(f"brick size {shown(text)}: every side must be > 0 and at most {MAX_BRICK_SIDE:g}")
     return size
 
 
@@ -51,13 +54,15 @@ def _check_challenge(value: Any, resolved: Mapping[str, Any]) -> str | None:
 def _check_deck(value: Any, resolved: Mapping[str, Any]) -> str | None:
     if resolved["mode"] == "intro" and value != "green":
         return "the intro variant is played with the green deck"
+    if value not in DECKS and not is_deck_file(Path(value)):
+        return f"no such deck file {shown(value)} (built-in decks: {', '.join(DECKS)})"
     return None
 
 
 def _check_grid(value: Any, resolved: Mapping[str, Any]) -> str | None:
     steps = 1 / value
     if abs(steps - round(steps)) > 1e-9:
-        return f"the grid must divide 1 (e.g. 0.25, 0.5, 1), not {value!r}"
+        return f"the grid must divide 1 (e.g. 0.25, 0.5, 1), not {shown(value)}"
     return None
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import Game, GameFacts, State
+from kumiki.core.game import Game, GameFacts, Move, State
 from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card, read_deck
 from kumiki.games.towerbrix.conditions import Tower as ConditionTower
@@ -284,7 +284,7 @@ class TowerBrixState(State):
             if on_it:
                 raise IllegalMove(f"{move}: {move.brick} carries {' '.join(on_it)}; take those away first")
 
-    def play(self, move: TowerBrixMove | str) -> None:
+    def play(self, move: Move | str) -> None:
         if isinstance(move, str):
             move = self.game.parse_move(move)
         elif not isinstance(move, TowerBrixMove):
@@ -321,7 +321,7 @@ class TowerBrixState(State):
         bricks = self.bricks_in_order()
         problems = self.tower_problems()
         tower = ConditionTower(bricks)
-        cards = []
+        cards: list[dict[str, Any]] = []
         for player, hand in enumerate(self.hands):
             for card_id in hand:
                 card = g.cards[card_id]

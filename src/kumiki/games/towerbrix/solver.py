@@ -492,14 +492,14 @@ def solve(
             best, best_bonus, best_score = bricks, bonus(bricks, box), score
             if solved_at is None:
                 solved_at, solved_step = time.monotonic(), steps
-        trial = _neighbour(rng, tower, checker, deck, grid)
-        if trial is None:
+        neighbour = _neighbour(rng, tower, checker, deck, grid)
+        if neighbour is None:
             continue
-        new_held, new_score = _score(checker, trial, box, anchor, costs, extra)
+        new_held, new_score = _score(checker, neighbour, box, anchor, costs, extra)
         worse = math.exp((new_score - score) / 0.4) * 0.3
         if new_score >= score or rng.random() < worse:
             stale = 0 if new_score > score else stale + 1
-            tower, held, score = trial, new_held, new_score
+            tower, held, score = neighbour, new_held, new_score
         else:
             stale += 1
         if score > closest[0]:

@@ -9,6 +9,7 @@ import { hooks } from "./hooks";
 import { homePage } from "./pages/home";
 import { gamePage } from "./pages/game";
 import { replayPage } from "./pages/replay";
+import { api } from "./api";
 
 const app = document.getElementById("app")!;
 const path = location.pathname;
@@ -24,3 +25,10 @@ if (game) {
   hooks.page = "home";
   homePage(app);
 }
+
+// The footer names the release that serves the page (the package's version: one source of truth, on the server).
+api<{ version: string }>("/api/version")
+  .then(({ version }) => {
+    document.querySelector('[data-testid="version"]')!.textContent = version;
+  })
+  .catch(() => undefined);

@@ -1,0 +1,151 @@
+"""Every option of every game and agent refuses what is not a value of its kind, with one line naming the option.
+
+NaN and ±inf compare False with every bound, so a plain range check lets them through; a huge int has no repr in
+Python 3.11; a list is not a number. The check lives in one place (``kumiki.core.options``) and every way in
+(``load_game``, ``load_agent``, record tags, the CLI) goes through it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+
+import kumiki
+from kumiki.agents import agents, load_agent
+from kumiki.core.options import Option, shown
+from kumiki.core.registry import game_class, games
+
+GAMES = games()
+AGENTS = agents()
+
+
+def _spec(owner: str) -> tuple[Option, ...]:
+    kind, _, name = owner.partition(":")
+    return tuple(game_class(name).option_spec if kind == "game" else type(load_agent(name)).option_spec)
+
+
+OPTIONS = [
+    (owner, option.name)
+    for owner in [f"game:{g}" for g in GAMES] + [f"agent:{a}" for a in AGENTS]
+    for option in _spec(owner)
+]
+
+
+def _load(owner: str, name: str, value: Any) -> object:
+    kind, _, which = owner.partition(":")
+    return kumiki.load_game(which, **{name: value}) if kind == "game" else load_agent(which, **{name: value})
+
+
+NOT_FINITE = [math.nan, math.inf, -math.inf, -math.nan]
+HUGE = [10**400, -(10**400), 10**5000, 1e308, -1e308, 2**63, -(2**63)]
+WRONG = [[], {}, [1], {"a": 1}, (), b"3", object(), 1 + 2j]
+
+
+def _must_refuse(option: Option, value: Any) -> bool:
+    """Whether ``value`` is outside what ``option`` accepts by its kind and bounds alone (checks aside)."""
+    if value is None:
+        return not option.nullable
+    if isinstance(value, bool):
+        return option.type is not bool
+    if option.type is bool or option.type is str:
+        return not isinstance(value, option.type)
+    if not isinstance(value, int | float) or (option.type is int and not isinstance(value, int)):
+        return True
+    if isinstance(value, float) and not math.isfinite(value):
+        return True
+    if abs(value) > 1e308:  # no float holds it
+        return option.type is float
+    low = -math.inf if option.minimum is None else option.minimum
+    high = math.inf if option.maximum is None else option.maximum
+    return not low <= value <= high
+
+
+def _refused_well(owner: str, name: str, value: Any) -> str:
+    with pytest.raises(ValueError) as caught:
+        _load(owner, name, value)
+    message = str(caught.value)
+    assert message.startswith(f"option {name!r}"), message
+    assert "\n" not in message and len(message) < 400, message
+    return message
+
+
+bad_values = st.one_of(
+    st.sampled_from(NOT_FINITE + HUGE + WRONG + [None, True, False, 0.5, "", "x" * 5000, "nan", "1e999"]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(which=st.sampled_from(OPTIONS), value=bad_values)
+def test_every_option_refuses_what_its_kind_and_bounds_refuse(which: tuple[str, str], value: Any) -> None:
+    owner, name = which
+    option = next(o for o in _spec(owner) if o.name == name)
+    if _must_refuse(option, value):
+        _refused_well(owner, name, value)
+        return
+    try:  # a value of the right kind within the bounds: the option's own check may still refuse it, in one line
+        _load(owner, name, value)
+    except ValueError as error:
+        assert "\n" not in str(error) and len(str(error)) < 400, str(error)
+        assert name in str(error) or "option" in str(error), str(error)
+
+
+@pytest.mark.parametrize("which", OPTIONS, ids=[f"{o}.{n}" for o, n in OPTIONS])
+def test_not_finite_numbers_are_refused_by_every_option(which: tuple[str, str]) -> None:
+    owner, name = which
+    for value in NOT_FINITE:
+        message = _refused_well(owner, name, value)
+        assert "nan" in message or "inf" in message
+
+
+def test_the_reported_cases() -> None:
+    """The two cases of the issue: NaN was accepted by one option and refused by another without naming it."""
+    assert (
+        _refused_well("game:towerbrix", "shake_deg", math.nan)
+        == "option 'shake_deg' must be float from 0 to 90, not nan"
+    )
+    assert _refused_well("game:towerbrix", "grid", math.nan) == "option 'grid' must be float from 0.125 to 1, not nan"
+    assert "an integer of 5001 digits" not in _refused_well("game:kuzushi", "players", 10**5000)
+    assert "over 4000 digits" in _refused_well("game:kuzushi", "players", 10**5000)
+    assert _refused_well("game:kuzushi", "players", 2.0) == "option 'players' must be int from 2 to 6, not 2.0"
+
+
+def test_numbers_of_numpy_count_as_the_numbers_they_are() -> None:
+    np = pytest.importorskip("numpy")
+    assert kumiki.load_game("kuzushi", players=np.int64(3)).options["players"] == 3
+    assert type(kumiki.load_game("kuzushi", players=np.int64(3)).options["players"]) is int
+    assert kumiki.load_game("towerbrix", shake_deg=np.float32(2.5)).options["shake_deg"] == 2.5
+    _refused_well("game:towerbrix", "shake_deg", np.float64("nan"))
+
+
+def test_long_values_are_cut_short_in_messages() -> None:
+    assert len(shown("x" * 10_000)) == 40
+    message = _refused_well("game:towerbrix", "deck", "x" * 10_000)
+    assert "no such deck file" in message
+    _refused_well("game:towerbrix", "deck", "a\0b")
+    assert "every side" in _refused_well("game:towerbrix", "brick", "9" * 400 + "x1x1")
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "1e999", "NaN"])
+def test_record_tags_and_the_cli_refuse_them_too(
+    text: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = kumiki.write_record(kumiki.load_game("towerbrix").new_state(seed=1))
+    record, changed = re.subn(r'\[shake_deg "[^"]*"\]', f'[shake_deg "{text}"]', record)
+    assert changed == 1
+    with pytest.raises(ValueError, match="option 'shake_deg'"):
+        kumiki.read_record(record)
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    code, _out, err = run("play", "towerbrix", "--option", f"shake_deg={text}")
+    assert_one_line_error(code, err, "option 'shake_deg'")
+    code, _out, err = run("play", "kuzushi", "--seat", f"1=mcts:c={text}")
+    assert_one_line_error(code, err, "seat 1", "option 'c'")
