@@ -14,7 +14,7 @@ PORT   ?= 8000
 LOCK   := requirements.lock
 LATEST := .venv-latest
 # The lock covers every extra; `all` is only their union, so it is not named here.
-EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra dev --extra docs
+EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra arena --extra ray --extra dev --extra docs
 PIP_TOOLS := pip-tools==7.6.2
 export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in every build log
 

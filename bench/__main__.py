@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import platform
 
-from bench import blokus3d_speed, kozo_speed, kuzushi_speed, physics_compas, physics_speed
+from bench import arena_speed, blokus3d_speed, kozo_speed, kuzushi_speed, physics_compas, physics_speed
 
 
 def main() -> None:
@@ -14,10 +14,17 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Kumiki benchmarks — Python {platform.python_version()}, one process, {args.seconds:g} s a figure")
     width = 52
-    for module in (kuzushi_speed, blokus3d_speed, kozo_speed, physics_speed, physics_compas):
-        for what, value, comment in module.run(args.seconds):
-            number = f"{value:>12,.3f}" if value < 10 else f"{value:>12,.0f}"
-            print(f"  {what:<{width}} {number}   {comment}")
+    figures = [
+        row
+        for module in (kuzushi_speed, blokus3d_speed, kozo_speed, physics_speed, physics_compas)
+        for row in module.run(args.seconds)
+    ]
+    for what, value, comment in figures:
+        number = f"{value:>12,.3f}" if value < 10 else f"{value:>12,.0f}"
+        print(f"  {what:<{width}} {number}   {comment}")
+    print("The arena, on every core (python -m bench.arena_speed):")
+    for what, value, comment in arena_speed.run():
+        print(f"  {what:<{width}} {value:>12,.2f}   {comment}")
 
 
 if __name__ == "__main__":

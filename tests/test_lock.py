@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import site
 import tomllib
 from importlib.metadata import distributions
 from pathlib import Path
@@ -49,7 +50,8 @@ def test_every_pin_has_hashes_and_the_lock_names_no_index() -> None:
 
 @pytest.mark.skipif(os.environ.get("KUMIKI_UNLOCKED") == "1", reason="make test-latest runs unlocked on purpose")
 def test_the_running_environment_is_the_locked_one() -> None:
-    installed = {canonicalize_name(d.metadata["Name"]): d.version for d in distributions()}
+    # What pip installed: the venv's site-packages (Ray puts copies of its own dependencies on sys.path when imported).
+    installed = {canonicalize_name(d.metadata["Name"]): d.version for d in distributions(path=site.getsitepackages())}
     for name, version in PINS.items():
         assert installed.get(name) == version, f"{name}: installed {installed.get(name)}, locked {version}"
     extra = set(installed) - set(PINS) - {"kumiki"}

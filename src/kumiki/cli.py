@@ -21,6 +21,7 @@ from rich.text import Text
 import kumiki
 from kumiki.agents import agents as agent_names
 from kumiki.agents import load_agent
+from kumiki.cli_arena import arena_app
 from kumiki.core.errors import RecordError
 from kumiki.core.game import Game, State
 from kumiki.core.options import Option, format_value, parse_value
@@ -43,6 +44,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+app.add_typer(arena_app)
 
 
 class Failure(Exception):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
 from kumiki.agents.base import Agent
 from kumiki.agents.greedy import GreedyAgent
@@ -38,24 +40,97 @@ def register_agent_path(name: str, target: str) -> None:
 
 def load_agent(name: str, **options: Any) -> Agent:
     """The agent ``name`` with its options; ValueError names what is allowed."""
+    return _agent_class(name)(**options)
+
+
+_IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split an agent spec into its name and options: ``"mcts:iterations=3000,seed=2"`` gives ``("mcts",
+    {"iterations": 3000, "seed": 2})``. A Python import path names your own agent: ``"mypkg.agents:make"`` or
+    ``"mypkg.agents:make,depth=3"`` gives ``("mypkg.agents:make", {"depth": 3})``. Options may also be separated
+    by spaces. ValueError for an option not written name=value."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec is a name such as 'mcts:iterations=1000', not {shown(spec)}")
+    text = spec.strip()
+    head = re.split(r"[ ,]", text, maxsplit=1)[0]
+    if _IMPORT_PATH.fullmatch(head) and "=" not in head:
+        name, rest = head, text[len(head) :]
+    else:
+        name, _, rest = text.partition(":")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.replace(" ", ",").split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"agent option {shown(part)} must be written name=value")
+        options[key.strip()] = parse_value(value.strip())
+    return name.strip(), options
+
+
+def agent_from_spec(spec: str, **defaults: Any) -> Agent:
+    """An agent from text such as ``mcts:iterations=3000,seed=2`` (as the CLI's ``--seat`` takes it) or an import
+    path ``package.module:factory`` (a callable taking the options as keywords and returning an Agent).
+
+    ``defaults`` are options used where the spec gives none, and only where the agent has such an option (the
+    arena gives every agent a seed this way)."""
+    name, options = parse_agent_spec(spec)
+    if _IMPORT_PATH.fullmatch(name) and name not in _AGENTS and name not in _LAZY_AGENTS:
+        return _from_import_path(name, options, defaults)
+    if defaults:
+        accepted = {o.name for o in _agent_class(name).option_spec}
+        options = {**{k: v for k, v in defaults.items() if k in accepted}, **options}
+    return load_agent(name, **options)
+
+
+def _agent_class(name: str) -> type[Agent]:
     if isinstance(name, str) and name not in _AGENTS and name in _LAZY_AGENTS:
         module_name, _, class_name = _LAZY_AGENTS[name].partition(":")
         _AGENTS[name] = getattr(import_module(module_name), class_name)
     if not isinstance(name, str) or name not in _AGENTS:
         raise ValueError(f"unknown agent {shown(name)} (agents: {', '.join(agents())})")
-    return _AGENTS[name](**options)
+    return _AGENTS[name]
 
 
-def agent_from_spec(spec: str) -> Agent:
-    """An agent from text such as ``mcts:iterations=3000,seed=2`` (as the CLI's ``--seat`` takes it)."""
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.replace(" ", ",").split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key:
-            raise ValueError(f"agent option {shown(part)} must be written name=value")
-        options[key.strip()] = parse_value(value.strip())
-    return load_agent(name.strip(), **options)
+def _from_import_path(path: str, options: dict[str, Any], defaults: dict[str, Any]) -> Agent:
+    module_name, _, attribute = path.partition(":")
+    try:
+        factory = getattr(import_module(module_name), attribute)
+    except ImportError as error:
+        raise ValueError(f"agent {path!r}: cannot import {module_name!r} ({error})") from None
+    except AttributeError:
+        raise ValueError(f"agent {path!r}: {module_name!r} has no {attribute!r}") from None
+    if not callable(factory):
+        raise ValueError(f"agent {path!r}: {attribute!r} is not callable")
+    if isinstance(factory, type) and issubclass(factory, Agent):
+        accepted = {o.name for o in factory.option_spec}
+    else:
+        try:
+            parameters = list(inspect.signature(factory).parameters.values())
+        except (TypeError, ValueError):  # a callable without a signature (a builtin): give it the spec's options only
+            parameters = []
+        if any(p.kind is p.VAR_KEYWORD for p in parameters):
+            accepted = set(defaults)
+        else:
+            accepted = {p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    chosen = {**{k: v for k, v in defaults.items() if k in accepted}, **options}
+    try:
+        agent = factory(**chosen)
+    except ValueError:
+        raise
+    except Exception as error:  # the user's factory: its failure is reported in one line, with its type
+        raise ValueError(f"agent {path!r}: {type(error).__name__}: {error}") from None
+    if not callable(getattr(agent, "choose", None)):
+        raise ValueError(f"agent {path!r}: the factory returned {shown(agent)}, which has no choose(state)")
+    return cast(Agent, agent)
 
 
-__all__ = ["Agent", "agent_from_spec", "agents", "load_agent", "register_agent", "register_agent_path"]
+__all__ = [
+    "Agent",
+    "agent_from_spec",
+    "agents",
+    "load_agent",
+    "parse_agent_spec",
+    "register_agent",
+    "register_agent_path",
+]

@@ -145,6 +145,11 @@ class State(ABC):
             reward[w] = 1.0 / len(winners)
         return reward
 
+    def measures(self) -> dict[str, float]:
+        """Figures of the game a designer may want summed over many games (the arena's reports show their means):
+        e.g. tiles left, falls, a co-operative team's success. Games override this; the default has none."""
+        return {}
+
     def render(self) -> str:
         """A plain-text picture of the position (games override this with something better)."""
         return repr(self.to_json())

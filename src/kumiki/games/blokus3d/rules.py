@@ -215,6 +215,14 @@ class Blokus3DState(State):
         best = max(scores)
         return [p for p, s in enumerate(scores) if s == best]
 
+    def measures(self) -> dict[str, float]:
+        """Each seat's pieces not placed (``pieces_left_seat_N``, over the seat's colours)."""
+        g = self.game
+        left = [0.0] * g.players
+        for colour in range(g.colours):
+            left[g.player_of(colour)] += len(self.pieces_left(colour))
+        return {f"pieces_left_seat_{p}": n for p, n in enumerate(left)}
+
     def to_json(self) -> dict[str, Any]:
         g = self.game
         cubes = [{"x": x, "y": y, "z": z, "colour": c, "piece": p} for x, y, z, c, p in sorted(self._cubes)]

@@ -397,6 +397,13 @@ class KozoState(State):
         other.balance_top = dict(self.balance_top)
         return other
 
+    def measures(self) -> dict[str, float]:
+        """Falls in the game (``falls``) and by the seat that made the tower fall (``falls_seat_N``)."""
+        out = {"falls": float(len(self.falls))}
+        for p in range(self.game.players):
+            out[f"falls_seat_{p}"] = float(sum(1 for fall in self.falls if fall.player == p))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         g = self.game
         cubes = sorted(

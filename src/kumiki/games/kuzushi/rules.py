@@ -273,6 +273,10 @@ class KuzushiState(State):
 
     # ----------------------------------------------------------------- queries for tools and UIs
 
+    def measures(self) -> dict[str, float]:
+        """Each seat's tiles left (``tiles_left_seat_N``)."""
+        return {f"tiles_left_seat_{p}": float(n) for p, n in enumerate(self._tiles)}
+
     def tiles_left(self) -> list[int]:
         return list(self._tiles)
 

@@ -431,6 +431,12 @@ class TowerBrixState(State):
         while not self.over:
             self.play(OK)
 
+    def measures(self) -> dict[str, float]:
+        """``success`` (1 when every round played succeeded), ``rounds_won`` and ``rounds`` played."""
+        won = sum(1 for ok in self.round_success if ok)
+        played = len(self.round_success)
+        return {"success": float(played > 0 and won == played), "rounds_won": float(won), "rounds": float(played)}
+
     # ----------------------------------------------------------------- JSON and views
 
     def to_json(self) -> dict[str, Any]:

@@ -1,0 +1,166 @@
+"""Where a study's games are played: here (serial), in a local process pool, or on a Ray cluster.
+
+Every backend takes the same batches of games and yields their result rows as batches finish, in any order; the
+rows themselves do not depend on the backend or the number of workers (seeds come from the schedule). Games are
+batched so that the per-task overhead stays small next to a game, yet rows still stream back while the study runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from kumiki.arena.play import play_game
+from kumiki.arena.schedule import GameSpec
+
+BACKENDS = ("serial", "pool", "ray")
+WORKER_DEATHS = 3  # a batch whose worker dies this often (one game at a time by then) stops the study
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot run (Ray missing, a cluster that does not answer, a game that kills its worker)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every game of a study shares: sent once per batch to the worker that plays it."""
+
+    game: str
+    agents: dict[str, str]
+    root_seed: int
+    move_limit_s: float | None
+    record: bool
+
+
+def play_batch(job: Job, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+    """Play a batch of games; the worker-side entry point of every backend."""
+    return [play_game(job.game, job.agents, s, job.root_seed, job.move_limit_s, job.record) for s in specs]
+
+
+def batches(specs: Sequence[GameSpec], workers: int, largest: int = 32) -> list[list[GameSpec]]:
+    """Cut the games into batches that shrink as the work runs out (guided scheduling): each a quarter of an even
+    share of what is left, at most ``largest`` games, so the first batches keep the overhead small and the last
+    ones, of a game or two, leave no worker idle while another finishes a long batch."""
+    out = []
+    start = 0
+    while start < len(specs):
+        size = max(1, min(largest, (len(specs) - start) // max(1, workers * 4)))
+        out.append(list(specs[start : start + size]))
+        start += size
+    return out
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_serial(job: Job, specs: Sequence[GameSpec]) -> Iterator[list[dict[str, Any]]]:
+    """Play the games here, one by one: each game's row as soon as it ends."""
+    for spec in specs:
+        yield play_batch(job, [spec])
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fresh worker processes from a fork server (safe with threads, unlike a plain fork); a plain fork where the
+    main module cannot be imported again (a script read from stdin), which the fork server would need."""
+    main = getattr(sys.modules.get("__main__"), "__file__", None)
+    if main is not None and not os.path.exists(main):
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["kumiki.arena.backends"])
+    return context
+
+
+def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list[dict[str, Any]]]:
+    """Play the games in a local process pool; a worker that dies has its games played again (one by one)."""
+    todo = batches(specs, workers)
+    deaths = 0
+    context = _context()
+    while todo:
+        lost: list[list[GameSpec]] = []
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            running: dict[Future[list[dict[str, Any]]], list[GameSpec]] = {}
+            try:
+                for batch in todo:
+                    running[pool.submit(play_batch, job, batch)] = batch
+            except BrokenProcessPool:
+                lost += todo[len(running) :]
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    batch = running.pop(future)
+                    try:
+                        rows = future.result()
+                    except BrokenProcessPool:
+                        lost.append(batch)
+                        continue
+                    yield rows
+        if lost:
+            deaths += 1
+            if deaths > WORKER_DEATHS and all(len(b) == 1 for b in lost):
+                first = min(b[0].index for b in lost)
+                raise BackendError(f"a worker died {deaths} times; the games left start at index {first}")
+            lost = [[spec] for batch in lost for spec in batch]  # again, one game per task
+        todo = lost
+
+
+def run_ray(
+    job: Job, specs: Sequence[GameSpec], workers: int | None, address: str | None
+) -> Iterator[list[dict[str, Any]]]:
+    """Play the games as Ray tasks (a local Ray, or the cluster at ``address``); rows stream back as tasks end and
+    Ray re-runs the tasks of a worker that dies."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("the Ray backend needs Ray: pip install 'kumiki[ray]'") from None
+    started_here = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise BackendError(f"cannot start or reach Ray at {address or 'this machine'}: {error}") from None
+        started_here = True
+    try:
+        # [no-untyped-call]: Ray's API is only partly annotated
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+        remote = ray.remote(num_cpus=1, max_retries=WORKER_DEATHS)(play_batch)
+        shared = ray.put(job)
+        queue = batches(specs, workers or cpus)
+        in_flight: list[Any] = []
+        limit = 2 * (workers or cpus)
+        while queue or in_flight:
+            while queue and len(in_flight) < limit:
+                in_flight.append(remote.remote(shared, queue.pop(0)))
+            done, in_flight = ray.wait(in_flight, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def execute(
+    job: Job, specs: Sequence[GameSpec], backend: str, workers: int | None = None, address: str | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """The rows of ``specs``, batch by batch as they finish, from the chosen backend."""
+    if backend == "serial":
+        return run_serial(job, specs)
+    if backend == "pool":
+        return run_pool(job, specs, workers or default_workers())
+    if backend == "ray":
+        return run_ray(job, specs, workers, address)
+    raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")

@@ -1,0 +1,118 @@
+"""One game of a study, start to finish, with the arena's bookkeeping: think times, forfeits, the result row.
+
+An agent that raises, plays an illegal move or takes longer than the study's per-move limit loses the game by
+forfeit (its side loses; the others share the win); the reason is recorded and the study goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from kumiki.agents import agent_from_spec
+from kumiki.agents.base import Agent
+from kumiki.arena.schedule import GameSpec
+from kumiki.core.game import Game, State
+from kumiki.core.records import write_record
+from kumiki.core.registry import load_game
+
+REASON_LIMIT = 300  # characters of an exception's text kept in a forfeit's reason
+
+
+@lru_cache(maxsize=64)
+def _game(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load_game(name, **dict(options))
+
+
+def game_for(name: str, options: Mapping[str, Any]) -> Game:
+    """The game with these options (cached per worker: a study plays the same few option sets many times)."""
+    return _game(name, tuple(sorted(options.items())))
+
+
+def ranks(state: State, forfeit_seat: int | None = None) -> list[int]:
+    """Each seat's finishing place (1 = first; tied seats share a place): the winners first, then by their side's
+    margin. After a forfeit, the forfeiting seat's side is last and every other side shares first place."""
+    n = state.game.players
+    sides = state.teams()
+    if forfeit_seat is not None:
+        lost = sides[forfeit_seat]
+        return [n if sides[p] == lost else 1 for p in range(n)]
+    winners = set(state.winners())
+    margins = state.margins()
+    key = [(0 if p in winners else 1, -margins[p]) for p in range(n)]
+    return [1 + sum(1 for q in range(n) if key[q] < key[p]) for p in range(n)]
+
+
+def play_game(
+    game_name: str,
+    agents: Mapping[str, str],
+    spec: GameSpec,
+    root_seed: int,
+    move_limit_s: float | None = None,
+    record: bool = False,
+) -> dict[str, Any]:
+    """Play ``spec`` and return its result row (see docs/arena.md); ``record`` adds the game's ``.kmk`` text."""
+    game = game_for(game_name, spec.options)
+    n = game.players
+    state = game.new_state(seed=spec.seed)
+    think = [0.0] * n
+    forfeit: dict[str, Any] | None = None
+    seats: list[Agent] = []
+    for seat, name in enumerate(spec.seats):
+        try:
+            seats.append(agent_from_spec(agents[name], seed=spec.agent_seed(root_seed, seat)))
+        except Exception as error:  # any failure of a user's agent is its forfeit, never the study's
+            forfeit = {"seat": seat, "reason": _reason("could not be made", error)}
+            break
+    clock = time.perf_counter
+    while forfeit is None and not state.over:
+        player = state.to_move
+        assert player is not None
+        began = clock()
+        try:
+            move = seats[player].choose(state)
+        except Exception as error:  # the agent's failure is its forfeit
+            forfeit = {"seat": player, "reason": _reason("raised", error)}
+            break
+        spent = clock() - began
+        think[player] += spent
+        if move_limit_s is not None and spent > move_limit_s:
+            forfeit = {"seat": player, "reason": f"took {spent:.3g} s for a move, over the limit of {move_limit_s:g} s"}
+            break
+        try:
+            state.play(move)
+        except Exception as error:  # IllegalMove, or a move of the wrong type
+            forfeit = {"seat": player, "reason": _reason(f"played an illegal move {str(move)[:80]!r}", error)}
+            break
+    loser = None if forfeit is None else int(forfeit["seat"])
+    if loser is None:
+        winners = state.winners()
+    else:
+        lost = state.teams()[loser]
+        winners = [p for p in range(n) if state.teams()[p] != lost]
+    row: dict[str, Any] = {
+        "index": spec.index,
+        "block": spec.block,
+        "options": spec.options,
+        "seats": list(spec.seats),
+        "seed": spec.seed,
+        "scores": [float(s) for s in state.scores()],
+        "winners": winners,
+        "ranks": ranks(state, loser),
+        "teams": state.teams(),
+        "moves": len(state.history),
+        "measures": state.measures(),
+        "forfeit": forfeit,
+        "think_s": [round(t, 4) for t in think],
+    }
+    if record:
+        tags = {f"Player{i}": f"{name} ({agents[name]})" for i, name in enumerate(spec.seats)}
+        row["record"] = write_record(state, tags)
+    return row
+
+
+def _reason(what: str, error: BaseException) -> str:
+    text = f"{what}: {type(error).__name__}: {error}".replace("\n", " ")
+    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 1] + "…"

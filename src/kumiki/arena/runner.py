@@ -1,0 +1,104 @@
+"""Running a study: the games not yet in its results folder, on the chosen backend, with a progress bar.
+
+An SPRT is played in windows of game pairs and decided on the pairs in seed-block order only (a pair counts once
+every pair before it is in), so it stops at the same pair, and writes the same games, on any backend and worker
+count; its results folder always holds a prefix of its pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from kumiki.arena.backends import Job, default_workers, execute
+from kumiki.arena.results import ResultsDir
+from kumiki.arena.schedule import GameSpec, schedule, total_games
+from kumiki.arena.sprt import pair_bin, sprt_state
+from kumiki.arena.study import Sprt, Study
+
+Progress = Callable[[int, int], None]  # (games done, games in all): called as games finish
+
+
+def default_out(study: Study) -> Path:
+    """Where a study's results go unless told: ``results/<name>/``."""
+    return Path("results") / study.name
+
+
+def run_study(
+    study: Study,
+    out: str | Path | None = None,
+    backend: str = "pool",
+    workers: int | None = None,
+    address: str | None = None,
+    records: bool = False,
+    progress: Progress | None = None,
+) -> Path:
+    """Play every game of ``study`` not yet in its results folder; returns the folder."""
+    folder = Path(out) if out is not None else default_out(study)
+    store = ResultsDir(folder, study)
+    job = Job(study.game, dict(study.agents), study.seed, study.move_limit_s, records)
+    try:
+        if study.format == "sprt":
+            _run_sprt(study, store, job, backend, workers, address, progress)
+        else:
+            pending = [spec for spec in schedule(study) if spec.index not in store.done]
+            total = len(store.done) + len(pending)
+            if progress:
+                progress(len(store.done), total)
+            for rows in execute(job, pending, backend, workers, address):
+                store.extend(rows)
+                if progress:
+                    progress(len(store.done), total)
+    finally:
+        store.close()
+    return folder
+
+
+def _pairs(study: Study) -> Iterator[list[GameSpec]]:
+    for _, group in itertools.groupby(schedule(study), key=lambda spec: spec.block):
+        yield list(group)
+
+
+def _run_sprt(
+    study: Study,
+    store: ResultsDir,
+    job: Job,
+    backend: str,
+    workers: int | None,
+    address: str | None,
+    progress: Progress | None,
+) -> None:
+    test = study.sprt or Sprt()
+    first = next(iter(study.agents))
+    counts = [0, 0, 0, 0, 0]
+    pairs = _pairs(study)
+    total = total_games(study)
+    window = 2 * (workers or default_workers()) if backend != "serial" else 1  # pairs in flight
+    for pair in pairs:  # the pairs already played: a prefix
+        if not all(spec.index in store.done for spec in pair):
+            pending_first = pair
+            break
+        counts[pair_bin([store.rows[s.index] for s in pair], first)] += 1
+        if sprt_state(counts, test).decision:
+            return
+    else:
+        return
+    queue = itertools.chain([pending_first], pairs)
+    while True:
+        chunk = list(itertools.islice(queue, window))
+        if not chunk:
+            return
+        wanted = [spec for pair in chunk for spec in pair if spec.index not in store.done]
+        finished: dict[int, dict[str, Any]] = {}
+        for rows in execute(job, wanted, backend, workers, address):
+            finished.update((int(r["index"]), r) for r in rows)
+        for pair in chunk:  # in block order: the decision falls on the same pair whatever finished first
+            rows = [store.rows.get(s.index) or finished[s.index] for s in pair]
+            store.extend(rows)
+            counts[pair_bin(rows, first)] += 1
+            if progress:
+                progress(len(store.done), total)
+            if sprt_state(counts, test).decision:
+                return

@@ -1,0 +1,263 @@
+"""The figures of a balance report, each with its interval: seat win rates (Wilson) and a test of fairness,
+score, margin and length distributions, draw rates, the win matrix, variant comparisons and the skill ladder."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+Z95 = 1.959963984540054
+
+
+def rounded(figure: Any) -> dict[str, float]:
+    """A dataclass of numbers as JSON, each rounded to 4 digits."""
+    return {f.name: round(float(getattr(figure, f.name)), 4) for f in fields(figure)}
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion ``successes / trials`` with its 95% Wilson interval."""
+
+    successes: float
+    trials: float
+    value: float
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, float]:
+        """The rate as JSON (rounded to 4 digits)."""
+        return rounded(self)
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A mean with its 95% t interval (and the sample's standard deviation and size)."""
+
+    value: float
+    low: float
+    high: float
+    sd: float
+    n: int
+
+    def to_json(self) -> dict[str, float]:
+        """The mean as JSON (rounded to 4 digits)."""
+        return rounded(self)
+
+
+def wilson(successes: float, trials: float) -> Rate:
+    """The Wilson score interval: honest near 0 and 1 and for small samples, unlike p ± 1.96·se."""
+    if trials <= 0:
+        return Rate(successes, trials, math.nan, math.nan, math.nan)
+    p = successes / trials
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return Rate(successes, trials, p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def mean_interval(values: Sequence[float]) -> Mean:
+    """The sample mean with its 95% t interval."""
+    n = len(values)
+    if n == 0:
+        return Mean(math.nan, math.nan, math.nan, math.nan, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Mean(mean, math.nan, math.nan, math.nan, 1)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
+
+    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    return Mean(mean, mean - half, mean + half, sd, n)
+
+
+def option_key(options: dict[str, Any]) -> str:
+    """An option set as a stable text key (and label)."""
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "default options"
+
+
+def by_option_set(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The games grouped by option set, in the order the sets first appear."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(option_key(row["options"]), []).append(row)
+    return groups
+
+
+def is_coop(row: dict[str, Any]) -> bool:
+    """Whether every seat plays for one side (TowerBrix): there is no winner among the seats to count."""
+    teams = row.get("teams") or list(range(len(row["seats"])))
+    return len(set(teams)) < 2
+
+
+def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
+    """Each seat's share of the wins (a shared win split evenly) over the competitive games, with Wilson intervals."""
+    games = [r for r in rows if not is_coop(r)]
+    if not games:
+        return []
+    seats = max(len(r["seats"]) for r in games)
+    wins = [0.0] * seats
+    for row in games:
+        for w in row["winners"]:
+            wins[w] += 1.0 / len(row["winners"])
+    return [wilson(wins[s], len(games)) for s in range(seats)]
+
+
+def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
+    """The p-value of "every seat wins equally often" (chi-square goodness of fit on the seats' wins)."""
+    rates = seat_wins(rows)
+    if len(rates) < 2:
+        return math.nan
+    from scipy.stats import chisquare
+
+    observed = [r.successes for r in rates]
+    total = sum(observed)
+    if total <= 0:
+        return math.nan
+    return float(chisquare(observed, [total / len(observed)] * len(observed)).pvalue)
+
+
+def draw_rate(rows: Sequence[dict[str, Any]]) -> Rate:
+    """How often a competitive game ends with more than one side sharing the win (a draw or a shared tie)."""
+    games = [r for r in rows if not is_coop(r)]
+    shared = 0
+    for row in games:
+        teams = row.get("teams") or list(range(len(row["seats"])))
+        if len({teams[w] for w in row["winners"]}) > 1 or not row["winners"]:
+            shared += 1
+    return wilson(shared, len(games))
+
+
+def forfeit_rate(rows: Sequence[dict[str, Any]]) -> Rate:
+    """How often a game ended by forfeit."""
+    return wilson(sum(1 for r in rows if r.get("forfeit")), len(rows))
+
+
+def lengths(rows: Sequence[dict[str, Any]]) -> Mean:
+    """The game length in moves."""
+    return mean_interval([float(r["moves"]) for r in rows])
+
+
+def margins(rows: Sequence[dict[str, Any]]) -> Mean:
+    """The winner's score minus the second's (by side), over competitive games without forfeit."""
+    values = []
+    for row in rows:
+        if is_coop(row) or row.get("forfeit"):
+            continue
+        teams = row.get("teams") or list(range(len(row["seats"])))
+        totals: dict[int, float] = {}
+        for seat, score in enumerate(row["scores"]):
+            totals[teams[seat]] = totals.get(teams[seat], 0.0) + score
+        ordered = sorted(totals.values(), reverse=True)
+        if len(ordered) >= 2:
+            values.append(ordered[0] - ordered[1])
+    return mean_interval(values)
+
+
+def seat_scores(rows: Sequence[dict[str, Any]]) -> list[Mean]:
+    """Each seat's mean score."""
+    if not rows:
+        return []
+    seats = max(len(r["scores"]) for r in rows)
+    return [mean_interval([float(r["scores"][s]) for r in rows if s < len(r["scores"])]) for s in range(seats)]
+
+
+def measure_means(rows: Sequence[dict[str, Any]]) -> dict[str, Mean]:
+    """The mean of each of the game's own measures (``State.measures()``: falls, tiles left, …) over the games."""
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row.get("measures") or {}))
+    return {n: mean_interval([float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})]) for n in names}
+
+
+def coop_success(rows: Sequence[dict[str, Any]]) -> Rate:
+    """The share of co-operative games the team won (the game's own measure ``success``, else a positive score)."""
+    games = [r for r in rows if is_coop(r)]
+    won = 0
+    for row in games:
+        measures = row.get("measures") or {}
+        won += bool(measures["success"]) if "success" in measures else row["scores"][0] > 0
+    return wilson(won, len(games))
+
+
+def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tuple[str, str], Rate]:
+    """For each ordered pair of agents, the first's score against the second over every pair of seats where they
+    sat on different sides (1 for finishing ahead, ½ level), with its Wilson interval."""
+    score: dict[tuple[str, str], float] = {}
+    count: dict[tuple[str, str], int] = {}
+    for row in rows:
+        if is_coop(row):
+            continue
+        teams = row.get("teams") or list(range(len(row["seats"])))
+        for i, j in itertools.permutations(range(len(row["seats"])), 2):
+            a, b = row["seats"][i], row["seats"][j]
+            if a == b or teams[i] == teams[j]:
+                continue
+            ri, rj = row["ranks"][i], row["ranks"][j]
+            score[(a, b)] = score.get((a, b), 0.0) + (1.0 if ri < rj else 0.5 if ri == rj else 0.0)
+            count[(a, b)] = count.get((a, b), 0) + 1
+    return {pair: wilson(score[pair], count[pair]) for pair in count if pair[0] in agents and pair[1] in agents}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Variant B against variant A (option sets differing in one option) on one figure: the difference B − A with
+    its 95% interval (Newcombe's, from the two Wilson intervals) and the two-sided p-value of no difference."""
+
+    option: str
+    a: str
+    b: str
+    figure: str
+    rate_a: Rate
+    rate_b: Rate
+    difference: float
+    low: float
+    high: float
+    p: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The comparison as JSON."""
+        return {
+            "option": self.option,
+            "a": self.a,
+            "b": self.b,
+            "figure": self.figure,
+            "a_rate": self.rate_a.to_json(),
+            "b_rate": self.rate_b.to_json(),
+            "difference": round(self.difference, 4),
+            "low": round(self.low, 4),
+            "high": round(self.high, 4),
+            "p": round(self.p, 6),
+        }
+
+
+def compare_rates(option: str, a: str, b: str, figure: str, ra: Rate, rb: Rate) -> Comparison:
+    """B − A for two independent rates: Newcombe's interval and the p-value of a two-proportion z-test."""
+    d = rb.value - ra.value
+    low = d - math.sqrt((rb.value - rb.low) ** 2 + (ra.high - ra.value) ** 2)
+    high = d + math.sqrt((rb.high - rb.value) ** 2 + (ra.value - ra.low) ** 2)
+    pooled = (ra.successes + rb.successes) / (ra.trials + rb.trials)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / ra.trials + 1 / rb.trials)) if 0 < pooled < 1 else 0.0
+    p = math.erfc(abs(d) / se / math.sqrt(2)) if se > 0 else (1.0 if d == 0 else 0.0)
+    return Comparison(option, a, b, figure, ra, rb, d, low, high, p)
+
+
+def variant_comparisons(rows: Sequence[dict[str, Any]]) -> list[Comparison]:
+    """For every two option sets that differ in exactly one option: the first seat's win rate, B against A."""
+    sets: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
+    groups = by_option_set(rows)
+    out = []
+    for (_, oa), (_, ob) in itertools.combinations(sets.items(), 2):
+        differing = [k for k in set(oa) | set(ob) if oa.get(k) != ob.get(k)]
+        if len(differing) != 1:
+            continue
+        ka, kb = option_key(oa), option_key(ob)
+        wins_a, wins_b = seat_wins(groups[ka]), seat_wins(groups[kb])
+        if wins_a and wins_b:
+            out.append(compare_rates(differing[0], ka, kb, "first seat's win rate", wins_a[0], wins_b[0]))
+    return out

@@ -1,0 +1,253 @@
+"""A study as data: the game, a grid of option sets, the agents by spec, the format, the number of seed blocks and
+the root seed. ``load_study`` reads one from TOML and refuses a bad file with one line naming the key."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kumiki.agents import agent_from_spec
+from kumiki.core.options import shown
+from kumiki.core.registry import games, load_game
+
+FORMATS = ("round-robin", "gauntlet", "self-play", "ladder", "sprt")
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 10**7
+
+
+class StudyError(ValueError):
+    """A study that cannot be run; the message is one line naming the key and the problem."""
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """The sequential test of format ``sprt``: H0 elo = ``elo0`` against H1 elo = ``elo1`` (the first agent's
+    advantage over the second, Elo scale), errors ``alpha`` and ``beta``, at most ``max_games`` games."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_games: int = 20000
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything a study plays, as data (``load_study`` reads the same from TOML; see docs/arena.md).
+
+    ``options`` maps each game option to a value or a list of values (the study runs every combination);
+    ``agents`` maps a short name for the reports to an agent spec (``"mcts:iterations=1000"``, any registered
+    agent, or ``"package.module:factory"``); ``games`` is the number of seed blocks per line-up and option set
+    (a block plays the same seed with the agents rotated through every seat).
+    """
+
+    name: str
+    game: str
+    agents: Mapping[str, str]
+    format: str = "round-robin"
+    games: int = 10
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    focus: str | None = None
+    sprt: Sprt | None = None
+    permutations: bool = False
+    move_limit_s: float | None = None
+
+    def __post_init__(self) -> None:
+        check_study(self)
+
+    @property
+    def reproducible(self) -> bool:
+        """False when a time limit per move can forfeit a game: then results depend on the machine."""
+        return self.move_limit_s is None and not any("seconds=" in spec for spec in self.agents.values())
+
+    def option_sets(self) -> list[dict[str, Any]]:
+        """Every combination of the option values, in the order the options and their values are written."""
+        names = list(self.options)
+        values = [v if isinstance(v, list) else [v] for v in self.options.values()]
+        return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+
+    def to_toml(self) -> str:
+        """The study as a TOML file that ``load_study`` reads back to an equal study."""
+        lines = [f"name = {_toml(self.name)}", f"game = {_toml(self.game)}", f"format = {_toml(self.format)}"]
+        lines += [f"games = {self.games}", f"seed = {self.seed}"]
+        if self.focus is not None:
+            lines.append(f"focus = {_toml(self.focus)}")
+        if self.permutations:
+            lines.append("permutations = true")
+        if self.move_limit_s is not None:
+            lines.append(f"move_limit_s = {_toml(self.move_limit_s)}")
+        lines += ["", "[options]", *(f"{_key(k)} = {_toml(v)}" for k, v in self.options.items())]
+        lines += ["", "[agents]", *(f"{_key(k)} = {_toml(v)}" for k, v in self.agents.items())]
+        if self.sprt is not None:
+            s = self.sprt
+            lines += ["", "[sprt]", f"elo0 = {_toml(s.elo0)}", f"elo1 = {_toml(s.elo1)}"]
+            lines += [f"alpha = {_toml(s.alpha)}", f"beta = {_toml(s.beta)}", f"max_games = {s.max_games}"]
+        return "\n".join(lines) + "\n"
+
+
+def _key(name: str) -> str:
+    return name if name.replace("-", "").replace("_", "").isalnum() and name.isascii() else _toml(name)
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        return f'"{escaped}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise StudyError(f"a study holds numbers, text, true/false and lists, not {shown(value)}")
+
+
+def _fail(key: str, problem: str) -> StudyError:
+    return StudyError(f"{key}: {problem}")
+
+
+def check_study(study: Study) -> None:
+    """Every check a study must pass before a game is played (the one line names the key)."""
+    if not isinstance(study.name, str) or not study.name.strip() or "/" in study.name or study.name.startswith("."):
+        raise _fail("name", f"a name usable as a folder name, not {shown(study.name)}")
+    if study.game not in games():
+        raise _fail("game", f"unknown game {shown(study.game)} (games: {', '.join(games())})")
+    if study.format not in FORMATS:
+        raise _fail("format", f"one of {', '.join(FORMATS)}, not {shown(study.format)}")
+    _whole("games", study.games, 1, MAX_GAMES)
+    _whole("seed", study.seed, 0, MAX_SEED)
+    if not isinstance(study.permutations, bool):
+        raise _fail("permutations", f"true or false, not {shown(study.permutations)}")
+    if study.move_limit_s is not None:
+        limit = study.move_limit_s
+        if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit <= 86400:
+            raise _fail("move_limit_s", f"seconds from 0 to 86400, not {shown(limit)}")
+    if not isinstance(study.agents, Mapping) or not study.agents:
+        raise _fail("agents", 'at least one agent: [agents] name = "spec"')
+    for name, spec in study.agents.items():
+        if not isinstance(spec, str):
+            raise _fail(f"agents.{name}", f'an agent spec such as "mcts:iterations=1000", not {shown(spec)}')
+        try:
+            agent_from_spec(spec)
+        except ValueError as error:
+            raise _fail(f"agents.{name}", str(error)) from None
+    if not isinstance(study.options, Mapping):
+        raise _fail("options", "a table of game options")
+    for key, value in study.options.items():
+        if isinstance(value, list) and not value:
+            raise _fail(f"options.{key}", "an empty list: give at least one value")
+        if isinstance(value, dict):
+            raise _fail(f"options.{key}", "a value or a list of values, not a table")
+    sets = study.option_sets()
+    if len(sets) > 10_000:
+        raise _fail("options", f"{len(sets)} combinations: at most 10,000")
+    for options in sets:
+        try:
+            game = load_game(study.game, **options)
+        except ValueError as error:
+            raise _fail("options", f"{_describe(options)}: {error}") from None
+        _check_format(study, game.players)
+
+
+def _whole(key: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(key, f"a whole number from {low} to {high:,}, not {shown(value)}")
+
+
+def _describe(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "the default options"
+
+
+def _check_format(study: Study, players: int) -> None:
+    names = list(study.agents)
+    if study.format == "gauntlet":
+        if study.focus not in study.agents:
+            raise _fail("focus", f"the gauntlet's agent, one of {', '.join(names)}, not {shown(study.focus)}")
+        if len(names) < 2:
+            raise _fail("agents", "a gauntlet needs the focus agent and at least one other")
+    elif study.focus is not None:
+        raise _fail("focus", f"only a gauntlet has a focus agent (format is {study.format})")
+    if study.format in ("round-robin", "ladder") and len(names) < 2:
+        raise _fail("agents", f"a {study.format} needs at least two agents")
+    if study.format == "sprt":
+        if len(names) != 2:
+            raise _fail("agents", f"an SPRT compares exactly two agents, not {len(names)}")
+        if players != 2:
+            raise _fail("options", f"an SPRT plays two-player games (game pairs with seats swapped), not {players}")
+        sprt = study.sprt or Sprt()
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            value = getattr(sprt, key)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise _fail(f"sprt.{key}", f"a number, not {shown(value)}")
+        if not sprt.elo0 < sprt.elo1:
+            raise _fail("sprt.elo1", f"must be above elo0 ({sprt.elo0:g}), not {sprt.elo1:g}")
+        for key in ("alpha", "beta"):
+            if not 0 < getattr(sprt, key) < 0.5:
+                raise _fail(f"sprt.{key}", f"an error rate above 0 and below 0.5, not {getattr(sprt, key)!r}")
+        _whole("sprt.max_games", sprt.max_games, 2, MAX_GAMES)
+    elif study.sprt is not None:
+        raise _fail("sprt", f"only format 'sprt' takes an [sprt] table (format is {study.format})")
+    if study.permutations and players > 4:
+        raise _fail("permutations", f"all seat orders are played up to 4 players, not {players}")
+
+
+KEYS = {"name", "game", "format", "games", "seed", "focus", "permutations", "move_limit_s", "options", "agents", "sprt"}
+SPRT_KEYS = {"elo0", "elo1", "alpha", "beta", "max_games"}
+
+
+def study_from_dict(data: Mapping[str, Any]) -> Study:
+    """A study from the tables of a study file (unknown keys are refused, naming them)."""
+    for key in data:
+        if key not in KEYS:
+            raise _fail(key, f"unknown key (keys: {', '.join(sorted(KEYS))})")
+    for key in ("name", "game", "agents"):
+        if key not in data:
+            raise _fail(key, "missing")
+    for key in ("options", "agents", "sprt"):
+        if key in data and not isinstance(data[key], dict):
+            raise _fail(key, f"a table [{key}], not {shown(data[key])}")
+    sprt = None
+    if "sprt" in data:
+        for key in data["sprt"]:
+            if key not in SPRT_KEYS:
+                raise _fail(f"sprt.{key}", f"unknown key (keys: {', '.join(sorted(SPRT_KEYS))})")
+        sprt = Sprt(**data["sprt"])
+    return Study(
+        name=data["name"],
+        game=data["game"],
+        agents=dict(data["agents"]),
+        format=data.get("format", "round-robin"),
+        games=data.get("games", 10),
+        seed=data.get("seed", 0),
+        options=dict(data.get("options", {})),
+        focus=data.get("focus"),
+        sprt=sprt,
+        permutations=data.get("permutations", False),
+        move_limit_s=data.get("move_limit_s"),
+    )
+
+
+def load_study(path: str | Path) -> Study:
+    """Read a study file (TOML); :class:`StudyError` with one line (file, key, problem) for anything wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise StudyError(f"{path}: cannot read the study ({reason})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise StudyError(f"{path}: not valid TOML ({error})") from None
+    try:
+        return study_from_dict(data)
+    except StudyError as error:
+        raise StudyError(f"{path}: {error}") from None

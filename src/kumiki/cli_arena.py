@@ -1,0 +1,190 @@
+"""``kumiki arena``: run a study, and read its results (report, ratings, CSV). The arena itself is
+``kumiki.arena``; this module only parses the command line, shows progress and prints."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from kumiki.arena.results import Results
+    from kumiki.arena.study import Study
+
+arena_app = typer.Typer(
+    name="arena",
+    help="Tournaments, ratings and balance studies (see docs/arena.md).",
+    no_args_is_help=True,
+)
+
+
+def _fail(message: str) -> NoReturn:
+    sys.stderr.write(" ".join(message.split()) + "\n")
+    raise typer.Exit(2)
+
+
+@arena_app.command("run")
+def run_command(
+    study_file: Annotated[str, typer.Argument(metavar="STUDY.toml", help="The study file (see docs/arena.md).")],
+    out: Annotated[str | None, typer.Option("--out", help="Results folder (default results/<name>/).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="serial, pool (default) or ray.")] = "pool",
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Ray: auto, or ray://head:10001 (default: a local Ray).")
+    ] = None,
+    records: Annotated[bool, typer.Option("--records", help="Also write every game's .kmk record.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar; print only the results folder.")] = False,
+) -> None:
+    """Play a study's games (again: only those not yet in its results folder)."""
+    from kumiki import arena
+    from kumiki.arena.backends import BACKENDS, BackendError
+
+    if backend not in BACKENDS:
+        _fail(f"--backend: one of {', '.join(BACKENDS)}, not {backend!r}")
+    if workers is not None and not 1 <= workers <= 4096:
+        _fail(f"--workers: a number from 1 to 4096, not {workers}")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
+    try:
+        study = arena.load_study(study_file)
+    except arena.StudyError as error:
+        _fail(str(error))
+    folder = Path(out) if out else arena.default_out(study)
+    console = Console(stderr=True)
+    if not study.reproducible and not quiet:
+        console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
+    try:
+        if quiet:
+            results = arena.run(study, folder, backend, workers, address, records)
+        else:
+            bar = Progress(
+                TextColumn(f"[bold]{study.name}[/]"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TextColumn("{task.fields[rate]}"),
+                TimeRemainingColumn(),
+                console=console,
+            )
+            task = bar.add_task("games", total=None, rate="")
+            board = Leaderboard(folder, study)
+            with Live(Group(bar, board), console=console, refresh_per_second=4, transient=False):
+
+                def show(done: int, total: int) -> None:
+                    speed = bar.tasks[0].speed
+                    bar.update(task, completed=done, total=total, rate=f"{speed:.1f}/s" if speed else "")
+                    board.refresh()
+
+                results = arena.run(study, folder, backend, workers, address, records, show)
+    except (arena.StudyError, BackendError) as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{folder}: {error.strerror or error}")
+    if quiet:
+        sys.stdout.write(f"{results.path}\n")
+        return
+    sys.stdout.write(f"{len(results)} games in {results.path}\n")
+    state = results.sprt()
+    if state is not None:
+        decision = state.decision or "undecided (max_games reached)"
+        sys.stdout.write(f"SPRT: LLR {state.llr:.2f} in [{state.lower:.2f}, {state.upper:.2f}] after {state.pairs}")
+        sys.stdout.write(f" pairs: {decision}\n")
+    sys.stdout.write(f"next: kumiki arena report {results.path}\n")
+
+
+class Leaderboard:
+    """The live table under the progress bar: each agent's rating so far (no intervals: those come with the report),
+    refreshed from the results file every few seconds while games finish."""
+
+    EVERY_S = 3.0
+
+    def __init__(self, folder: Path, study: Study) -> None:
+        self.folder = folder
+        self.study = study
+        self.shown: Table | None = None
+        self.when = 0.0
+
+    def refresh(self) -> None:
+        """Read the games finished so far and rebuild the table (at most every few seconds)."""
+        now = time.monotonic()
+        if now - self.when < self.EVERY_S or len(self.study.agents) < 2:
+            return
+        self.when = now
+        from kumiki.arena.ratings import Events
+        from kumiki.arena.results import GAMES_FILE, read_rows
+
+        rows, _ = read_rows(self.folder / GAMES_FILE)
+        agents = list(self.study.agents)
+        events = Events(rows, agents)
+        if not events.n_events:
+            return
+        skills = events.fit().skills
+        table = Table(title="so far", title_justify="left", box=None)
+        for column in ("agent", "rating", "games"):
+            table.add_column(column, justify="left" if column == "agent" else "right")
+        for i in sorted(range(len(agents)), key=lambda i: -skills[i]):
+            table.add_row(agents[i], f"{skills[i]:+.0f}", str(events.games[agents[i]]))
+        self.shown = table
+
+    def __rich__(self) -> RenderableType:
+        return self.shown if self.shown is not None else ""
+
+
+def _results(folder: str) -> Results:
+    from kumiki import arena
+
+    try:
+        return arena.Results(folder)
+    except arena.StudyError as error:
+        _fail(str(error))
+
+
+@arena_app.command("ratings")
+def ratings_command(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A study's results folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON list: agent, rating, low, high, games.")] = False,
+) -> None:
+    """The agents' ratings (Elo scale, the agents' mean is 0) with 95% bootstrap intervals."""
+    results = _results(folder)
+    table = results.ratings()
+    if as_json:
+        sys.stdout.write(json.dumps([r.to_json() for r in table]) + "\n")
+        return
+    width = max([len(r.agent) for r in table] + [5])
+    sys.stdout.write(f"{'agent':<{width}}  rating   95% interval      games\n")
+    for r in table:
+        sys.stdout.write(f"{r.agent:<{width}}  {r.rating:6.0f}   [{r.low:6.0f}, {r.high:6.0f}]  {r.games:6d}\n")
+
+
+@arena_app.command("report")
+def report_command(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A study's results folder.")],
+) -> None:
+    """Write DIR/report.html (self-contained, opens offline), DIR/summary.json and CSV tables."""
+    results = _results(folder)
+    if not len(results):
+        _fail(f"{folder}: no games yet; run the study first")
+    path = results.report()
+    sys.stdout.write(f"{path}\n")
+
+
+@arena_app.command("export")
+def export_command(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A study's results folder.")],
+    csv_file: Annotated[str, typer.Option("--csv", metavar="FILE", help="Write every game as a CSV row to FILE.")],
+) -> None:
+    """Export a study's games for spreadsheets."""
+    results = _results(folder)
+    try:
+        path = results.export_csv(csv_file)
+    except OSError as error:
+        _fail(f"{csv_file}: {error.strerror or error}")
+    sys.stdout.write(f"{path}\n")

@@ -1,0 +1,97 @@
+"""Agents for the arena's tests, loaded by import path (``tests.arena.agents:raiser``) in the arena's workers."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Any
+
+from kumiki.agents.base import Agent, require_moves
+from kumiki.core.game import Move, State
+from kumiki.core.options import Option
+
+
+class _Base(Agent):
+    name = "test-agent"
+    option_spec = (Option("seed", int, None, "seed", nullable=True),)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.rng = random.Random(self.options["seed"])
+
+
+class Raiser(_Base):
+    """Raises on its third move."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.moves = 0
+
+    def choose(self, state: State) -> Move:
+        self.moves += 1
+        if self.moves == 3:
+            raise RuntimeError("boom on the third move")
+        return self.rng.choice(require_moves(state))
+
+
+class Cheater(_Base):
+    """Plays a move of its own invention on its second move."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.moves = 0
+
+    def choose(self, state: State) -> Move:
+        self.moves += 1
+        if self.moves == 2:
+            return state.game.parse_move("B 99,99")
+        return self.rng.choice(require_moves(state))
+
+
+class Sleeper(_Base):
+    """Thinks too long on its first move."""
+
+    def choose(self, state: State) -> Move:
+        time.sleep(0.3)
+        return self.rng.choice(require_moves(state))
+
+
+def raiser(seed: int | None = None) -> Agent:
+    """A factory, as a user would write one."""
+    return Raiser(seed=seed)
+
+
+def cheater(**options: Any) -> Agent:
+    """A factory taking any options."""
+    return Cheater(**options)
+
+
+def sleeper(seed: int | None = None) -> Agent:
+    """A factory of the slow agent."""
+    return Sleeper(seed=seed)
+
+
+def broken(seed: int | None = None) -> Agent:
+    """A factory that fails."""
+    raise RuntimeError("cannot build this agent")
+
+
+def killer(seed: int | None = None, marker: str = "") -> Agent:
+    """Kills its worker process the first time any killer plays (the ``marker`` file says it has), then plays
+    randomly."""
+    return Killer(seed=seed, marker=marker)
+
+
+class Killer(_Base):
+    """See :func:`killer`."""
+
+    option_spec = (*_Base.option_spec, Option("marker", str, "", "the file that says a killer has died"))
+
+    def choose(self, state: State) -> Move:
+        marker = self.options["marker"]
+        if marker and not os.path.exists(marker):
+            with open(marker, "w") as handle:
+                handle.write("died once")
+            os._exit(3)
+        return self.rng.choice(require_moves(state))

@@ -1,0 +1,126 @@
+"""The arena's commands on a finished study: ratings (text and --json), report (HTML, summary.json, CSV), export;
+and the SPRT deciding: early for a strong agent against a weak one, never wrongly for two equal agents."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+
+from kumiki import arena
+
+STUDY = """
+name = "cli"
+game = "kuzushi"
+games = 4
+seed = 9
+[options]
+players = 2
+city_counts_as_base = [false, true]
+[agents]
+greedy = "greedy"
+random = "random"
+"""
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    return cli_runner(capsys, monkeypatch)
+
+
+@pytest.fixture
+def finished(tmp_path: Path, run: CliRunner) -> Path:
+    study = tmp_path / "cli.toml"
+    study.write_text(STUDY)
+    out = tmp_path / "out"
+    code, stdout, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert stdout == f"{out}\n"
+    return out
+
+
+def test_ratings_as_text_and_json(finished: Path, run: CliRunner) -> None:
+    code, out, _ = run("arena", "ratings", finished, "--json")
+    assert code == 0
+    table = json.loads(out)
+    assert [set(r) for r in table] == [{"agent", "rating", "low", "high", "games"}] * 2
+    assert table[0]["agent"] == "greedy" and table[0]["low"] <= table[0]["rating"] <= table[0]["high"]
+    assert table[0]["rating"] == -table[1]["rating"] and table[0]["games"] == 16
+    code, out, _ = run("arena", "ratings", finished)
+    assert code == 0 and out.splitlines()[0].startswith("agent") and "greedy" in out.splitlines()[1]
+
+
+def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRunner) -> None:
+    code, out, err = run("arena", "report", finished)
+    assert code == 0, err
+    page = Path(out.strip())
+    text = page.read_text(encoding="utf-8")
+    assert page == finished / "report.html" and page.stat().st_size < 5_000_000
+    assert "<svg" in text and "<script" not in text and "@import" not in text and "<metadata" not in text
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)  # nothing fetched: it opens offline
+    assert "seat 0 wins" in text and "Variants compared" in text
+    summary = json.loads((finished / "summary.json").read_text())
+    assert summary["games"] == 16 and len(summary["option_sets"]) == 2
+    seat = summary["option_sets"][0]["seat_wins"][0]
+    assert 0 <= seat["low"] <= seat["value"] <= seat["high"] <= 1
+    assert summary["comparisons"][0]["option"] == "city_counts_as_base"
+    assert {"ratings", "win_matrix", "seat_advantage"} <= set(summary)
+    with (finished / "seat_wins.csv").open() as handle:
+        assert len(list(csv.DictReader(handle))) == 4
+
+
+def test_export_csv(finished: Path, run: CliRunner, tmp_path: Path) -> None:
+    code, out, _ = run("arena", "export", finished, "--csv", tmp_path / "games.csv")
+    assert code == 0 and out.strip() == str(tmp_path / "games.csv")
+    with (tmp_path / "games.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 16 and json.loads(rows[0]["seats"]) in (["greedy", "random"], ["random", "greedy"])
+
+
+def test_commands_on_a_folder_that_is_no_results_are_one_line(tmp_path: Path, run: CliRunner) -> None:
+    for command in (["ratings"], ["report"], ["export", "--csv", str(tmp_path / "x.csv")]):
+        code, _, err = run("arena", command[0], tmp_path, *command[1:])
+        assert_one_line_error(code, err, "not a results folder")
+    code, _, err = run("arena", "run", tmp_path / "x.toml", "--backend", "gpu")
+    assert_one_line_error(code, err, "--backend: one of serial, pool, ray")
+
+
+SPRT = """
+name = "{name}"
+game = "kuzushi"
+format = "sprt"
+seed = 4
+[options]
+players = 2
+[agents]
+first = "{first}"
+second = "{second}"
+[sprt]
+elo0 = 0
+elo1 = 100
+max_games = {max_games}
+"""
+
+
+@pytest.mark.xdist_group("arena-sprt")
+def test_the_sprt_stops_early_for_mcts_against_random(tmp_path: Path) -> None:
+    text = SPRT.format(name="strong", first="mcts:iterations=1000", second="random", max_games=200)
+    (tmp_path / "s.toml").write_text(text)
+    results = arena.run(arena.load_study(tmp_path / "s.toml"), tmp_path / "out", backend="pool", workers=2)
+    state = results.sprt()
+    assert state.decision == "H1" and state.pairs < 20 and len(results) == 2 * state.pairs
+
+
+def test_the_sprt_between_equal_agents_accepts_h0_or_runs_to_its_limit(tmp_path: Path) -> None:
+    text = SPRT.format(name="equal", first="random", second="random", max_games=400)
+    (tmp_path / "e.toml").write_text(text)
+    study = arena.load_study(tmp_path / "e.toml")
+    serial = arena.run(study, tmp_path / "serial", backend="serial")
+    state = serial.sprt()
+    assert state.decision in ("H0", None) and (state.decision == "H0" or state.pairs == 200)
+    pooled = arena.run(study, tmp_path / "pool", backend="pool", workers=2)
+    assert pooled.sprt() == state and len(pooled) == len(serial)  # the same stopping pair on every backend

@@ -1,0 +1,149 @@
+"""Ratings, seat terms and the SPRT, checked against hand computations and against choix on small examples."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kumiki.arena.ratings import ELO, Events, rate, seat_advantage
+from kumiki.arena.sprt import bounds, expected_score, llr, pair_bin, sprt_state
+from kumiki.arena.study import Sprt
+
+choix = pytest.importorskip("choix")
+NO_PRIOR = 1e-12
+
+
+def game(block: int, seats: list[str], ranks: list[int], teams: list[int] | None = None) -> dict[str, Any]:
+    winners = [i for i, r in enumerate(ranks) if r == 1]
+    return {
+        "block": block,
+        "seats": seats,
+        "ranks": ranks,
+        "winners": winners,
+        "teams": teams or list(range(len(seats))),
+    }
+
+
+def two_player(wins_a: int, wins_b: int, draws: int) -> list[dict[str, Any]]:
+    """Games between a and b, half with a in seat 0, each result equally often in each seat order."""
+    rows = []
+    for n, ranks in ((wins_a, (1, 2)), (wins_b, (2, 1)), (draws, (1, 1))):
+        for i in range(n):
+            if i % 2 == 0:
+                rows.append(game(len(rows), ["a", "b"], [ranks[0], ranks[1]]))
+            else:
+                rows.append(game(len(rows), ["b", "a"], [ranks[1], ranks[0]]))
+    return rows
+
+
+def test_bradley_terry_matches_the_closed_form() -> None:
+    fit = Events(two_player(30, 10, 0), ["a", "b"]).fit(prior=NO_PRIOR)
+    assert fit.skills[0] - fit.skills[1] == pytest.approx(400 * math.log10(30 / 10), abs=0.01)  # 190.85
+    assert fit.seats == pytest.approx([0, 0], abs=0.01)
+
+
+def test_a_draw_is_half_a_win_each_way() -> None:
+    fit = Events(two_player(20, 10, 10), ["a", "b"]).fit(prior=NO_PRIOR)
+    assert fit.skills[0] - fit.skills[1] == pytest.approx(400 * math.log10(25 / 15), abs=0.01)  # 88.7
+    even = Events(two_player(10, 10, 20), ["a", "b"]).fit(prior=NO_PRIOR)
+    assert even.skills == pytest.approx([0, 0], abs=1e-6)
+
+
+def test_bradley_terry_agrees_with_choix() -> None:
+    rng = np.random.default_rng(3)
+    agents = ["a", "b", "c", "d"]
+    strength = np.array([1.0, 0.3, -0.2, -1.1])
+    rows, pairs = [], []
+    for block in range(400):
+        i, j = rng.choice(4, 2, replace=False)
+        win = rng.random() < 1 / (1 + math.exp(strength[j] - strength[i]))
+        for seats in ((i, j), (j, i)):  # both seat orders with the same result: no seat effect
+            ranks = [1, 2] if (seats[0] == i) == win else [2, 1]
+            rows.append(game(block, [agents[s] for s in seats], ranks))
+            pairs.append((i, j) if win else (j, i))
+    ours = Events(rows, agents).fit(prior=NO_PRIOR).skills
+    theirs = choix.opt_pairwise(4, pairs, alpha=1e-9)
+    assert ours == pytest.approx((theirs - theirs.mean()) * ELO, abs=0.5)
+
+
+def test_plackett_luce_agrees_with_choix_on_finishing_orders() -> None:
+    rng = np.random.default_rng(5)
+    agents = ["a", "b", "c"]
+    utility = np.array([0.8, 0.0, -0.6])
+    rows, rankings = [], []
+    for block in range(300):
+        weights = np.exp(utility)
+        order = []
+        left = [0, 1, 2]
+        while left:
+            p = weights[left] / weights[left].sum()
+            pick = left[rng.choice(len(left), p=p)]
+            order.append(pick)
+            left.remove(pick)
+        place = {agent: k + 1 for k, agent in enumerate(order)}
+        for r in range(3):  # every rotation with the same order: no seat effect
+            seats = [agents[(s + r) % 3] for s in range(3)]
+            rows.append(game(block, seats, [place[agents.index(a)] for a in seats]))
+            rankings.append(order)
+    ours = Events(rows, agents).fit(prior=NO_PRIOR).skills
+    theirs = choix.opt_rankings(3, rankings, alpha=1e-9)
+    assert ours == pytest.approx((theirs - theirs.mean()) * ELO, abs=0.5)
+
+
+def test_the_seat_term_measures_a_first_player_edge_apart_from_skill() -> None:
+    rows = [game(b, ["x", "x"], [1, 2] if b < 60 else [2, 1]) for b in range(100)]
+    fit = Events(rows, ["x"]).fit(prior=NO_PRIOR)
+    assert fit.seats[0] - fit.seats[1] == pytest.approx(400 * math.log10(60 / 40), abs=0.01)  # 70.4
+    table = seat_advantage(rows, ["x"], resamples=100)
+    assert table[0][1] < table[0][0] < table[0][2] and table[0][0] > 0
+
+
+def test_teams_are_rated_as_sides() -> None:
+    rows = []
+    for block in range(40):
+        seats = ["a", "b", "a", "b"] if block % 2 else ["b", "a", "b", "a"]
+        a_wins = block % 8 not in (0, 1)  # a's side wins 30 of 40, losing as often in each seating
+        ranks = [1 if (s == "a") == a_wins else 2 for s in seats]
+        rows.append(game(block, seats, ranks, teams=[0, 1, 0, 1]))
+    fit = Events(rows, ["a", "b"]).fit(prior=NO_PRIOR)
+    assert fit.skills[0] - fit.skills[1] == pytest.approx(400 * math.log10(30 / 10), abs=0.01)
+
+
+def test_intervals_come_from_blocks_and_narrow_with_more_games() -> None:
+    small = rate(two_player(30, 10, 0), ["a", "b"], resamples=300)
+    large = rate(two_player(300, 100, 0), ["a", "b"], resamples=300)
+    for table in (small, large):
+        assert table[0].agent == "a" and table[0].low < table[0].rating < table[0].high
+    assert large[0].high - large[0].low < 0.5 * (small[0].high - small[0].low)
+    assert small[0].games == 40
+
+
+def test_the_sprt_llr_by_hand() -> None:
+    counts = [1, 2, 3, 2, 2]
+    smoothed = [c + 0.5 for c in counts]
+    total = sum(smoothed)
+    xs = [0, 0.25, 0.5, 0.75, 1]
+    mu = sum(c * x for c, x in zip(smoothed, xs, strict=True)) / total
+    var = sum(c * (x - mu) ** 2 for c, x in zip(smoothed, xs, strict=True)) / total
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
+    assert llr(counts, 0, 10) == pytest.approx(10 * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var))
+    assert bounds(0.05, 0.05) == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    assert expected_score(0) == 0.5
+    assert sprt_state([0, 0, 0, 0, 40], Sprt()).decision == "H1"
+    assert sprt_state([40, 0, 0, 0, 0], Sprt()).decision == "H0"
+    assert sprt_state([0, 0, 0, 0, 1], Sprt()).decision is None  # one pair never decides
+    a_wins = [{"seats": ["a", "b"], "winners": [0]}, {"seats": ["b", "a"], "winners": [0, 1]}]
+    assert pair_bin(a_wins, "a") == 3
+
+
+def test_wilson_by_hand_and_at_the_edges() -> None:
+    from kumiki.arena.stats import wilson
+
+    rate = wilson(30, 40)  # p = 0.75: centre 0.7281, half-width 0.1300
+    assert (rate.value, round(rate.low, 4), round(rate.high, 4)) == (0.75, 0.5981, 0.8581)
+    for k in (0, 40):
+        edge = wilson(k, 40)
+        assert edge.low <= edge.value <= edge.high and edge.low >= 0 and edge.high <= 1

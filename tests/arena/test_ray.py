@@ -1,0 +1,27 @@
+"""The Ray backend on a local Ray (two CPUs, no dashboard): the same rows as the serial backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.arena.test_run import SMALL, comparable
+
+from kumiki import arena
+
+pytest.importorskip("ray", reason="the Ray backend needs the 'ray' extra")
+pytestmark = pytest.mark.xdist_group("ray")
+
+
+def test_ray_gives_the_serial_results(tmp_path: Path) -> None:
+    serial = arena.run(SMALL, tmp_path / "serial", backend="serial")
+    on_ray = arena.run(SMALL, tmp_path / "ray", backend="ray", workers=2)
+    assert len(on_ray) == len(serial) > 20 and comparable(on_ray) == comparable(serial)
+
+
+def test_an_unreachable_cluster_is_one_line(tmp_path: Path) -> None:
+    from kumiki.arena.backends import BackendError
+
+    study = arena.Study(name="far", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    with pytest.raises(BackendError, match=r"cannot start or reach Ray at ray://127\.0\.0\.1:1"):
+        arena.run(study, tmp_path / "far", backend="ray", address="ray://127.0.0.1:1")

@@ -1,0 +1,129 @@
+"""Study files: read, checked, written back; every bad one is one line naming the key, exit status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+
+from kumiki import arena
+from kumiki.arena.schedule import lineups, schedule, seatings, total_games
+
+GOOD = """
+name = "t"
+game = "kuzushi"
+games = 2
+seed = 7
+[options]
+players = [2, 3]
+size = 5
+[agents]
+greedy = "greedy"
+random = "random:seed=1"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "study.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_study_file_reads_and_round_trips(tmp_path: Path) -> None:
+    study = arena.load_study(write(tmp_path, GOOD))
+    assert study.option_sets() == [{"players": 2, "size": 5}, {"players": 3, "size": 5}]
+    assert arena.load_study(write(tmp_path, study.to_toml())) == study
+    assert study.reproducible
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (('game = "kuzushi"', 'game = "chess"'), "game: unknown game 'chess'"),
+        (("games = 2", "games = 0"), "games: a whole number from 1"),
+        (("games = 2", 'games = "many"'), "games: a whole number"),
+        (("seed = 7", "seed = -1"), "seed: a whole number from 0"),
+        (("size = 5", "size = 50"), "options: players=2, size=50: option 'size'"),
+        (("size = 5", "size = []"), "options.size: an empty list"),
+        (("size = 5", "colour = 1"), "unknown option 'colour'"),
+        (('greedy = "greedy"', 'greedy = "genius"'), "agents.greedy: unknown agent 'genius'"),
+        (('greedy = "greedy"', 'greedy = "mcts:iterations=nan"'), "agents.greedy: option 'iterations'"),
+        (('greedy = "greedy"', "greedy = 3"), "agents.greedy: an agent spec"),
+        (('name = "t"', 'name = "t"\nformat = "swiss"'), "format: one of round-robin"),
+        (('name = "t"', 'name = "t"\nformat = "gauntlet"'), "focus: the gauntlet's agent"),
+        (('name = "t"', 'name = "t"\nfocus = "greedy"'), "focus: only a gauntlet"),
+        (('name = "t"', 'name = "t"\nformat = "sprt"'), "an SPRT plays two-player games"),
+        (('name = "t"', 'name = "t"\ncolour = 2'), "colour: unknown key"),
+        (('name = "t"', 'name = "t"\nmove_limit_s = inf'), "move_limit_s: seconds"),
+        (('name = "t"', 'name = "t"\npermutations = "yes"'), "permutations: true or false"),
+        (('name = "t"\n', ""), "name: missing"),
+        (("[agents]", "[agents]\n[agents.x]"), "agents.x: an agent spec"),
+        (("games = 2", "games = ="), "not valid TOML"),
+    ],
+)
+def test_a_bad_study_is_one_line_naming_the_key(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    change: tuple[str, str],
+    words: str,
+) -> None:
+    assert change[0] in GOOD
+    path = write(tmp_path, GOOD.replace(*change))
+    with pytest.raises(arena.StudyError) as caught:
+        arena.load_study(path)
+    assert words in str(caught.value) and str(caught.value).startswith(str(path))
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    code, out, err = run("arena", "run", path, "--out", tmp_path / "out", "--quiet")
+    assert_one_line_error(code, err, words)
+    assert out == "" and not (tmp_path / "out").exists()
+
+
+def test_sprt_keys_are_checked(tmp_path: Path) -> None:
+    base = GOOD.replace("players = [2, 3]", "players = 2").replace('name = "t"', 'name = "t"\nformat = "sprt"')
+    assert arena.load_study(write(tmp_path, base)).format == "sprt"
+    for extra, words in [
+        ("elo0 = 5\nelo1 = 5", "sprt.elo1: must be above elo0"),
+        ("alpha = 0.7", "sprt.alpha: an error rate"),
+        ("max_games = 1", "sprt.max_games: a whole number from 2"),
+        ("speed = 1", "sprt.speed: unknown key"),
+    ]:
+        with pytest.raises(arena.StudyError, match=words.replace(".", r"\.")):
+            arena.load_study(write(tmp_path, base + "[sprt]\n" + extra + "\n"))
+
+
+def test_a_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    code, _, err = run("arena", "run", tmp_path / "nope.toml")
+    assert_one_line_error(code, err, "nope.toml: cannot read the study")
+
+
+def test_the_schedule_rotates_every_lineup_through_every_seat(tmp_path: Path) -> None:
+    study = arena.load_study(write(tmp_path, GOOD))
+    specs = list(schedule(study))
+    assert [s.index for s in specs] == list(range(len(specs))) and len(specs) == total_games(study)
+    two = [s for s in specs if s.options["players"] == 2]
+    assert [s.seats for s in two[:2]] == [("greedy", "random"), ("random", "greedy")]
+    assert two[0].seed == two[1].seed != two[2].seed  # a block shares its seed
+    three = [s for s in specs if s.options["players"] == 3]
+    assert [s.seats for s in three[:3]] == [
+        ("greedy", "greedy", "random"),
+        ("greedy", "random", "greedy"),
+        ("random", "greedy", "greedy"),
+    ]
+    assert lineups(study, 3) == [("greedy", "greedy", "random"), ("greedy", "random", "random")]
+    # Variants meet the same seeds: block b of every option set has one seed.
+    assert two[0].seed == three[0].seed
+    assert lineups(study, 2) == [("greedy", "random")]
+    assert seatings(("a", "b", "c"), permutations=True) == [
+        ("a", "b", "c"),
+        ("a", "c", "b"),
+        ("b", "a", "c"),
+        ("b", "c", "a"),
+        ("c", "a", "b"),
+        ("c", "b", "a"),
+    ]
+    assert seatings(("a", "a"), permutations=False) == [("a", "a")]
