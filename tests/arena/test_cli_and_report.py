@@ -124,3 +124,36 @@ def test_the_sprt_between_equal_agents_accepts_h0_or_runs_to_its_limit(tmp_path:
     assert state.decision in ("H0", None) and (state.decision == "H0" or state.pairs == 200)
     pooled = arena.run(study, tmp_path / "pool", backend="pool", workers=2)
     assert pooled.sprt() == state and len(pooled) == len(serial)  # the same stopping pair on every backend
+
+
+def test_a_ladder_and_a_cooperative_study_get_their_own_tables(tmp_path: Path) -> None:
+    ladder = arena.Study(
+        name="ladder",
+        game="kuzushi",
+        format="ladder",
+        games=3,
+        seed=1,
+        agents={"random": "random", "greedy": "greedy", "mcts": "mcts:iterations=30"},
+    )
+    summary = json.loads(_summary(arena.run(ladder, tmp_path / "ladder", backend="serial")))
+    assert [(s["agent"], s["below"]) for s in summary["ladder"]] == [("greedy", "random"), ("mcts", "greedy")]
+    assert all(0 <= s["low"] <= s["value"] <= s["high"] <= 1 for s in summary["ladder"])
+    coop = arena.Study(
+        name="coop",
+        game="towerbrix",
+        format="self-play",
+        games=2,
+        seed=1,
+        agents={"random": "random"},
+        options={"players": 2, "rounds": 1, "max_edits": 6},
+    )
+    summary = json.loads(_summary(arena.run(coop, tmp_path / "coop", backend="serial")))
+    entry = summary["option_sets"][0]
+    assert set(entry["teams"]) == {"random + random"} and entry["success"]["trials"] == 2
+    assert {"success", "rounds_won", "rounds"} <= set(entry["measures"])
+    assert "ratings" not in summary  # nobody to rate against anybody in a co-operative game
+
+
+def _summary(results: arena.Results) -> str:
+    results.report()
+    return (results.path / "summary.json").read_text()

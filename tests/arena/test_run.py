@@ -175,3 +175,16 @@ def test_a_worker_that_dies_has_its_games_played_again(tmp_path: Path) -> None:
     assert marker.exists()  # a worker did die
     serial = arena.run(study, tmp_path / "serial", backend="serial")
     assert comparable(results) == comparable(serial) and len(results) == 6
+
+
+def test_a_traced_study_records_branching_and_lead_changes(tmp_path: Path) -> None:
+    study = arena.Study(name="traced", game="kuzushi", agents={"greedy": "greedy", "random": "random"}, trace=True)
+    (tmp_path / "traced.toml").write_text(study.to_toml())
+    assert arena.load_study(tmp_path / "traced.toml") == study
+    results = arena.run(study, tmp_path / "t", backend="serial")
+    for row in results.rows:
+        assert len(row["branching"]) == row["moves"] and all(b >= 1 for b in row["branching"])
+        assert isinstance(row["lead_changes"], int) and 0 <= row["lead_changes"] < row["moves"]
+    results.report()
+    entry = json.loads((tmp_path / "t" / "summary.json").read_text())["option_sets"][0]
+    assert entry["branching_by_ply"][0]["value"] == results.rows[0]["branching"][0]  # every game opens alike

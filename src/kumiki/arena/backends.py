@@ -37,11 +37,12 @@ class Job:
     root_seed: int
     move_limit_s: float | None
     record: bool
+    trace: bool = False
 
 
 def play_batch(job: Job, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
     """Play a batch of games; the worker-side entry point of every backend."""
-    return [play_game(job.game, job.agents, s, job.root_seed, job.move_limit_s, job.record) for s in specs]
+    return [play_game(job.game, job.agents, s, job.root_seed, job.move_limit_s, job.record, job.trace) for s in specs]
 
 
 def batches(specs: Sequence[GameSpec], workers: int, largest: int = 32) -> list[list[GameSpec]]:

@@ -45,6 +45,14 @@ def ranks(state: State, forfeit_seat: int | None = None) -> list[int]:
     return [1 + sum(1 for q in range(n) if key[q] < key[p]) for p in range(n)]
 
 
+def leading_side(state: State) -> int | None:
+    """The side ahead on score now (None when several share the lead)."""
+    margins = state.margins()
+    best = max(margins)
+    ahead = {state.teams()[p] for p, m in enumerate(margins) if m == best}
+    return ahead.pop() if len(ahead) == 1 and best > 0 else None
+
+
 def play_game(
     game_name: str,
     agents: Mapping[str, str],
@@ -52,8 +60,11 @@ def play_game(
     root_seed: int,
     move_limit_s: float | None = None,
     record: bool = False,
+    trace: bool = False,
 ) -> dict[str, Any]:
-    """Play ``spec`` and return its result row (see docs/arena.md); ``record`` adds the game's ``.kmk`` text."""
+    """Play ``spec`` and return its result row (see docs/arena.md); ``record`` adds the game's ``.kmk`` text;
+    ``trace`` adds the number of legal moves at each ply (``branching``) and how often the lead changed hands
+    (``lead_changes``), at the cost of listing the legal moves once more per ply."""
     game = game_for(game_name, spec.options)
     n = game.players
     state = game.new_state(seed=spec.seed)
@@ -67,9 +78,14 @@ def play_game(
             forfeit = {"seat": seat, "reason": _reason("could not be made", error)}
             break
     clock = time.perf_counter
+    branching: list[int] = []
+    leader: int | None = None
+    changes = 0
     while forfeit is None and not state.over:
         player = state.to_move
         assert player is not None
+        if trace:
+            branching.append(len(state.legal_moves()))
         began = clock()
         try:
             move = seats[player].choose(state)
@@ -86,6 +102,11 @@ def play_game(
         except Exception as error:  # IllegalMove, or a move of the wrong type
             forfeit = {"seat": player, "reason": _reason(f"played an illegal move {str(move)[:80]!r}", error)}
             break
+        if trace:
+            now = leading_side(state)
+            if now is not None and leader is not None and now != leader:
+                changes += 1
+            leader = now if now is not None else leader
     loser = None if forfeit is None else int(forfeit["seat"])
     if loser is None:
         winners = state.winners()
@@ -107,6 +128,9 @@ def play_game(
         "forfeit": forfeit,
         "think_s": [round(t, 4) for t in think],
     }
+    if trace:
+        row["branching"] = branching
+        row["lead_changes"] = changes
     if record:
         tags = {f"Player{i}": f"{name} ({agents[name]})" for i, name in enumerate(spec.seats)}
         row["record"] = write_record(state, tags)

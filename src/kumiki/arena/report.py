@@ -41,6 +41,16 @@ def _mean(mean: stats.Mean, digits: int = 1) -> str:
     return f"{mean.value:.{digits}f} [{mean.low:.{digits}f}, {mean.high:.{digits}f}]"
 
 
+def _difference(c: dict[str, Any], mark: str) -> str:
+    """A comparison's cells: B − A, its interval and p (rates in percentage points, lengths in moves)."""
+    scale, unit = (100.0, " pts") if c["unit"] == "share" else (1.0, " moves")
+    p = "–" if c["p"] != c["p"] else "< 1e-6" if c["p"] < 1e-6 else f"{c['p']:.3g}"
+    return (
+        f"<td class='n'{mark}>{scale * c['difference']:+.1f}{unit}</td>"
+        f"<td class='n'>[{scale * c['low']:+.1f}, {scale * c['high']:+.1f}]</td><td class='n'>{p}</td></tr>"
+    )
+
+
 def _svg(figure: Any) -> str:
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight")
@@ -83,6 +93,19 @@ def _histogram(values: Sequence[float], label: str) -> str:
     axes.hist(values, bins=min(30, max(5, len(set(values)))), color="#7aa874")
     axes.set_xlabel(label)
     axes.set_ylabel("games")
+    return _svg(figure)
+
+
+def _by_ply(means: Sequence[stats.Mean]) -> str:
+    plt = _plots()
+    figure, axes = plt.subplots(figsize=(4.8, 2.2))
+    plies = range(1, len(means) + 1)
+    axes.plot(plies, [m.value for m in means], color="#333")
+    lows = [m.low if m.low == m.low else m.value for m in means]
+    highs = [m.high if m.high == m.high else m.value for m in means]
+    axes.fill_between(plies, lows, highs, color="#bbb")
+    axes.set_xlabel("ply")
+    axes.set_ylabel("legal moves (mean, 95%)")
     return _svg(figure)
 
 
@@ -135,8 +158,15 @@ def summarise(results: Results) -> dict[str, Any]:
         entry["length"] = stats.lengths(group).to_json()
         entry["margin"] = stats.margins(group).to_json()
         entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group)]
+        if any("branching" in r for r in group):
+            entry["branching_by_ply"] = [m.to_json() for m in stats.branching_by_ply(group)]
+            entry["lead_changes"] = stats.lead_changes(group).to_json()
         entry["measures"] = {name: m.to_json() for name, m in stats.measure_means(group).items()}
         if any(stats.is_coop(r) for r in group):
+            entry["teams"] = {
+                name: {"success": rate.to_json(), "score": mean.to_json()}
+                for name, (rate, mean) in stats.coop_by_team(group).items()
+            }
             entry["success"] = stats.coop_success(group).to_json()
         sets.append(entry)
     summary: dict[str, Any] = {
@@ -166,6 +196,10 @@ def summarise(results: Results) -> dict[str, Any]:
             {"seat": s, "elo": round(v, 1), "low": round(lo, 1), "high": round(hi, 1)}
             for s, (v, lo, hi) in enumerate(seat_advantage(competitive, agents, seed=study.seed))
         ]
+    if study.format == "ladder":
+        summary["ladder"] = [
+            {"agent": high, "below": low, **rate.to_json()} for high, low, rate in stats.ladder_steps(rows, agents)
+        ]
     sprt = results.sprt()
     if sprt is not None:
         summary["sprt"] = sprt.to_json()
@@ -177,14 +211,22 @@ def write_report(results: Results, path: Path) -> Path:
     summary = summarise(results)
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "summary.json").write_text(json.dumps(summary, indent=1, allow_nan=False, default=_finite) + "\n")
+    (folder / "summary.json").write_text(json.dumps(_no_nan(summary), indent=1, allow_nan=False) + "\n")
     _write_tables(summary, folder)
     path.write_text(_html(results, summary), encoding="utf-8")
     return path
 
 
-def _finite(value: Any) -> Any:  # pragma: no cover - json calls this only for unknown types
-    raise TypeError(f"not JSON: {value!r}")
+def _no_nan(value: Any) -> Any:
+    """The summary with every undefined figure (NaN: a rate of no games, an interval of one) as null: JSON has no
+    NaN, and null says "not defined" to every reader."""
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_no_nan(v) for v in value]
+    return value
 
 
 def _write_tables(summary: dict[str, Any], folder: Path) -> None:
@@ -238,6 +280,16 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append(f"<figure>{_forest(results.ratings())}</figure>")
         agents = list(study.agents)
         parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
+    if summary.get("ladder"):
+        parts.append("<h2>The ladder</h2><table><tr><th>agent</th><th>against the one below</th><th>score</th></tr>")
+        for step in summary["ladder"]:
+            rate = stats.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
+            mark = " class='real'" if rate.low > 0.5 or rate.high < 0.5 else ""
+            parts.append(
+                f"<tr><td>{esc(step['agent'])}</td><td>{esc(step['below'])}</td>"
+                f"<td class='n'{mark}>{_pct(rate)}</td></tr>"
+            )
+        parts.append("</table>")
     if "seat_advantage" in summary:
         parts.append(
             "<h2>Seat advantage, skill held apart</h2><table><tr><th>seat</th><th>Elo</th><th>95% interval</th></tr>"
@@ -272,14 +324,25 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append(f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group))}</td></tr>")
         for seat, mean in enumerate(stats.seat_scores(group)):
             parts.append(f"<tr><td>seat {seat} score</td><td class='n'>{_mean(mean)}</td></tr>")
+        if "lead_changes" in entry:
+            parts.append(f"<tr><td>lead changes</td><td class='n'>{_mean(stats.lead_changes(group), 2)}</td></tr>")
         for name, mean in stats.measure_means(group).items():
             parts.append(f"<tr><td>{esc(name.replace('_', ' '))} (mean)</td><td class='n'>{_mean(mean, 2)}</td></tr>")
         if "success" in entry:
             parts.append(f"<tr><td>team success</td><td class='n'>{_pct(stats.coop_success(group))}</td></tr>")
         parts.append("</table>")
+        if "teams" in entry:
+            parts.append("<table><tr><th>team</th><th>success</th><th>score</th></tr>")
+            for name, (rate, mean) in stats.coop_by_team(group).items():
+                parts.append(
+                    f"<tr><td>{esc(name)}</td><td class='n'>{_pct(rate)}</td><td class='n'>{_mean(mean)}</td></tr>"
+                )
+            parts.append("</table>")
         if rates:
             parts.append(f"<figure>{_seat_plot(rates, entry['label'])}</figure>")
         parts.append(f"<figure>{_histogram([float(r['moves']) for r in group], 'game length (moves)')}</figure>")
+        if "branching_by_ply" in entry:
+            parts.append(f"<figure>{_by_ply(stats.branching_by_ply(group))}</figure>")
     if summary["comparisons"]:
         parts.append("<h2>Variants compared</h2><table><tr><th>option</th><th>A</th><th>B</th><th>figure</th>")
         parts.append("<th>B − A</th><th>95% interval</th><th>p</th></tr>")
@@ -287,9 +350,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             mark = " class='real'" if c["low"] > 0 or c["high"] < 0 else ""
             parts.append(
                 f"<tr><td>{esc(c['option'])}</td><td>{esc(c['a'])}</td><td>{esc(c['b'])}</td><td>{esc(c['figure'])}</td>"
-                f"<td class='n'{mark}>{100 * c['difference']:+.1f} pts</td>"
-                f"<td class='n'>[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]</td>"
-                f"<td class='n'>{c['p']:.3g}</td></tr>"
+                + _difference(c, mark)
             )
         parts.append("</table>")
     parts.append(f"<p class='note'>Made by kumiki arena report from {esc(str(results.path))}.</p></body></html>")

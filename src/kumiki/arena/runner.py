@@ -38,7 +38,7 @@ def run_study(
     """Play every game of ``study`` not yet in its results folder; returns the folder."""
     folder = Path(out) if out is not None else default_out(study)
     store = ResultsDir(folder, study)
-    job = Job(study.game, dict(study.agents), study.seed, study.move_limit_s, records)
+    job = Job(study.game, dict(study.agents), study.seed, study.move_limit_s, records, study.trace)
     try:
         if study.format == "sprt":
             _run_sprt(study, store, job, backend, workers, address, progress)

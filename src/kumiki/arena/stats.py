@@ -183,6 +183,40 @@ def coop_success(rows: Sequence[dict[str, Any]]) -> Rate:
     return wilson(won, len(games))
 
 
+def branching_by_ply(rows: Sequence[dict[str, Any]], plies: int = 60) -> list[Mean]:
+    """The mean number of legal moves at each ply (studies with ``trace = true``), up to ``plies``."""
+    traced = [r["branching"] for r in rows if "branching" in r]
+    return [
+        mean_interval([float(t[ply]) for t in traced if ply < len(t)])
+        for ply in range(plies)
+        if any(ply < len(t) for t in traced)
+    ]
+
+
+def lead_changes(rows: Sequence[dict[str, Any]]) -> Mean:
+    """How often the lead changed hands in a game (studies with ``trace = true``)."""
+    return mean_interval([float(r["lead_changes"]) for r in rows if "lead_changes" in r])
+
+
+def coop_by_team(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[Rate, Mean]]:
+    """For each team composition (the agents at the table, whatever their seats) of the co-operative games: the
+    success rate and the mean score."""
+    teams: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if is_coop(row):
+            teams.setdefault(" + ".join(sorted(row["seats"])), []).append(row)
+    return {
+        name: (coop_success(group), mean_interval([float(r["scores"][0]) for r in group]))
+        for name, group in teams.items()
+    }
+
+
+def ladder_steps(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[tuple[str, str, Rate]]:
+    """Each agent of a ladder against the one below it: its score with its interval (does skill pay here?)."""
+    matrix = win_matrix(rows, agents)
+    return [(high, low, matrix[(high, low)]) for low, high in itertools.pairwise(agents) if (high, low) in matrix]
+
+
 def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tuple[str, str], Rate]:
     """For each ordered pair of agents, the first's score against the second over every pair of seats where they
     sat on different sides (1 for finishing ahead, ½ level), with its Wilson interval."""
@@ -205,14 +239,15 @@ def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tu
 @dataclass(frozen=True)
 class Comparison:
     """Variant B against variant A (option sets differing in one option) on one figure: the difference B − A with
-    its 95% interval (Newcombe's, from the two Wilson intervals) and the two-sided p-value of no difference."""
+    its 95% interval and the two-sided p-value of no difference. ``unit`` is ``"share"`` (a rate) or ``"moves"``."""
 
     option: str
     a: str
     b: str
     figure: str
-    rate_a: Rate
-    rate_b: Rate
+    unit: str
+    a_value: float
+    b_value: float
     difference: float
     low: float
     high: float
@@ -220,18 +255,11 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """The comparison as JSON."""
-        return {
-            "option": self.option,
-            "a": self.a,
-            "b": self.b,
-            "figure": self.figure,
-            "a_rate": self.rate_a.to_json(),
-            "b_rate": self.rate_b.to_json(),
-            "difference": round(self.difference, 4),
-            "low": round(self.low, 4),
-            "high": round(self.high, 4),
-            "p": round(self.p, 6),
-        }
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in ("a_value", "b_value", "difference", "low", "high"):
+            out[key] = round(out[key], 4)
+        out["p"] = round(self.p, 6)
+        return out
 
 
 def compare_rates(option: str, a: str, b: str, figure: str, ra: Rate, rb: Rate) -> Comparison:
@@ -242,11 +270,38 @@ def compare_rates(option: str, a: str, b: str, figure: str, ra: Rate, rb: Rate) 
     pooled = (ra.successes + rb.successes) / (ra.trials + rb.trials)
     se = math.sqrt(pooled * (1 - pooled) * (1 / ra.trials + 1 / rb.trials)) if 0 < pooled < 1 else 0.0
     p = math.erfc(abs(d) / se / math.sqrt(2)) if se > 0 else (1.0 if d == 0 else 0.0)
-    return Comparison(option, a, b, figure, ra, rb, d, low, high, p)
+    return Comparison(option, a, b, figure, "share", ra.value, rb.value, d, low, high, p)
+
+
+def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float], xb: Sequence[float]) -> Comparison:
+    """B − A for two independent samples: Welch's t interval and p-value."""
+    from scipy.stats import ttest_ind
+
+    ma, mb = mean_interval(xa), mean_interval(xb)
+    d = mb.value - ma.value
+    if ma.n < 2 or mb.n < 2 or (ma.sd == 0 and mb.sd == 0):
+        same = 1.0 if d == 0 else 0.0
+        return Comparison(option, a, b, figure, "moves", ma.value, mb.value, d, d, d, same if ma.n > 1 else math.nan)
+    test = ttest_ind(xb, xa, equal_var=False)
+    interval = test.confidence_interval(0.95)
+    return Comparison(
+        option,
+        a,
+        b,
+        figure,
+        "moves",
+        ma.value,
+        mb.value,
+        d,
+        float(interval.low),
+        float(interval.high),
+        float(test.pvalue),
+    )
 
 
 def variant_comparisons(rows: Sequence[dict[str, Any]]) -> list[Comparison]:
-    """For every two option sets that differ in exactly one option: the first seat's win rate, B against A."""
+    """For every two option sets that differ in exactly one option: the game length, and (with the same number of
+    seats) the first seat's share of the wins, B against A."""
     sets: dict[str, dict[str, Any]] = {}
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
@@ -258,6 +313,9 @@ def variant_comparisons(rows: Sequence[dict[str, Any]]) -> list[Comparison]:
             continue
         ka, kb = option_key(oa), option_key(ob)
         wins_a, wins_b = seat_wins(groups[ka]), seat_wins(groups[kb])
-        if wins_a and wins_b:
-            out.append(compare_rates(differing[0], ka, kb, "first seat's win rate", wins_a[0], wins_b[0]))
+        if wins_a and wins_b and len(wins_a) == len(wins_b):
+            out.append(compare_rates(differing[0], ka, kb, "first seat's share of the wins", wins_a[0], wins_b[0]))
+        length_a = [float(r["moves"]) for r in groups[ka]]
+        length_b = [float(r["moves"]) for r in groups[kb]]
+        out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))
     return out

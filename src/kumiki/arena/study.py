@@ -57,6 +57,7 @@ class Study:
     sprt: Sprt | None = None
     permutations: bool = False
     move_limit_s: float | None = None
+    trace: bool = False
 
     def __post_init__(self) -> None:
         check_study(self)
@@ -82,6 +83,8 @@ class Study:
             lines.append("permutations = true")
         if self.move_limit_s is not None:
             lines.append(f"move_limit_s = {_toml(self.move_limit_s)}")
+        if self.trace:
+            lines.append("trace = true")
         lines += ["", "[options]", *(f"{_key(k)} = {_toml(v)}" for k, v in self.options.items())]
         lines += ["", "[agents]", *(f"{_key(k)} = {_toml(v)}" for k, v in self.agents.items())]
         if self.sprt is not None:
@@ -124,8 +127,9 @@ def check_study(study: Study) -> None:
         raise _fail("format", f"one of {', '.join(FORMATS)}, not {shown(study.format)}")
     _whole("games", study.games, 1, MAX_GAMES)
     _whole("seed", study.seed, 0, MAX_SEED)
-    if not isinstance(study.permutations, bool):
-        raise _fail("permutations", f"true or false, not {shown(study.permutations)}")
+    for key in ("permutations", "trace"):
+        if not isinstance(getattr(study, key), bool):
+            raise _fail(key, f"true or false, not {shown(getattr(study, key))}")
     if study.move_limit_s is not None:
         limit = study.move_limit_s
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit <= 86400:
@@ -199,7 +203,20 @@ def _check_format(study: Study, players: int) -> None:
         raise _fail("permutations", f"all seat orders are played up to 4 players, not {players}")
 
 
-KEYS = {"name", "game", "format", "games", "seed", "focus", "permutations", "move_limit_s", "options", "agents", "sprt"}
+KEYS = {
+    "name",
+    "game",
+    "format",
+    "games",
+    "seed",
+    "focus",
+    "permutations",
+    "move_limit_s",
+    "trace",
+    "options",
+    "agents",
+    "sprt",
+}
 SPRT_KEYS = {"elo0", "elo1", "alpha", "beta", "max_games"}
 
 
@@ -232,6 +249,7 @@ def study_from_dict(data: Mapping[str, Any]) -> Study:
         sprt=sprt,
         permutations=data.get("permutations", False),
         move_limit_s=data.get("move_limit_s"),
+        trace=data.get("trace", False),
     )
 
 

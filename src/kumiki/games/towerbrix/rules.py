@@ -396,6 +396,10 @@ class TowerBrixState(State):
     def scores(self) -> list[float]:
         return [self.score()] * self.game.players
 
+    def teams(self) -> list[int]:
+        """A cooperative game: every seat plays for the one team."""
+        return [0] * self.game.players
+
     def winners(self) -> list[int]:
         """A cooperative game: the whole team shares the result (its score and the scoring table's verdict)."""
         return list(range(self.game.players)) if self.over else []
@@ -432,10 +436,15 @@ class TowerBrixState(State):
             self.play(OK)
 
     def measures(self) -> dict[str, float]:
-        """``success`` (1 when every round played succeeded), ``rounds_won`` and ``rounds`` played."""
+        """``success`` (1 when every round played succeeded), ``rounds_won`` and ``rounds`` played, and for each
+        card judged, ``card_<id>_held``: 1 if it held at its last evaluation (which cards make rounds fail)."""
         won = sum(1 for ok in self.round_success if ok)
         played = len(self.round_success)
-        return {"success": float(played > 0 and won == played), "rounds_won": float(won), "rounds": float(played)}
+        out = {"success": float(played > 0 and won == played), "rounds_won": float(won), "rounds": float(played)}
+        for evaluation in self.evaluations:
+            for card in evaluation["cards"]:
+                out[f"card_{card['id']}_held"] = float(bool(card["holds"]))
+        return out
 
     # ----------------------------------------------------------------- JSON and views
 
