@@ -154,7 +154,13 @@ def ratings_command(
 ) -> None:
     """The agents' ratings (Elo scale, the agents' mean is 0) with 95% bootstrap intervals."""
     results = _results(folder)
-    table = results.ratings()
+    table = [r for r in results.ratings() if r.games > 0]
+    if not table:  # co-operative games, or none yet: nobody played against anybody
+        if as_json:
+            sys.stdout.write("[]\n")
+        else:
+            sys.stdout.write("no games between sides to rate (a co-operative study reports success rates instead)\n")
+        return
     if as_json:
         sys.stdout.write(json.dumps([r.to_json() for r in table]) + "\n")
         return

@@ -126,7 +126,7 @@ def test_the_sprt_between_equal_agents_accepts_h0_or_runs_to_its_limit(tmp_path:
     assert pooled.sprt() == state and len(pooled) == len(serial)  # the same stopping pair on every backend
 
 
-def test_a_ladder_and_a_cooperative_study_get_their_own_tables(tmp_path: Path) -> None:
+def test_a_ladder_and_a_cooperative_study_get_their_own_tables(tmp_path: Path, run: CliRunner) -> None:
     ladder = arena.Study(
         name="ladder",
         game="kuzushi",
@@ -152,6 +152,10 @@ def test_a_ladder_and_a_cooperative_study_get_their_own_tables(tmp_path: Path) -
     assert set(entry["teams"]) == {"random + random"} and entry["success"]["trials"] == 2
     assert {"success", "rounds_won", "rounds"} <= set(entry["measures"])
     assert "ratings" not in summary  # nobody to rate against anybody in a co-operative game
+    code, out, _ = run("arena", "ratings", tmp_path / "coop", "--json")
+    assert code == 0 and json.loads(out) == []
+    code, out, _ = run("arena", "ratings", tmp_path / "coop")
+    assert code == 0 and out.startswith("no games between sides to rate")
 
 
 def _summary(results: arena.Results) -> str:

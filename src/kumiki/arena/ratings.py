@@ -34,11 +34,15 @@ class Rating:
 
     def to_json(self) -> dict[str, Any]:
         """The contract's row: ``{"agent", "rating", "low", "high", "games"}``."""
+
+        def number(value: float) -> float | None:  # JSON has no NaN: an interval not defined is null
+            return round(value, 1) if math.isfinite(value) else None
+
         return {
             "agent": self.agent,
-            "rating": round(self.rating, 1),
-            "low": round(self.low, 1),
-            "high": round(self.high, 1),
+            "rating": number(self.rating),
+            "low": number(self.low),
+            "high": number(self.high),
             "games": self.games,
         }
 
