@@ -82,6 +82,7 @@ lock:  ## refresh requirements.lock (then run make test)
 	@test -x $(BIN)/pip-compile || $(BIN)/python -m pip install --quiet $(PIP_TOOLS)
 	$(BIN)/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
 		--no-emit-trusted-host --no-emit-find-links $(EXTRAS) --output-file $(LOCK) pyproject.toml
+	@echo "# pyproject.toml sha256 $$(sha256sum pyproject.toml | cut -d' ' -f1)" >> $(LOCK)
 
 types: $(STAMP)  ## mypy --strict
 	$(BIN)/mypy --strict src/kumiki

@@ -2,7 +2,8 @@
 
 A wheel must carry ``kumiki/web/dist`` (the page and its hashed assets), so ``build_py`` runs ``npm ci`` and
 ``npm run build`` in ``src/kumiki/web`` when the bundle is missing or older than its sources; ``sdist`` does the
-same and ships the bundle built, so installing from an sdist needs no Node. Editable installs leave the client to ``make``.
+same and ships the bundle built, so installing from an sdist needs no Node. Editable installs leave the client to
+``make``.
 """
 
 from __future__ import annotations

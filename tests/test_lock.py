@@ -4,6 +4,7 @@ says so with KUMIKI_UNLOCKED=1)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import site
@@ -56,3 +57,12 @@ def test_the_running_environment_is_the_locked_one() -> None:
         assert installed.get(name) == version, f"{name}: installed {installed.get(name)}, locked {version}"
     extra = set(installed) - set(PINS) - {"kumiki"}
     assert not extra, f"installed but not locked: {sorted(extra)}"
+
+
+def test_the_lock_was_made_from_this_pyproject() -> None:
+    """``make lock`` records the hash of the pyproject.toml it read: a change to the dependencies (or their
+    comments) without a new lock fails here, before a fresh machine installs something nobody tested."""
+    recorded = re.search(r"^# pyproject.toml sha256 ([0-9a-f]{64})$", LOCK_TEXT, re.M)
+    assert recorded, "requirements.lock has no pyproject.toml hash: run make lock"
+    actual = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    assert recorded.group(1) == actual, "pyproject.toml changed after requirements.lock: run make lock"
