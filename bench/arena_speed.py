@@ -23,28 +23,20 @@ from kumiki.core.game import Game
 POOL_TARGET, RAY_TARGET, BOOKKEEPING_TARGET = 1.8, 0.85, 0.10
 
 
+def kuzushi_study(name: str, agents: dict[str, str], games: int, seed: int) -> arena.Study:
+    """Two-player 6×6 Kuzushi between ``agents``, ``games`` seed blocks."""
+    options = {"players": 2, "size": 6}
+    return arena.Study(name=name, game="kuzushi", agents=agents, games=games, seed=seed, options=options)
+
+
 def cpu_bound(games: int) -> arena.Study:
-    """Kuzushi, MCTS against greedy: every game costs the same order of CPU time, none waits on anything."""
-    return arena.Study(
-        name="bench-cpu",
-        game="kuzushi",
-        agents={"mcts": "mcts:iterations=60", "greedy": "greedy"},
-        games=games,
-        seed=1,
-        options={"players": 2, "size": 6},
-    )
+    """MCTS against greedy: every game costs the same order of CPU time, none waits on anything."""
+    return kuzushi_study("bench-cpu", {"mcts": "mcts:iterations=60", "greedy": "greedy"}, games, 1)
 
 
 def light(games: int) -> arena.Study:
     """Greedy against random: short games, so the arena's own costs show."""
-    return arena.Study(
-        name="bench-light",
-        game="kuzushi",
-        agents={"greedy": "greedy", "random": "random"},
-        games=games,
-        seed=2,
-        options={"players": 2, "size": 6},
-    )
+    return kuzushi_study("bench-light", {"greedy": "greedy", "random": "random"}, games, 2)
 
 
 def timed_run(study: arena.Study, backend: str, workers: int | None = None) -> tuple[float, int]:

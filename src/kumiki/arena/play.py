@@ -49,7 +49,8 @@ def leading_side(state: State) -> int | None:
     """The side ahead on score now (None when several share the lead)."""
     margins = state.margins()
     best = max(margins)
-    ahead = {state.teams()[p] for p, m in enumerate(margins) if m == best}
+    teams = state.teams()
+    ahead = {teams[p] for p, m in enumerate(margins) if m == best}
     return ahead.pop() if len(ahead) == 1 and best > 0 else None
 
 
@@ -111,8 +112,8 @@ def play_game(
     if loser is None:
         winners = state.winners()
     else:
-        lost = state.teams()[loser]
-        winners = [p for p in range(n) if state.teams()[p] != lost]
+        teams = state.teams()
+        winners = [p for p in range(n) if teams[p] != teams[loser]]
     row: dict[str, Any] = {
         "index": spec.index,
         "block": spec.block,

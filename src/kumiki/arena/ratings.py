@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from kumiki.arena.stats import sides
+
 ELO = 400.0 / math.log(10.0)  # natural log-strength -> Elo points
 PRIOR = 0.01  # ridge weight on skills and seat terms (natural units): finite ratings, negligible otherwise
 
@@ -73,7 +75,7 @@ class Events:
         self.games = {a: 0 for a in self.agents}
         event = 0
         for row in rows:
-            teams = row.get("teams") or list(range(len(row["seats"])))
+            teams = sides(row)
             if len(set(teams)) < 2:
                 continue  # co-operative: no order between sides
             for name in set(row["seats"]):

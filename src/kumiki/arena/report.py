@@ -109,15 +109,16 @@ def _by_ply(means: Sequence[stats.Mean]) -> str:
     return _svg(figure)
 
 
-def _forest(ratings: Sequence[Any]) -> str:
+def _forest(ratings: Sequence[dict[str, Any]]) -> str:
+    """The rating table (the summary's rows) as points with their intervals."""
     plt = _plots()
     figure, axes = plt.subplots(figsize=(5.2, 0.45 * len(ratings) + 0.8))
-    names = [r.agent for r in ratings][::-1]
-    values = [r.rating for r in ratings][::-1]
-    lows = [r.rating - r.low for r in ratings][::-1]
-    highs = [r.high - r.rating for r in ratings][::-1]
-    axes.errorbar(values, range(len(names)), xerr=[lows, highs], fmt="o", color="#333", capsize=3)
-    axes.set_yticks(range(len(names)), names)
+    rows = list(reversed(ratings))
+    values = [r["rating"] for r in rows]
+    below = [r["rating"] - r["low"] for r in rows]
+    above = [r["high"] - r["rating"] for r in rows]
+    axes.errorbar(values, range(len(rows)), xerr=[below, above], fmt="o", color="#333", capsize=3)
+    axes.set_yticks(range(len(rows)), [r["agent"] for r in rows])
     axes.axvline(0, color="#aaa", linewidth=1)
     axes.set_xlabel("rating (Elo scale, 95% interval)")
     return _svg(figure)
@@ -277,7 +278,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"<td class='n'>[{r['low']:.0f}, {r['high']:.0f}]</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")
-        parts.append(f"<figure>{_forest(results.ratings())}</figure>")
+        parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
         parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
     if summary.get("ladder"):

@@ -87,10 +87,14 @@ def by_option_set(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, An
     return groups
 
 
+def sides(row: dict[str, Any]) -> list[int]:
+    """The side of each seat of a result row (rows without ``teams``: every seat its own side)."""
+    return row.get("teams") or list(range(len(row["seats"])))
+
+
 def is_coop(row: dict[str, Any]) -> bool:
     """Whether every seat plays for one side (TowerBrix): there is no winner among the seats to count."""
-    teams = row.get("teams") or list(range(len(row["seats"])))
-    return len(set(teams)) < 2
+    return len(set(sides(row))) < 2
 
 
 def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
@@ -125,7 +129,7 @@ def draw_rate(rows: Sequence[dict[str, Any]]) -> Rate:
     games = [r for r in rows if not is_coop(r)]
     shared = 0
     for row in games:
-        teams = row.get("teams") or list(range(len(row["seats"])))
+        teams = sides(row)
         if len({teams[w] for w in row["winners"]}) > 1 or not row["winners"]:
             shared += 1
     return wilson(shared, len(games))
@@ -147,7 +151,7 @@ def margins(rows: Sequence[dict[str, Any]]) -> Mean:
     for row in rows:
         if is_coop(row) or row.get("forfeit"):
             continue
-        teams = row.get("teams") or list(range(len(row["seats"])))
+        teams = sides(row)
         totals: dict[int, float] = {}
         for seat, score in enumerate(row["scores"]):
             totals[teams[seat]] = totals.get(teams[seat], 0.0) + score
@@ -225,7 +229,7 @@ def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tu
     for row in rows:
         if is_coop(row):
             continue
-        teams = row.get("teams") or list(range(len(row["seats"])))
+        teams = sides(row)
         for i, j in itertools.permutations(range(len(row["seats"])), 2):
             a, b = row["seats"][i], row["seats"][j]
             if a == b or teams[i] == teams[j]:
