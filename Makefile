@@ -14,7 +14,8 @@ PORT   ?= 8000
 LOCK   := requirements.lock
 LATEST := .venv-latest
 # The lock covers every extra; `all` is only their union, so it is not named here.
-EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra arena --extra ray --extra dev --extra docs
+EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra arena --extra ray --extra openspiel --extra pettingzoo \
+	--extra dev --extra docs
 PIP_TOOLS := pip-tools==7.6.2
 export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in every build log
 
@@ -59,8 +60,8 @@ play: $(STAMP)  ## play Kuzushi in the terminal against the computer
 
 test: $(STAMP) system-deps $(CLIENT)  ## ruff, tsc, mypy, the docs site + the whole pytest suite (unit, server, wheel, browser)
 	cd $(WEB) && npm run check
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy --strict src/kumiki
 	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
@@ -96,7 +97,7 @@ dist: $(STAMP) $(CLIENT)  ## the sdist and the wheel in dist/ (the wheel carries
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
 lint: $(STAMP)  ## ruff only
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench examples
 
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m bench

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import platform
 
-from bench import arena_speed, blokus3d_speed, kozo_speed, kuzushi_speed, physics_compas, physics_speed
+from bench import arena_speed, blokus3d_speed, interop_speed, kozo_speed, kuzushi_speed, physics_compas, physics_speed
 
 
 def main() -> None:
@@ -22,6 +22,9 @@ def main() -> None:
     for what, value, comment in figures:
         number = f"{value:>12,.3f}" if value < 10 else f"{value:>12,.0f}"
         print(f"  {what:<{width}} {number}   {comment}")
+    print("The interop adapters against the native API (python -m bench.interop_speed):")
+    for what, value, comment in interop_speed.run(min(args.seconds, 3.0)):
+        print(f"  {what:<{width}} {value:>12,.0f}   {comment}")
     print("The arena, on every core (python -m bench.arena_speed):")
     for what, value, comment in arena_speed.run():
         print(f"  {what:<{width}} {value:>12,.2f}   {comment}")

@@ -18,6 +18,7 @@ _AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, Greedy
 # Game-specific agents live with their game and are imported only when asked for: name -> "module:Class".
 _LAZY_AGENTS: dict[str, str] = {
     "kozo-greedy": "kumiki.games.kozo.agents:KozoGreedyAgent",
+    "openspiel:mcts": "kumiki.interop.openspiel:OpenSpielMCTS",  # needs the openspiel extra
     "towerbrix-solo": "kumiki.games.towerbrix.agents:SoloAgent",
     "towerbrix-teammate": "kumiki.games.towerbrix.agents:TeammateAgent",
 }
@@ -55,7 +56,11 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"an agent spec is a name such as 'mcts:iterations=1000', not {shown(spec)}")
     text = spec.strip()
     head = re.split(r"[ ,]", text, maxsplit=1)[0]
-    if _IMPORT_PATH.fullmatch(head) and "=" not in head:
+    named = [n for n in (*_AGENTS, *_LAZY_AGENTS) if ":" in n and (text == n or text.startswith((n + ":", n + " ")))]
+    if named:  # a registered name with a colon in it: "openspiel:mcts:simulations=100"
+        name = max(named, key=len)
+        rest = text[len(name) :].lstrip(":")
+    elif _IMPORT_PATH.fullmatch(head) and "=" not in head:
         name, rest = head, text[len(head) :]
     else:
         name, _, rest = text.partition(":")
@@ -86,7 +91,11 @@ def agent_from_spec(spec: str, **defaults: Any) -> Agent:
 def _agent_class(name: str) -> type[Agent]:
     if isinstance(name, str) and name not in _AGENTS and name in _LAZY_AGENTS:
         module_name, _, class_name = _LAZY_AGENTS[name].partition(":")
-        _AGENTS[name] = getattr(import_module(module_name), class_name)
+        try:
+            module = import_module(module_name)
+        except ImportError as error:  # an agent from an optional extra that is not installed
+            raise ValueError(f"agent {name!r}: {error}") from None
+        _AGENTS[name] = getattr(module, class_name)
     if not isinstance(name, str) or name not in _AGENTS:
         raise ValueError(f"unknown agent {shown(name)} (agents: {', '.join(agents())})")
     return _AGENTS[name]

@@ -10,9 +10,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kumiki.core.options import Option, resolve_options
+
+if TYPE_CHECKING:
+    from kumiki.core.encoding import Encoding
 
 
 class Move:
@@ -63,6 +66,28 @@ class Game(ABC):
         """The options a game with the same player count would have by default."""
         base = {"players": self.players} if any(o.name == "players" for o in self.option_spec) else {}
         return resolve_options(self.option_spec, base, f"game {self.name!r}")
+
+    def has_chance(self) -> bool:
+        """Whether a game with these options draws anything from its seed (``facts.chance`` says whether any
+        option set may; Kozo draws only with ``random_size``)."""
+        return self.facts.chance
+
+    @property
+    def encoding(self) -> Encoding:
+        """The game's fixed action encoding and observation tensor (built once, on first use)."""
+        encoding: Encoding | None = self.__dict__.get("_encoding")
+        if encoding is None:
+            encoding = self.__dict__["_encoding"] = self.make_encoding()
+        return encoding
+
+    def make_encoding(self) -> Encoding:
+        """Build this game's :class:`~kumiki.core.encoding.Encoding` (games override it)."""
+        raise NotImplementedError(f"game {self.name!r} has no action encoding")
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions the fixed encoding numbers (``kumiki.interop.encode`` gives ``0 … num_actions-1``)."""
+        return self.encoding.num_actions
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, GameFacts, State
@@ -29,6 +29,9 @@ from kumiki.games.blokus3d.pieces import (
 )
 from kumiki.games.blokus3d.structures import SIZE, find
 from kumiki.geometry.polycube import normalize
+
+if TYPE_CHECKING:
+    from kumiki.games.blokus3d.encoding import Blokus3DEncoding
 
 COLOUR_NAMES = ("blue", "yellow", "red", "green")
 ALL_PIECES = (1 << len(PIECE_NAMES)) - 1
@@ -83,6 +86,11 @@ class Blokus3D(Game):
 
     def parse_move(self, text: str) -> Blokus3DMove:
         return parse_blokus3d_move(text)
+
+    def make_encoding(self) -> Blokus3DEncoding:
+        from kumiki.games.blokus3d.encoding import Blokus3DEncoding
+
+        return Blokus3DEncoding(self)
 
     def player_of(self, colour: int) -> int:
         return colour % self.players

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
@@ -19,6 +19,9 @@ from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, par
 from kumiki.geometry.polycube import Cell, normalize, orientations
 from kumiki.physics.model import Body, Tower, body_from_cells
 from kumiki.physics.statics import Verdict, judge
+
+if TYPE_CHECKING:
+    from kumiki.games.kozo.encoding import KozoEncoding
 
 BASE_REGION = ((0.0, 0.0, 3.0, 3.0),)
 CACHE_SIZE = 200_000  # towers whose verdict is kept per game (about 100 MB at most)
@@ -96,6 +99,14 @@ class Kozo(Game):
         if normalize(move.cells) not in self.shapes[name]:
             raise MoveSyntaxError(f"{text.strip()!r}: these cells are not {name} under any rotation")
         return KozoMove(name, move.cells, move.balance)
+
+    def has_chance(self) -> bool:
+        return self.random_size
+
+    def make_encoding(self) -> KozoEncoding:
+        from kumiki.games.kozo.encoding import KozoEncoding
+
+        return KozoEncoding(self)
 
 
 @dataclass

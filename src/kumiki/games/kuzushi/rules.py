@@ -9,12 +9,15 @@ the same tiles transposed so that the bounding box is read off both in a handful
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
+
+if TYPE_CHECKING:
+    from kumiki.games.kuzushi.encoding import KuzushiEncoding
 
 
 class Kuzushi(Game):
@@ -65,6 +68,11 @@ class Kuzushi(Game):
 
     def parse_move(self, text: str) -> KuzushiMove:
         return parse_kuzushi_move(text)
+
+    def make_encoding(self) -> KuzushiEncoding:
+        from kumiki.games.kuzushi.encoding import KuzushiEncoding
+
+        return KuzushiEncoding(self)
 
 
 class KuzushiState(State):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, GameFacts, Move, State
@@ -29,6 +29,9 @@ from kumiki.games.towerbrix.modes import (
 from kumiki.games.towerbrix.moves import OK, TowerBrixMove, format_number, parse_towerbrix_move, place_move, remove_move
 from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS, parse_brick_size
 from kumiki.games.towerbrix.scoring import bonus, verdict
+
+if TYPE_CHECKING:
+    from kumiki.games.towerbrix.encoding import TowerBrixEncoding
 
 FAR = 1000.0  # a corner further than this from the origin is refused (the table is unbounded, floats are not)
 
@@ -74,6 +77,11 @@ class TowerBrix(Game):
                 if abs(value) > FAR:
                     raise IllegalMove(f"{text.strip()!r}: corners lie within {FAR:g} of the origin")
         return move
+
+    def make_encoding(self) -> TowerBrixEncoding:
+        from kumiki.games.towerbrix.encoding import TowerBrixEncoding
+
+        return TowerBrixEncoding(self)
 
     def base_total(self) -> int:
         """The card points drawn for a round's first attempt."""

@@ -1,0 +1,93 @@
+"""Train a tiny policy on the smallest Kuzushi grid with REINFORCE, through the Gymnasium adapter, and show it
+beats the random player it trained against.
+
+    python examples/train_kuzushi_reinforce.py [--episodes 3000] [--seed 1]
+
+A linear softmax policy over the observation (numpy only, no deep-learning library), masked to the legal actions,
+trained from the first mover's seat (player 1) on a 3×3 grid. About 20 s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from kumiki.interop.gymnasium import make
+
+OPTIONS = {"players": 2, "size": 3}
+SEAT = 1  # Kuzushi's first mover (player 0 holds the CITY)
+
+
+def policy(weights: np.ndarray, features: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Action probabilities: a softmax of linear scores over the legal actions only."""
+    scores = features @ weights
+    scores = np.where(mask == 1, scores, -np.inf)
+    scores -= scores.max()
+    p = np.exp(scores)
+    return p / p.sum()
+
+
+def features_of(observation: dict[str, np.ndarray]) -> np.ndarray:
+    return np.append(observation["observation"].ravel().astype(np.float64), 1.0)  # with a bias feature
+
+
+def win_rate(weights: np.ndarray | None, games: int, seed: int) -> float:
+    """The share of ``games`` won from SEAT against random: greedy over the policy, or random if no weights."""
+    env = make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)
+    rng = np.random.default_rng(seed)
+    won = 0.0
+    for episode in range(games):
+        observation, _ = env.reset(seed=seed * 100_000 + episode)
+        done, reward = False, 0.0
+        while not done:
+            mask = observation["action_mask"]
+            if weights is None:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            else:
+                action = int(np.argmax(policy(weights, features_of(observation), mask)))
+            observation, reward, done, _, _ = env.step(action)
+        won += reward > 0
+    return won / games
+
+
+def train(episodes: int, seed: int, learning_rate: float = 0.1) -> np.ndarray:
+    env = make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)
+    rng = np.random.default_rng(seed)
+    observation, _ = env.reset(seed=seed)
+    weights = np.zeros((features_of(observation).size, env.action_space.n))
+    baseline = 0.0
+    for episode in range(episodes):
+        observation, _ = env.reset(seed=seed + episode)
+        steps = []
+        done, reward = False, 0.0
+        while not done:
+            x = features_of(observation)
+            p = policy(weights, x, observation["action_mask"])
+            action = int(rng.choice(len(p), p=p))
+            steps.append((x, p, action))
+            observation, reward, done, _, _ = env.step(action)
+        advantage = reward - baseline
+        baseline += 0.05 * (reward - baseline)
+        for x, p, action in steps:  # the gradient of log softmax: x (one-hot(action) - p)
+            grad = -p
+            grad[action] += 1.0
+            weights += learning_rate * advantage * np.outer(x, grad)
+    return weights
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--episodes", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    before = win_rate(None, 500, seed=7)
+    weights = train(args.episodes, args.seed)
+    after = win_rate(weights, 500, seed=7)
+    print(f"random policy vs random: {before:.1%} won from seat {SEAT}")
+    print(f"trained policy vs random: {after:.1%} won after {args.episodes} episodes of REINFORCE")
+    print("beats random" if after > before else "does not beat random")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""TowerBrix's action encoding and observation tensor (see docs/interop.md).
+
+Actions: ``0`` is ``ok``, ``1`` is ``time`` (challenge 2's clock), ``2 … 1+B`` take away each usable brick (``B`` of
+them: ``Y1 Y2 P1 P2 R1 R2 B1 B2``, and ``G`` with the pink deck), then the placements, numbered by brick, axis
+(``x y z``), corner ``x``, corner ``y``, for every grid corner within ``R`` of the origin on both axes.
+
+The table is unbounded, so no finite numbering covers every corner: ``R`` is ``B`` brick lengths (16 with the green
+deck and 2×1×1 bricks), the farthest a listed placement can be from the first brick (at ``0,0``) while the tower
+stays connected. A placement beyond it (a tower walked away by taking bricks off behind it) has no action and is
+left out of the adapters' legal actions; ``ok`` always has one, so a seat is never without an action.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kumiki.core.encoding import Encoding, Tensor
+from kumiki.games.towerbrix.bricks import AXES
+from kumiki.games.towerbrix.moves import OK, TIME, TowerBrixMove, place_move, remove_move
+
+if TYPE_CHECKING:
+    from kumiki.core.game import Move, State
+    from kumiki.games.towerbrix.rules import TowerBrix, TowerBrixState
+
+_BRICK_FIELDS = 10  # present, axis one-hot (3), box (6)
+
+
+class TowerBrixEncoding(Encoding):
+    """``ok``, ``time``, removals, placements in a square window. The observation (flat, float32), seats numbered
+    from the observer: each usable brick ``(B, 10)`` (on the table, axis one-hot, its box divided by ``R``, within
+    ±1; all zero for challenge 10's blind seat), the observer's own cards over the deck ``(D)`` and whether each
+    holds now ``(D)`` (the helper, as ``view`` gives it), the cards each seat holds ``(P)``, the thumbs-up ``(P)``,
+    the seat to move ``(P)``, then edits, round, attempt and the points so far (4, as fractions). Other seats'
+    cards are never in it."""
+
+    def __init__(self, game: TowerBrix) -> None:
+        self.game = game
+        self.observation_low = -1.0  # brick boxes left and south of the origin
+        self.bricks = game.usable
+        self.brick_index = {b: i for i, b in enumerate(self.bricks)}
+        self.reach = len(self.bricks) * game.size[0]
+        self.steps = round(2 * self.reach / game.grid) + 1
+        self.first_place = 2 + len(self.bricks)
+        self.num_actions = self.first_place + len(self.bricks) * len(AXES) * self.steps**2
+        self.cards = {card.id: i for i, card in enumerate(game.deck)}
+        players = game.players
+        self.layout: dict[str, tuple[int, int]] = {}
+        start = 0
+        for name, size in (
+            ("bricks", len(self.bricks) * _BRICK_FIELDS),
+            ("hand", len(self.cards)),
+            ("holds", len(self.cards)),
+            ("hand_sizes", players),
+            ("oks", players),
+            ("to_move", players),
+            ("progress", 4),
+        ):
+            self.layout[name] = (start, start + size)
+            start += size
+        self.observation_shape = (start,)
+
+    def encode(self, move: Move) -> int:
+        if not isinstance(move, TowerBrixMove):
+            raise ValueError(f"{move!r} is not a TowerBrix move")
+        if move.kind == "ok":
+            return 0
+        if move.kind == "time":
+            return 1
+        brick = self.brick_index.get(move.brick)
+        if brick is None:
+            raise ValueError(f"{move}: {move.brick} is not used with this deck, no action")
+        if move.kind == "remove":
+            return 2 + brick
+        grid = self.game.grid
+        xi = (move.x + self.reach) / grid
+        yi = (move.y + self.reach) / grid
+        ix, iy = round(xi), round(yi)
+        if abs(xi - ix) > 1e-9 or abs(yi - iy) > 1e-9:
+            raise ValueError(f"{move}: the corner is off the {grid:g} grid, no action")
+        if not (0 <= ix < self.steps and 0 <= iy < self.steps):
+            raise ValueError(f"{move}: the corner lies beyond {self.reach:g} of the origin, no action")
+        return self.first_place + ((brick * len(AXES) + AXES.index(move.axis)) * self.steps + ix) * self.steps + iy
+
+    def decode(self, action: int, state: State | None = None) -> Move:
+        action = self.check_action(action)
+        if action == 0:
+            return OK
+        if action == 1:
+            return TIME
+        if action < self.first_place:
+            return remove_move(self.bricks[action - 2])
+        rest, iy = divmod(action - self.first_place, self.steps)
+        rest, ix = divmod(rest, self.steps)
+        brick, axis = divmod(rest, len(AXES))
+        grid = self.game.grid
+        return place_move(self.bricks[brick], AXES[axis], ix * grid - self.reach, iy * grid - self.reach)
+
+    def observe(self, state: State, player: int) -> Tensor:
+        s: TowerBrixState = state  # type: ignore[assignment]
+        g = self.game
+        players = g.players
+        out = np.zeros(self.observation_shape, dtype=np.float32)
+        if player != g.blind:
+            lo, _ = self.layout["bricks"]
+            for brick_id, brick in s.bricks.items():
+                base = lo + self.brick_index[brick_id] * _BRICK_FIELDS
+                out[base] = 1.0
+                out[base + 1 + AXES.index(brick.axis)] = 1.0
+                out[base + 4 : base + 10] = np.clip(np.asarray(brick.box, dtype=np.float32) / self.reach, -1.0, 1.0)
+        hand = s.hands[player]
+        lo, _ = self.layout["hand"]
+        for card in hand:
+            out[lo + self.cards[card]] = 1.0
+        if g.options["helper"] and player != g.blind and hand:
+            lo, _ = self.layout["holds"]
+            for card, holds in s.holds_now(player).items():
+                out[lo + self.cards[card]] = float(holds)
+        for k in range(players):
+            seat = (player + k) % players
+            out[self.layout["hand_sizes"][0] + k] = len(s.hands[seat]) / 10
+            out[self.layout["oks"][0] + k] = float(seat in s.oks)
+        if s.to_move is not None:
+            out[self.layout["to_move"][0] + (s.to_move - player) % players] = 1.0
+        o = g.options
+        lo, _ = self.layout["progress"]
+        progress = (
+            s.edits / o["max_edits"],
+            s.round / o["rounds"],
+            s.attempt / max(1, o["attempts"] or 10),
+            s.score() / max(1, o["rounds"] * (g.base_total() + 4)),
+        )
+        out[lo : lo + 4] = np.clip(progress, 0.0, 1.0)
+        return out
+
+    def max_length(self) -> int:
+        o = self.game.options
+        if not o["attempts"]:
+            raise ValueError("attempts=0 (no limit) makes a TowerBrix game unbounded: give a number of attempts")
+        # an attempt ends at max_edits edits, or when every seat says ok; between two edits at most players-1 oks
+        return int(o["rounds"] * o["attempts"] * (o["max_edits"] + 1) * self.game.players)

@@ -1,0 +1,131 @@
+"""A Kumiki game as a single-agent Gymnasium environment: you play one seat, Kumiki agents play the others.
+
+``make("kuzushi", opponents=["mcts:iterations=200"], seat=0, size=4)``: the observation is
+``{"observation": array, "action_mask": int8 array}`` (as the PettingZoo adapter's), actions are those of
+``kumiki.interop.encode``, the reward comes once, at the end (``kumiki.interop.utility``). ``action_masks()`` gives
+the mask too (the convention of sb3-contrib's MaskablePPO). An illegal action ends the episode with the game's
+lowest return and ``info["illegal"]`` saying why (a learner is told, never stopped by an exception). Opponents are
+agent specs as ``kumiki play --seat`` takes them, one per other seat (a single one plays every other seat); each
+gets a seed drawn from ``reset(seed=…)``. Needs the extra: ``pip install "kumiki[pettingzoo]"`` (Gymnasium comes
+with it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kumiki.agents import agent_from_spec
+from kumiki.agents.base import Agent
+from kumiki.core.errors import IllegalMove
+from kumiki.core.game import State
+from kumiki.core.registry import load_game
+from kumiki.interop.utility import utilities, utility_range
+
+try:
+    import gymnasium
+
+    from kumiki.interop.spaces import action_space, observation_space
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ImportError('kumiki.interop.gymnasium needs Gymnasium: pip install "kumiki[pettingzoo]"') from error
+
+
+class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
+    """One seat of a Kumiki game; the other seats are Kumiki agents."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium declares it so)
+
+    def __init__(
+        self,
+        game: str,
+        opponents: Sequence[str] = ("random",),
+        seat: int = 0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.game = load_game(game, **options)
+        players = self.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be an int in 0…{players - 1}, not {seat!r}")
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        specs = list(opponents)
+        if len(specs) == 1:
+            specs = specs * (players - 1)
+        if len(specs) != players - 1:
+            raise ValueError(f"opponents: give one agent spec, or one per other seat ({players - 1}), not {len(specs)}")
+        for spec in specs:
+            agent_from_spec(spec)  # a bad spec fails here, in one line, not at the first reset
+        self.specs = specs
+        self.seat = seat
+        self.render_mode = render_mode
+        encoding = self.game.encoding
+        self.observation_space = observation_space(self.game)
+        self.action_space = action_space(self.game)  # type: ignore[assignment]
+        self.lowest = utility_range(self.game)[0]
+        self.state: State = self.game.new_state(seed=0)
+        self.opponents: dict[int, Agent] = {}
+        self._mask = np.zeros(encoding.num_actions, dtype=np.int8)
+
+    def _observation(self) -> dict[str, Any]:
+        observation, mask = self.game.encoding.observe_and_mask(self.state, self.seat)
+        self._mask = mask
+        return {"observation": observation, "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """1 for each legal action of your seat now."""
+        return self._mask.copy()
+
+    def _others_play(self) -> None:
+        state = self.state
+        while not state.over and state.to_move != self.seat:
+            agent = self.opponents[state.to_move]  # type: ignore[index]
+            state.play(agent.choose(state))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new game (its seed and the opponents' seeds drawn from ``seed``), played up to your seat's turn."""
+        super().reset(seed=seed)
+        draw = self.np_random.integers(2**31, size=self.game.players + 1)
+        others = [p for p in range(self.game.players) if p != self.seat]
+        self.opponents = {
+            p: agent_from_spec(spec, seed=int(draw[p])) for p, spec in zip(others, self.specs, strict=True)
+        }
+        self.state = self.game.new_state(seed=int(draw[-1]))
+        self._others_play()
+        return self._observation(), {}
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Play ``action`` for your seat, then let the other seats play until it is yours again or the game ends."""
+        state = self.state
+        if state.over:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            action = int(action)
+            if not self._mask[action]:
+                move = self.game.encoding.decode(action, state)
+                raise IllegalMove(f"{move} is not a legal move now")
+            state.play(self.game.encoding.decode(action, state))
+        except (IllegalMove, ValueError, IndexError) as error:
+            return self._observation(), float(self.lowest), True, False, {"illegal": str(error)}
+        self._others_play()
+        reward = utilities(state)[self.seat] if state.over else 0.0
+        return self._observation(), float(reward), bool(state.over), False, {}
+
+    def render(self) -> str | None:
+        """The game's text board (``render_mode="ansi"``), else None."""
+        if self.render_mode is None:
+            return None
+        return self.state.render()
+
+
+def make(
+    game: str, opponents: Sequence[str] = ("random",), seat: int = 0, render_mode: str | None = None, **options: Any
+) -> KumikiGymEnv:
+    """The Gymnasium environment of ``game`` (with its options) played from ``seat`` against ``opponents``."""
+    return KumikiGymEnv(game, opponents=opponents, seat=seat, render_mode=render_mode, **options)

@@ -1,0 +1,312 @@
+"""Kumiki's games as OpenSpiel games: ``register()``, then ``pyspiel.load_game("kumiki_kuzushi", {"players": 3})``.
+
+Each game is a pyspiel Python game (as OpenSpiel's own ``open_spiel/python/games``): a ``pyspiel.Game`` whose
+parameters are the Kumiki game's options, a ``pyspiel.State`` that holds a Kumiki state, and an observer that gives
+the observation tensor of ``game.encoding`` and strings built from ``state.view(player)``. Actions are the fixed
+encoding of ``kumiki.interop.encode``. Needs the extra: ``pip install "kumiki[openspiel]"``.
+
+- Chance (Kozo's random sizes, TowerBrix's deals) is sampled inside the game from a seed (OpenSpiel's
+  ``SAMPLED_STOCHASTIC``): the game parameter ``seed`` and the count of initial states made so far give each game's
+  seed, so runs repeat. A search that clones states sees the same future draws, as with any sampled game.
+- Returns: a competitive game is zero-sum: winners share ``+1``, the others ``-1/(n-1)`` each; with two players win
+  ``+1``, loss ``-1``, draw ``0``. TowerBrix (co-operative) gives every seat the team's score; a solo Kozo game the
+  player's points.
+- A parameter written ``-1`` (numbers) or ``""`` (text) takes the game's own default where that depends on other
+  options (Kuzushi's ``size``) or is "none" (Kuzushi's ``teams``, TowerBrix's ``total``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from kumiki.agents.base import Agent, require_moves
+from kumiki.core.game import Game, Move, State
+from kumiki.core.options import Option
+from kumiki.core.registry import game_class, load_game
+from kumiki.interop.utility import utilities, utility_range
+
+try:
+    import pyspiel  # type: ignore[import-not-found,unused-ignore]
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        'kumiki.interop.openspiel needs OpenSpiel: pip install "kumiki[openspiel]" (the open_spiel package)'
+    ) from error
+
+GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")
+_LONG_NAMES = {"kuzushi": "Kuzushi", "blokus3d": "Blokus 3D", "kozo": "Kozo", "towerbrix": "TowerBrix"}
+UNSET_NUMBER = -1
+UNSET_TEXT = ""
+
+
+def short_name(game: str) -> str:
+    """The name OpenSpiel knows a Kumiki game by: ``kumiki_<game>``."""
+    return f"kumiki_{game}"
+
+
+def _parameter_default(option: Option) -> Any:
+    if callable(option.default) or option.default is None:
+        if option.type is str:
+            return UNSET_TEXT
+        return option.type(UNSET_NUMBER)
+    return option.type(option.default)
+
+
+def parameters(game: str) -> dict[str, Any]:
+    """The OpenSpiel parameters of a Kumiki game: each option with its default, and ``seed`` if it has chance."""
+    cls = game_class(game)
+    spec = {o.name: _parameter_default(o) for o in cls.option_spec}
+    if cls.facts.chance:
+        spec["seed"] = 0
+    return spec
+
+
+def options_from(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The Kumiki options of OpenSpiel parameters (an unset parameter takes the game's default)."""
+    cls = game_class(game)
+    out: dict[str, Any] = {}
+    for option in cls.option_spec:
+        if option.name not in params:
+            continue
+        value = params[option.name]
+        unset = callable(option.default) or option.default is None
+        if unset and value in (UNSET_NUMBER, UNSET_TEXT) and not isinstance(value, bool):
+            continue
+        out[option.name] = value
+    return out
+
+
+def _game_type(game: str, players: int | None = None, chance: bool | None = None) -> Any:
+    """The pyspiel GameType of a Kumiki game; given a loaded game's player count and chance, of that game (a solo
+    game is not zero-sum; Kozo without random sizes has no chance)."""
+    facts = game_class(game).facts
+    chance = facts.chance if chance is None else chance
+    modes = pyspiel.GameType.ChanceMode
+    information = pyspiel.GameType.Information
+    if facts.cooperative:
+        utility = pyspiel.GameType.Utility.IDENTICAL
+    elif players == 1:
+        utility = pyspiel.GameType.Utility.GENERAL_SUM  # a solo game scores points
+    else:
+        utility = pyspiel.GameType.Utility.ZERO_SUM
+    return pyspiel.GameType(
+        short_name=short_name(game),
+        long_name=f"Kumiki {_LONG_NAMES.get(game, game)}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=modes.SAMPLED_STOCHASTIC if chance else modes.DETERMINISTIC,
+        information=information.IMPERFECT_INFORMATION if facts.hidden_information else information.PERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=facts.max_players,
+        min_num_players=facts.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters(game),
+    )
+
+
+class _Held:
+    """The Kumiki state inside a pyspiel state. OpenSpiel clones a Python state by deep-copying its attributes;
+    this copies the position with ``state.copy()`` and shares the game (its tables are read-only)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.copy())
+
+
+class KumikiGame(pyspiel.Game):  # type: ignore[misc]
+    """A Kumiki game seen by OpenSpiel; ``kumiki_game`` is the Kumiki ``Game``."""
+
+    name_of_game = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        name = self.name_of_game
+        kgame = load_game(name, **options_from(name, params))
+        low, high, total = utility_range(kgame)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=kgame.num_actions,
+            max_chance_outcomes=0,
+            num_players=kgame.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=kgame.encoding.max_length(),
+        )
+        super().__init__(_game_type(name, kgame.players, kgame.has_chance()), info, params)
+        self.kumiki_game = kgame
+        self.seed = int(params.get("seed", 0))
+        self.started = 0
+
+    def new_initial_state(self, *args: Any) -> KumikiState:
+        """The start of a new game (with chance, the next seed of this game's sequence)."""
+        seed = None
+        if self.kumiki_game.has_chance():
+            seed = (self.seed * 1_000_003 + self.started) % 2**31
+            self.started += 1
+        return KumikiState(self, self.kumiki_game.new_state(seed=seed))
+
+    def state_from(self, state: State) -> KumikiState:
+        """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki)."""
+        return KumikiState(self, state.copy())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """The observer OpenSpiel asks for: observation (or, with perfect recall, information state) of a seat."""
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self.kumiki_game, perfect_recall, params)
+
+
+class KumikiState(pyspiel.State):  # type: ignore[misc]
+    """A position of a Kumiki game as a pyspiel state; ``kumiki_state`` is the Kumiki ``State``."""
+
+    def __init__(self, game: KumikiGame, state: State) -> None:
+        super().__init__(game)
+        self._held = _Held(state)
+
+    @property
+    def kumiki_state(self) -> State:
+        return self._held.state
+
+    def current_player(self) -> int:
+        """The seat to move, or OpenSpiel's TERMINAL once the game is over."""
+        state = self._held.state
+        if state.over or state.to_move is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return state.to_move
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._held.state
+        if state.over or player != state.to_move:
+            return []
+        return state.game.encoding.legal_actions(state)
+
+    def _apply_action(self, action: int) -> None:
+        state = self._held.state
+        state.play(state.game.encoding.decode(action, state))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        state = self._held.state
+        try:
+            return str(state.game.encoding.decode(action, state))
+        except ValueError:
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return bool(self._held.state.over)
+
+    def returns(self) -> list[float]:
+        """Each seat's return (``kumiki.interop.utility``); 0 for everyone until the end."""
+        state = self._held.state
+        if not state.over:
+            return [0.0] * state.game.players
+        return utilities(state)
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last step: the returns, since a game pays only at its end."""
+        return self.returns()
+
+    def __str__(self) -> str:
+        return self._held.state.render()
+
+
+class Observer:
+    """OpenSpiel's observer: the tensor of ``game.encoding.observe`` (``dict["observation"]`` has its shape) and
+    strings from ``state.view(player)``; with perfect recall, the moves so far as well."""
+
+    def __init__(self, game: Game, perfect_recall: bool, params: Any) -> None:
+        if params:
+            raise ValueError(f"the Kumiki observers take no parameters, got {params!r}")
+        self.encoding = game.encoding
+        self.perfect_recall = perfect_recall
+        shape = self.encoding.observation_shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: KumikiState, player: int) -> None:
+        self.tensor[:] = self.encoding.observe(state.kumiki_state, player).ravel()
+
+    def string_from(self, state: KumikiState, player: int) -> str:
+        kstate = state.kumiki_state
+        text = json.dumps(kstate.view(player), sort_keys=True, separators=(",", ":"))
+        if self.perfect_recall:
+            text += "\n" + " | ".join(str(m) for m in kstate.history)
+        return f"p{player} {text}"
+
+
+_registered: set[str] = set()
+
+
+def register(games: tuple[str, ...] = GAMES) -> None:
+    """Register ``kumiki_<game>`` with pyspiel for each game (again is harmless)."""
+    known = set(pyspiel.registered_names())
+    for name in games:
+        key = short_name(name)
+        if key in known or key in _registered:
+            continue
+        cls = type(f"Kumiki_{name}", (KumikiGame,), {"name_of_game": name})
+        pyspiel.register_game(_game_type(name), cls)
+        _registered.add(key)
+
+
+def load(game: str, **options: Any) -> Any:
+    """``pyspiel.load_game("kumiki_<game>", options)``, registering first: the OpenSpiel game of a Kumiki game."""
+    register()
+    return pyspiel.load_game(short_name(game), options)
+
+
+def parameters_of(game: Game) -> dict[str, Any]:
+    """The OpenSpiel parameters of a loaded Kumiki game (its options; "none" values left unset)."""
+    return {k: v for k, v in game.options.items() if v is not None}
+
+
+class OpenSpielMCTS(Agent):
+    """OpenSpiel's ``MCTSBot`` with its random-rollout evaluator, as a Kumiki agent: ``load_agent("openspiel:mcts",
+    simulations=200)``. It searches the OpenSpiel game of the state's game (built once per game), so it plays in the
+    web app, the arena and ``kumiki play`` like any agent. In games with chance or hidden cards its search clones the
+    full state (it sees the seeded draws and every hand): a baseline, not a fair player of TowerBrix."""
+
+    name = "openspiel:mcts"
+    option_spec = (
+        Option("simulations", int, 200, "MCTS simulations per move", 1, 10_000_000),
+        Option("rollouts", int, 1, "random rollouts per leaf (the evaluator's n_rollouts)", 1, 1000),
+        Option("uct_c", float, 2.0, "the UCT exploration constant", 0.0, 100.0),
+        Option("solve", bool, False, "MCTS-Solver: back up proven wins and losses"),
+        Option("seed", int, None, "seed of the bot's random choices (None: fresh)", 0, 2**63 - 1, nullable=True),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._games: dict[int, tuple[Game, Any]] = {}
+        seed = self.options["seed"]
+        self._rng = np.random.RandomState(None if seed is None else seed % 2**32)
+
+    def _spiel_game(self, game: Game) -> Any:
+        entry = self._games.get(id(game))
+        if entry is None or entry[0] is not game:
+            register((game.name,))
+            entry = (game, pyspiel.load_game(short_name(game.name), parameters_of(game)))
+            self._games[id(game)] = entry
+        return entry[1]
+
+    def choose(self, state: State) -> Move:
+        """The move OpenSpiel's MCTSBot picks for ``state.to_move`` (searching a copy of the state)."""
+        require_moves(state)
+        from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped,unused-ignore]
+
+        spiel_game = self._spiel_game(state.game)
+        o = self.options
+        evaluator = mcts.RandomRolloutEvaluator(o["rollouts"], self._rng)
+        bot = mcts.MCTSBot(
+            spiel_game, o["uct_c"], o["simulations"], evaluator, solve=o["solve"], random_state=self._rng
+        )
+        action = bot.step(spiel_game.state_from(state))
+        return state.game.encoding.decode(action, state)

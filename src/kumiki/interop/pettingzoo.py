@@ -1,0 +1,168 @@
+"""Kumiki's games as PettingZoo AEC environments: ``env("kuzushi", players=3)``.
+
+As PettingZoo's classic environments: agents ``player_0 … player_{n-1}`` act when ``state.to_move`` says so (not
+always in a cycle: Kuzushi's first move is player 1's, a Blokus 3D colour that cannot move is skipped); each
+observation is ``{"observation": array, "action_mask": int8 array}`` with the actions of
+``kumiki.interop.encode`` (the mask is all zero for an agent not to move); rewards are given once, at the end (see
+``kumiki.interop.utility``); ``render_mode="ansi"`` returns the game's text board. An illegal action (its mask is
+0) ends the game with ``-1`` for the agent that played it and ``0`` for the others, with ``infos[agent]["illegal"]``
+saying why, as PettingZoo's TerminateIllegalWrapper does; an action that is not an int in range raises ValueError.
+These checks are built in rather than stacked as wrappers, which cost more than the game's own move here. Chance
+(Kozo's random sizes, TowerBrix's deals) comes from ``reset(seed=…)``. Needs the extra:
+``pip install "kumiki[pettingzoo]"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from kumiki.core.game import State
+from kumiki.core.registry import load_game
+from kumiki.interop.utility import utilities
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+
+    from kumiki.interop import spaces as kumiki_spaces
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ImportError('kumiki.interop.pettingzoo needs PettingZoo: pip install "kumiki[pettingzoo]"') from error
+
+
+class LegalCache:
+    """What the last observation told the agent to move: its mask, kept for the step's legality check so the legal
+    actions are listed once a position (a position is known by its moves played: states only move forward)."""
+
+    __slots__ = ("mask", "ply", "state")
+
+    def __init__(self) -> None:
+        self.state: State | None = None
+        self.ply = -1
+        self.mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+
+    def keep(self, state: State, mask: np.ndarray[Any, np.dtype[np.int8]]) -> None:
+        self.state = state
+        self.ply = len(state.history)
+        self.mask = mask
+
+    def is_legal(self, state: State, action: int) -> bool:
+        if state is not self.state or len(state.history) != self.ply or self.mask is None:
+            _, mask = state.game.encoding.observe_and_mask(state, state.to_move or 0)
+            self.keep(state, mask)
+        assert self.mask is not None
+        return bool(self.mask[action])
+
+
+class KumikiEnv(AECEnv):  # type: ignore[misc]
+    """One Kumiki game as an AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "kumiki_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.game = load_game(game, **options)
+        self.metadata = {**KumikiEnv.metadata, "name": f"kumiki_{game}_v0"}  # type: ignore[misc]
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self.agents = self.possible_agents[:]
+        space = kumiki_spaces.observation_space(self.game)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: kumiki_spaces.action_space(self.game) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: State = self.game.new_state(seed=0)
+        self.agent_selection = self.possible_agents[0]
+        self._legal = LegalCache()
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._num_actions = self.game.num_actions
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The space of ``agent``'s observations: the observation array and the action mask."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """One discrete action per action of the game's encoding."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_state(seed=int(self._rng.integers(2**31)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        to_move = self.state.to_move
+        self.agent_selection = self.possible_agents[to_move if to_move is not None else 0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation and action mask (all 0 unless ``agent`` is to move)."""
+        player = self._seat[agent]
+        state = self.state
+        observation, mask = self.game.encoding.observe_and_mask(state, player)
+        if state.to_move == player:
+            self._legal.keep(state, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for the agent to move (None for an agent whose game is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent}: an action is an int in 0…{self._num_actions - 1}, not {action!r}")
+        if not 0 <= action < self._num_actions:
+            raise ValueError(f"{agent}: action {action} is out of range 0…{self._num_actions - 1}")
+        state = self.state
+        if state.over or not self._legal.is_legal(state, int(action)):
+            self._clear_rewards()
+            self._illegal(agent, int(action))
+            return
+        state.play(self.game.encoding.decode(int(action), state))
+        if state.over:
+            # the only rewards of a game come at its end: until then every reward stays 0, with nothing to add up
+            for name, value in zip(self.possible_agents, utilities(state), strict=True):
+                self.rewards[name] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+        else:
+            self._select()
+
+    def _illegal(self, agent: str, action: int) -> None:
+        """End the game: -1 for ``agent``, 0 for the others (PettingZoo's TerminateIllegalWrapper's rule)."""
+        try:
+            move = str(self.game.encoding.decode(action, self.state))
+        except ValueError as error:
+            move = f"action {action} ({error})"
+        self.rewards[agent] = -1.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent]["illegal"] = f"{move} is not a legal move now"
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The game's text board (``render_mode="ansi"``), else None."""
+        if self.render_mode is None:
+            return None
+        return self.state.render()
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or file."""
+        pass
+
+
+def env(game: str, render_mode: str | None = None, **options: Any) -> KumikiEnv:
+    """The AEC environment of ``game`` with its options (an illegal action ends the game with -1 for its player;
+    an action out of range is refused with ValueError)."""
+    return KumikiEnv(game, render_mode=render_mode, **options)

@@ -1,0 +1,26 @@
+"""The Gymnasium spaces of a game's encoding, shared by the PettingZoo and Gymnasium adapters."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from kumiki.core.game import Game
+
+
+def observation_space(game: Game) -> spaces.Dict:
+    """``{"observation": Box of the encoding's shape and dtype, "action_mask": Box of int8, one per action}``."""
+    encoding = game.encoding
+    observation = spaces.Box(
+        low=encoding.observation_low,
+        high=1,
+        shape=encoding.observation_shape,
+        dtype=encoding.observation_dtype,  # type: ignore[arg-type,unused-ignore]
+    )
+    mask = spaces.Box(low=0, high=1, shape=(encoding.num_actions,), dtype=np.int8)
+    return spaces.Dict({"observation": observation, "action_mask": mask})
+
+
+def action_space(game: Game) -> spaces.Discrete:
+    """One discrete action per action of the game's encoding."""
+    return spaces.Discrete(game.num_actions)

@@ -1,0 +1,42 @@
+"""The returns the adapters give: one number per seat at the end of a game, the same in every library.
+
+A competitive game is zero-sum: winners share ``+1`` and the others ``-1/(n-1)`` each (with two players: win ``+1``,
+loss ``-1``, draw ``0``). TowerBrix (co-operative) gives every seat the team's score; a solo Kozo game the points.
+"""
+
+from __future__ import annotations
+
+from kumiki.core.game import Game, State
+
+
+def utility_range(game: Game) -> tuple[float, float, float | None]:
+    """(min, max, sum) of the returns of ``game``; sum is None where it varies."""
+    n = game.players
+    if game.facts.cooperative:
+        return 0.0, _best_team_score(game), None
+    if n == 1:
+        return 0.0, _best_solo_score(game), None
+    return -1.0 / (n - 1), 1.0, 0.0
+
+
+def _best_team_score(game: Game) -> float:
+    o = game.options
+    if o.get("mode") in ("intro", "challenge"):
+        return float(o["rounds"])
+    deck = getattr(game, "deck", [])
+    return float(o["rounds"] * (sum(card.points for card in deck) + 10))
+
+
+def _best_solo_score(game: Game) -> float:
+    sizes = getattr(game, "size", {})
+    return float(game.options.get("rounds", 1) * sum(sizes.values())) if isinstance(sizes, dict) else 1.0
+
+
+def utilities(state: State) -> list[float]:
+    """Each seat's return at the end of ``state`` (see the module's docstring)."""
+    game = state.game
+    n = game.players
+    if game.facts.cooperative or n == 1:
+        return [float(v) for v in state.scores()]
+    shares = state.returns()
+    return [(share - 1.0 / n) * n / (n - 1) for share in shares]

@@ -1,0 +1,208 @@
+"""The fixed action encodings (``kumiki.interop.encode``/``decode``, ``game.encoding``) and observation tensors.
+
+No optional library is needed here: the encodings live beside each game's rules."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import kumiki
+from kumiki.core.encoding import Encoding
+from kumiki.core.game import State
+from kumiki.interop import decode, encode
+
+OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
+    ("kuzushi", {}),
+    ("kuzushi", {"players": 3}),
+    ("kuzushi", {"players": 4, "teams": 2, "size": 5}),
+    ("blokus3d", {}),
+    ("blokus3d", {"players": 4, "structure": "C"}),
+    ("blokus3d", {"colours_per_player": 2, "structure": "D"}),
+    ("kozo", {}),
+    ("kozo", {"players": 3, "random_size": True, "rounds": 2}),
+    ("kozo", {"players": 1, "rounds": 1}),
+    ("towerbrix", {"max_edits": 12}),
+    ("towerbrix", {"players": 3, "deck": "pink", "max_edits": 10, "rounds": 1}),
+    ("towerbrix", {"players": 3, "mode": "challenge", "challenge": 10, "max_edits": 8}),
+]
+
+
+def playout(name: str, options: dict[str, Any], seed: int) -> list[State]:
+    """Every position of one game played with random legal actions."""
+    game = kumiki.load_game(name, **options)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    while not state.over:
+        seen.append(state.copy())
+        actions = game.encoding.legal_actions(state)
+        state.play(decode(game, rng.choice(actions), state))
+    seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize(("name", "options"), OPTION_SETS)
+def test_legal_actions_are_the_legal_moves_and_decode_inverts_encode(name: str, options: dict[str, Any]) -> None:
+    game = kumiki.load_game(name, **options)
+    encoding = game.encoding
+    lengths = []
+    for seed in (1, 2):
+        positions = playout(name, options, seed)
+        lengths.append(len(positions) - 1)
+        for state in positions:
+            moves = state.legal_moves()
+            actions = encoding.legal_actions(state)
+            assert actions == sorted(set(actions))  # ascending, no action twice
+            assert all(0 <= a < game.num_actions for a in actions)
+            listed = sorted(encode(game, m) for m in moves)  # every listed move has an action (the window holds)
+            assert actions == listed
+            assert {decode(game, a, state) for a in actions} == set(moves)
+            for move in moves[:40]:
+                assert decode(game, encode(game, move), state) == move
+                assert encode(game, str(move)) == encode(game, move)  # notation text encodes the same
+        assert state.over and encoding.legal_actions(state) == []
+    assert max(lengths) <= encoding.max_length()
+
+
+# Pinned: an action means the same move in every version (docs/interop.md gives the formulas).
+PINNED: list[tuple[str, dict[str, Any], str, int]] = [
+    ("kuzushi", {}, "B 1,0", 71),
+    ("kuzushi", {}, "F 1,1", 193),
+    ("kuzushi", {}, "B -5,-5", 0),
+    ("kuzushi", {}, "F 5,5", 241),
+    ("kuzushi", {"players": 3}, "F -6,6", 181),
+    ("blokus3d", {}, "I2 4,4,0 5,4,0", 101),
+    ("blokus3d", {}, "T4 3,4,0 4,4,0 4,5,0 5,4,0", 949),
+    ("blokus3d", {}, "I2 3,3,0 3,3,1", 0),
+    ("kozo", {}, "I2 0,0,0 1,0,0 + 0,0,1", 96),
+    ("kozo", {}, "L4 0,0,0 1,0,0 2,0,0 0,1,0 + 2,0,1", 1093),
+    ("kozo", {}, "U5 0,0,3 0,1,3 0,2,3 1,0,3 1,2,3 + 1,2,4", 1924),
+    ("towerbrix", {}, "ok", 0),
+    ("towerbrix", {}, "time", 1),
+    ("towerbrix", {}, "-Y1", 2),
+    ("towerbrix", {}, "-B2", 9),
+    ("towerbrix", {}, "Y1 z 0,0", 10572),
+    ("towerbrix", {}, "R2 x 0.5,1", 65564),
+    ("towerbrix", {}, "B2 y -16,16", 93024),
+    ("towerbrix", {"deck": "pink"}, "G z 0,0", 141229),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "text", "action"), PINNED)
+def test_pinned_encodings(name: str, options: dict[str, Any], text: str, action: int) -> None:
+    game = kumiki.load_game(name, **options)
+    assert encode(game, text) == action
+    if not game.encoding.needs_state:
+        assert str(decode(game, action)) == text
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "count"),
+    [
+        ("kuzushi", {}, 242),
+        ("kuzushi", {"players": 3}, 338),
+        ("blokus3d", {}, 2844),
+        ("kozo", {}, 1952),
+        ("towerbrix", {}, 101410),
+        ("towerbrix", {"deck": "pink"}, 143894),
+    ],
+)
+def test_num_actions_per_option_set(name: str, options: dict[str, Any], count: int) -> None:
+    assert kumiki.load_game(name, **options).num_actions == count
+
+
+@pytest.mark.parametrize("name", kumiki.games())
+def test_bad_actions_are_one_line_value_errors(name: str) -> None:
+    game = kumiki.load_game(name)
+    state = game.new_state(seed=1)
+    for bad in (-1, game.num_actions, 2.5, "3", True):
+        with pytest.raises(ValueError, match="action"):
+            decode(game, bad, state)  # type: ignore[arg-type]
+
+
+def test_kozo_decode_needs_the_state_and_says_so() -> None:
+    game = kumiki.load_game("kozo")
+    assert game.encoding.needs_state
+    with pytest.raises(ValueError, match="needs the state"):
+        decode(game, 96)
+    state = game.new_state()
+    assert str(decode(game, 96, state)) == "I2 0,0,0 1,0,0 + 0,0,1"
+
+
+def test_moves_without_an_action_say_why() -> None:
+    towerbrix = kumiki.load_game("towerbrix")
+    with pytest.raises(ValueError, match="beyond 16"):
+        encode(towerbrix, "Y1 z 17,0")
+    with pytest.raises(ValueError, match="G is not used with this deck"):
+        encode(towerbrix, "G z 0,0")  # the gray brick has no action with the green deck
+    kuzushi = kumiki.load_game("kuzushi")
+    with pytest.raises(ValueError, match="outside"):
+        encode(kuzushi, "B 6,0")
+    blokus = kumiki.load_game("blokus3d")
+    with pytest.raises(ValueError, match="does not fit"):
+        encode(blokus, "I2 0,0,0 1,0,0")  # outside structure A's mask
+
+
+@pytest.mark.parametrize(("name", "options"), OPTION_SETS)
+def test_observations_have_their_shape_dtype_and_bounds_and_the_mask_is_the_legal_actions(
+    name: str, options: dict[str, Any]
+) -> None:
+    game = kumiki.load_game(name, **options)
+    encoding = game.encoding
+    for state in playout(name, options, 3)[::3]:
+        for player in range(game.players):
+            observation, mask = encoding.observe_and_mask(state, player)
+            plain, plain_mask = Encoding.observe_and_mask(encoding, state, player)  # the generic way
+            assert observation.shape == encoding.observation_shape
+            assert observation.dtype == encoding.observation_dtype
+            assert observation.min() >= encoding.observation_low and observation.max() <= 1
+            np.testing.assert_array_equal(observation, plain)
+            np.testing.assert_array_equal(encoding.observe(state, player), observation)
+            assert mask.dtype == np.int8 and mask.shape == (game.num_actions,)
+            np.testing.assert_array_equal(mask, plain_mask)
+            expected = encoding.legal_actions(state) if state.to_move == player else []
+            assert np.flatnonzero(mask).tolist() == expected
+
+
+def test_observations_number_seats_from_the_observer() -> None:
+    game = kumiki.load_game("kuzushi", players=3)
+    state = game.new_state()
+    state.play("B 1,0")  # player 1's base
+    planes = game.encoding.observe(state, 1)
+    assert planes[0].sum() == 1  # the observer's own bases come first
+    n = game.size  # 7 with three players: x = 1 is row n - 1 + 1, y = 0 is column n - 1
+    assert planes[0][n, n - 1] == 1
+    assert planes[2 * 3].sum() == 1 and planes[2 * 3][n - 1, n - 1] == 1  # the CITY plane
+
+
+def test_towerbrix_observations_never_show_another_seats_cards() -> None:
+    game = kumiki.load_game("towerbrix", players=3)
+    encoding = game.encoding
+    state = game.new_state(seed=4)
+    lo, _ = encoding.layout["hand"]
+    for player in range(3):
+        seen = encoding.observe(state, player)
+        own = {card for card, i in encoding.cards.items() if seen[lo + i]}
+        assert own == set(state.hands[player])
+        # swap the other seats' cards for different ones: the observer's tensor does not change
+        other = state.copy()
+        spare = [c for c in encoding.cards if c not in state.dealt()]
+        for seat in range(3):
+            if seat != player:
+                other.hands[seat] = spare[: len(other.hands[seat])]
+                spare = spare[len(other.hands[seat]) :]
+        np.testing.assert_array_equal(encoding.observe(other, player), seen)
+
+
+def test_the_blind_seat_sees_no_bricks() -> None:
+    game = kumiki.load_game("towerbrix", players=3, mode="challenge", challenge=10)
+    state = game.new_state(seed=1)
+    state.play("Y1 z 0,0")
+    lo, hi = game.encoding.layout["bricks"]
+    assert game.blind == 2
+    assert game.encoding.observe(state, 0)[lo:hi].any()
+    assert not game.encoding.observe(state, 2)[lo:hi].any()

@@ -1,0 +1,67 @@
+"""A Kumiki seat as a Gymnasium environment: Gymnasium's env checker, opponents, illegal actions."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason="the pettingzoo extra (with Gymnasium) is not installed")
+from gymnasium.utils.env_checker import check_env
+
+from kumiki.interop.gymnasium import make
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("kuzushi", {"seat": 1}),
+    ("kuzushi", {"players": 3, "opponents": ["greedy", "random"]}),
+    ("blokus3d", {"opponents": ["greedy"]}),
+    ("kozo", {"random_size": True}),
+    ("towerbrix", {"max_edits": 6, "opponents": ["towerbrix-teammate:iterations=50"]}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_gymnasium_env_checker_passes(name: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning of the checker fails the test ...
+        warnings.filterwarnings("ignore", message=".*environment not having a spec.*")  # ... but this (no registry)
+        check_env(make(name, **options))
+
+
+def test_an_episode_against_greedy_and_its_reward() -> None:
+    environment = make("kuzushi", opponents=["greedy"], size=4)
+    observation, _ = environment.reset(seed=2)
+    rng = np.random.default_rng(2)
+    done, reward = False, 0.0
+    while not done:
+        assert np.array_equal(environment.action_masks(), observation["action_mask"])
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, done, truncated, info = environment.step(action)
+        assert not truncated and "illegal" not in info
+    state = environment.state
+    assert state.over and reward in (-1.0, 0.0, 1.0)
+    assert reward == (1.0 if state.winners() == [0] else -1.0 if state.winners() == [1] else 0.0)
+
+
+def test_an_illegal_action_ends_the_episode_with_the_lowest_return() -> None:
+    environment = make("kuzushi")
+    observation, _ = environment.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, done, _, info = environment.step(illegal)
+    assert done and reward == -1.0 and "not a legal move" in info["illegal"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seat": 2}, "seat must be"),
+        ({"opponents": ["random", "random"]}, "one per other seat"),
+        ({"opponents": ["nobody"]}, "unknown agent"),
+        ({"render_mode": "human"}, "render_mode"),
+    ],
+)
+def test_bad_arguments_fail_in_one_line(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make("kuzushi", **kwargs)

@@ -1,0 +1,169 @@
+"""Kumiki's games in OpenSpiel: its own consistency checks, its MCTS bot, and the bot as a Kumiki agent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import kumiki
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+from kumiki.interop import openspiel as kumiki_openspiel  # noqa: E402
+
+kumiki_openspiel.register()
+
+# Several option sets per game; TowerBrix's are short (its random builds are long and slow to judge).
+SIM_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("kuzushi", {}),
+    ("kuzushi", {"players": 3}),
+    ("kuzushi", {"players": 4, "teams": 2, "size": 5}),
+    ("blokus3d", {}),
+    ("blokus3d", {"players": 3, "structure": "B"}),
+    ("blokus3d", {"colours_per_player": 2}),
+    ("kozo", {}),
+    ("kozo", {"players": 3, "random_size": True, "rounds": 2}),
+    ("kozo", {"players": 1, "rounds": 1}),
+    ("towerbrix", {"max_edits": 6, "rounds": 2}),
+    ("towerbrix", {"players": 3, "deck": "pink", "max_edits": 5, "rounds": 1}),
+    ("towerbrix", {"players": 3, "mode": "challenge", "challenge": 10, "max_edits": 5}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), SIM_CASES)
+def test_openspiel_random_simulation_test_passes(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), [("kuzushi", {}), ("blokus3d", {}), ("kozo", {})])
+def test_serialization_round_trip(name: str, params: dict[str, Any]) -> None:
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "simulations"),
+    [
+        ("kuzushi", {"players": 2, "size": 4}, 30),
+        ("blokus3d", {}, 10),
+        ("kozo", {"rounds": 1}, 6),
+        ("towerbrix", {"rounds": 1, "attempts": 1, "max_edits": 2}, 2),
+    ],
+)
+def test_mcts_bot_plays_whole_games(name: str, params: dict[str, Any], simulations: int) -> None:
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    rng = np.random.RandomState(7)
+    bot = mcts.MCTSBot(game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    returns = state.returns()
+    assert len(returns) == game.num_players()
+    assert game.min_utility() <= min(returns) and max(returns) <= game.max_utility()
+    assert state.kumiki_state.over
+
+
+def test_parameters_are_the_games_options() -> None:
+    game = pyspiel.load_game("kumiki_kuzushi", {"players": 3, "city_counts_as_base": True})
+    assert game.kumiki_game.options["players"] == 3 and game.kumiki_game.options["size"] == 7  # its own default
+    assert game.kumiki_game.options["city_counts_as_base"] is True
+    assert game.num_distinct_actions() == 338 and game.num_players() == 3
+    assert game.max_game_length() == 48
+    spec = kumiki_openspiel.parameters("towerbrix")
+    assert spec["mode"] == "base" and spec["total"] == -1 and spec["seed"] == 0
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("kumiki_kuzushi", {"colour": 1})  # unknown parameter: OpenSpiel refuses it
+    with pytest.raises(ValueError, match="players"):
+        pyspiel.load_game("kumiki_kuzushi", {"players": 9})  # the game's own one-line option error
+
+
+def test_game_types_say_what_kind_of_game_it_is() -> None:
+    kinds = {name: pyspiel.load_game(f"kumiki_{name}").get_type() for name in kumiki_openspiel.GAMES}
+    Info, Chance, Utility = pyspiel.GameType.Information, pyspiel.GameType.ChanceMode, pyspiel.GameType.Utility
+    assert kinds["kuzushi"].information == Info.PERFECT_INFORMATION
+    assert kinds["kuzushi"].chance_mode == Chance.DETERMINISTIC and kinds["kuzushi"].utility == Utility.ZERO_SUM
+    assert kinds["kozo"].chance_mode == Chance.DETERMINISTIC  # no draws without random sizes
+    random_sizes = pyspiel.load_game("kumiki_kozo", {"random_size": True}).get_type()
+    assert random_sizes.chance_mode == Chance.SAMPLED_STOCHASTIC
+    assert kinds["towerbrix"].information == Info.IMPERFECT_INFORMATION
+    assert kinds["towerbrix"].utility == Utility.IDENTICAL
+    assert pyspiel.load_game("kumiki_kozo", {"players": 1}).get_type().utility == Utility.GENERAL_SUM
+
+
+def test_returns_are_zero_sum_win_loss_draw() -> None:
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 3, "tiles": 3})
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    winners = state.kumiki_state.winners()
+    expected = [1.0 if p in winners else -1.0 for p in range(2)] if len(winners) == 1 else [0.0, 0.0]
+    assert state.returns() == expected
+
+
+def test_towerbrix_strings_never_show_another_seats_cards() -> None:
+    game = pyspiel.load_game("kumiki_towerbrix", {"players": 3, "seed": 5})
+    state = game.new_initial_state()
+    hands = state.kumiki_state.hands
+    for player in range(3):
+        others = {card for seat, hand in enumerate(hands) if seat != player for card in hand}
+        for text in (state.observation_string(player), state.information_state_string(player)):
+            assert all(f'"{card}"' not in text for card in others)
+            assert all(f'"{card}"' in text for card in hands[player])
+        tensor = np.asarray(state.observation_tensor(player))
+        assert tensor.shape == (int(np.prod(game.observation_tensor_shape())),)
+
+
+def test_chance_games_repeat_from_their_seed_and_differ_between_games() -> None:
+    first = pyspiel.load_game("kumiki_towerbrix", {"seed": 11})
+    second = pyspiel.load_game("kumiki_towerbrix", {"seed": 11})
+    deals = [first.new_initial_state().kumiki_state.hands for _ in range(3)]
+    assert deals == [second.new_initial_state().kumiki_state.hands for _ in range(3)]
+    assert deals[0] != deals[1]
+
+
+def test_openspiel_mcts_is_a_kumiki_agent() -> None:
+    agent = kumiki.load_agent("openspiel:mcts", simulations=40, seed=3)
+    game = kumiki.load_game("kuzushi", size=4)
+    state = game.new_state()
+    while not state.over:
+        move = agent.choose(state)
+        assert move in state.legal_moves()
+        state.play(move)
+    assert agent.describe().startswith("openspiel:mcts simulations=40")
+    spec_agent = kumiki.agents.agent_from_spec("openspiel:mcts:simulations=5,seed=1")
+    assert spec_agent.options["simulations"] == 5
+
+
+def test_openspiel_mcts_enters_the_arena(tmp_path: Path) -> None:
+    from kumiki import arena
+
+    study = arena.Study(
+        name="openspiel-vs-random",
+        game="kuzushi",
+        agents={"openspiel": "openspiel:mcts:simulations=30", "random": "random"},
+        games=2,
+        seed=1,
+        options={"size": 4},
+    )
+    results = arena.run(study, tmp_path / "out", backend="serial")
+    rows = [json.loads(line) for line in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert len(results) == len(rows) == 4 and all(row["forfeit"] is None for row in rows)
+    assert {"openspiel", "random"} == {seat for row in rows for seat in row["seats"]}
+
+
+def test_the_web_app_offers_openspiel_as_a_level() -> None:
+    from kumiki.server.agents import choose_move, level_agent
+
+    assert level_agent("kuzushi", "openspiel")[0] == "openspiel:mcts"
+    assert level_agent("kozo", "openspiel") == ("openspiel:mcts", {"simulations": 20})
+    move = choose_move("kuzushi", {"size": 4}, None, ["B 1,0"], "openspiel")
+    state = kumiki.load_game("kuzushi", size=4).new_state()
+    state.play("B 1,0")
+    assert move in {str(m) for m in state.legal_moves()}

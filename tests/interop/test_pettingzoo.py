@@ -1,0 +1,105 @@
+"""Kumiki's games as PettingZoo AEC environments: PettingZoo's own API and seed tests, masks, rewards, secrets."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+from pettingzoo.test import api_test, seed_test
+
+from kumiki.interop.pettingzoo import env
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("kuzushi", {}),
+    ("kuzushi", {"players": 4, "teams": 2, "size": 5}),
+    ("blokus3d", {"players": 3}),
+    ("blokus3d", {"colours_per_player": 2}),
+    ("kozo", {"random_size": True}),
+    ("kozo", {"players": 1, "rounds": 1}),
+    ("towerbrix", {"max_edits": 6}),
+    ("towerbrix", {"players": 3, "mode": "challenge", "challenge": 10, "max_edits": 4}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_pettingzoo_api_and_seed_tests_pass(name: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the dict observation warns, as PettingZoo's own board games do
+        api_test(env(name, **options), num_cycles=300)
+        seed_test(lambda: env(name, **options), num_cycles=200)
+
+
+def play_out(environment: Any, seed: int) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    environment.reset(seed=seed)
+    totals: dict[str, float] = {}
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        totals[agent] = totals.get(agent, 0.0) + reward
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    return totals
+
+
+def test_rewards_come_at_the_end_and_sum_to_zero() -> None:
+    environment = env("kuzushi", size=4)
+    totals = play_out(environment, 3)
+    state = environment.state
+    assert state.over and set(totals) == {"player_0", "player_1"}
+    assert sum(totals.values()) == pytest.approx(0.0)
+    winners = state.winners()
+    if len(winners) == 1:
+        assert totals[f"player_{winners[0]}"] == 1.0
+
+
+def test_the_agent_to_move_follows_the_game_not_a_cycle() -> None:
+    environment = env("kuzushi")
+    environment.reset(seed=1)
+    assert environment.agent_selection == "player_1"  # the CITY is player 0's: player 1 moves first
+    observation = environment.observe("player_0")
+    assert not observation["action_mask"].any()  # not to move: no action
+
+
+def test_an_illegal_action_ends_the_game_with_minus_one_for_its_player() -> None:
+    environment = env("kuzushi")
+    environment.reset(seed=1)
+    mask = environment.observe("player_1")["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    environment.step(illegal)
+    assert all(environment.terminations.values())
+    assert environment._cumulative_rewards == {"player_0": 0.0, "player_1": -1.0}
+    assert "not a legal move" in environment.infos["player_1"]["illegal"]
+    with pytest.raises(ValueError, match="out of range"):
+        fresh = env("kuzushi")
+        fresh.reset(seed=1)
+        fresh.step(10_000)
+
+
+def test_ansi_render_is_the_text_board() -> None:
+    environment = env("blokus3d", render_mode="ansi")
+    environment.reset(seed=0)
+    assert environment.render() == environment.state.render()
+    with pytest.raises(ValueError, match="render_mode"):
+        env("kuzushi", render_mode="human")
+
+
+def test_towerbrix_observations_never_show_another_seats_cards() -> None:
+    environment = env("towerbrix", players=3)
+    environment.reset(seed=9)
+    state = environment.state
+    encoding = state.game.encoding
+    lo, hi = encoding.layout["hand"]
+    for seat in range(3):
+        shown = environment.observe(f"player_{seat}")["observation"][lo:hi]
+        assert {card for card, i in encoding.cards.items() if shown[i]} == set(state.hands[seat])
+
+
+def test_bad_options_fail_in_one_line() -> None:
+    with pytest.raises(ValueError, match="players"):
+        env("kuzushi", players=9)
+    with pytest.raises(ValueError, match="unknown game"):
+        env("chess")
