@@ -340,7 +340,12 @@ def list_agents(
 ) -> None:
     """List the agents (AI players) and their options; use them as --seat N=name:option=value,..."""
     with _reported("kumiki agents", as_json):
-        specs = {name: type(load_agent(name)).option_spec for name in agent_names()}
+        specs = {}
+        for name in agent_names():
+            try:
+                specs[name] = type(load_agent(name)).option_spec
+            except ValueError:  # an agent of an optional extra that is not installed (openspiel:mcts)
+                continue
         if names_only:
             sys.stdout.write("".join(f"{name}\n" for name in specs))
             return

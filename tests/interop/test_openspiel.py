@@ -159,6 +159,7 @@ def test_openspiel_mcts_enters_the_arena(tmp_path: Path) -> None:
 
 
 def test_the_web_app_offers_openspiel_as_a_level() -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
     from kumiki.server.agents import choose_move, level_agent
 
     assert level_agent("kuzushi", "openspiel")[0] == "openspiel:mcts"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from kumiki.core.errors import IllegalMove
 from kumiki.core.options import Option, resolve_options
 
 if TYPE_CHECKING:
@@ -108,16 +109,49 @@ class State(ABC):
     seed: int | None
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Move]:
-        """Every legal move for ``to_move``, in a deterministic order; [] once the game is over.
+    def legal_moves(self, player: int | None = None) -> Sequence[Move]:
+        """Every legal move of seat ``player`` (default: ``to_move``), in a deterministic order; [] once the game is
+        over or when ``player`` may not act now (see ``actors``).
 
         Games return a list of their own move type; the base promises a read-only sequence so that a game's list
         (``list[KuzushiMove]``) is a valid override.
         """
 
     @abstractmethod
-    def play(self, move: Move | str) -> None:
-        """Apply a move (or its notation). Raises IllegalMove with the reason, leaving the state untouched."""
+    def play(self, move: Move | str, player: int | None = None) -> None:
+        """Apply a move (or its notation) for seat ``player`` (default: ``to_move``). Raises IllegalMove with the
+        reason, leaving the state untouched (also when ``player`` is not among ``actors``)."""
+
+    @property
+    def actors(self) -> list[int]:
+        """The seats that may act now: ``[to_move]`` in turn-based play, several in a simultaneous phase (TowerBrix
+        with ``turns="free"``, where ``to_move`` is the first of them); [] once the game is over."""
+        if self.over or self.to_move is None:
+            return []
+        return [self.to_move]
+
+    def may_act(self, player: int) -> bool:
+        """Whether seat ``player`` is among ``actors``; ValueError if it is no seat of this game."""
+        players = self.game.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+            raise ValueError(f"player {player!r} is not in 0…{players - 1}")
+        return player in self.actors
+
+    def require_actor(self, player: int | None, move: object) -> int:
+        """The seat that plays ``move``: ``player``, or ``to_move`` when None; IllegalMove when that seat may not
+        act now (the game is over, or it is another seat's turn)."""
+        if self.over or self.to_move is None:
+            raise IllegalMove(f"{move}: the game is over")
+        if player is None:
+            return self.to_move
+        if not self.may_act(player):
+            raise IllegalMove(f"{move}: it is not player {player}'s turn (player {self.to_move} is to move)")
+        return player
+
+    def move_seats(self) -> list[int] | None:
+        """The seat that played each move of ``history``, where the turn order does not tell it (simultaneous play:
+        records write it beside each move); None in turn-based play."""
+        return None
 
     @abstractmethod
     def copy(self) -> State:

@@ -19,6 +19,7 @@ RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date", "Generator")
 _PLAYER_TAG = re.compile(r"Player\d+")
 _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
+_SEAT = re.compile(r"(.*?)\s+@(\d+)")  # a move played by a given seat (simultaneous play): "Y1 z 0,0 @2"
 _UNFINISHED = ("", "*")
 
 
@@ -128,13 +129,20 @@ def read_record(text: str) -> tuple[Game, State]:
     record = parse_record(text)
     game, seed = _game_from_tags(record)
     state = game.new_state(seed=seed)
-    for line, move_text in record.moves:
+    for line, text in record.moves:
+        seat_match = _SEAT.fullmatch(text)
+        move_text, seat = (seat_match[1], int(seat_match[2])) if seat_match else (text, None)
+        if seat is not None and seat >= game.players:
+            raise RecordError(f"line {line}: @{seat}: no such seat (players 0…{game.players - 1})", line, text)
         try:
             move = game.parse_move(move_text)
         except MoveSyntaxError as error:
             raise RecordError(f"line {line}: unparsable move: {error}", line, move_text) from None
         try:
-            state.play(move)
+            if seat is None:
+                state.play(move)  # a game written before simultaneous play may not take a player
+            else:
+                state.play(move, player=seat)
         except IllegalMove as error:
             raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
     _check_result(record, state)
@@ -177,5 +185,9 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
             raise ValueError(f"tag name {name!r} must be letters, digits and underscores")
         lines.append(f'[{name} "{_quote(str(value))}"]')
     lines.append("")
-    lines.extend(str(move) for move in state.history)
+    seats = state.move_seats()
+    if seats is None:
+        lines.extend(str(move) for move in state.history)
+    else:  # simultaneous play: who played each move, as " @seat"
+        lines.extend(f"{move} @{seat}" for move, seat in zip(state.history, seats, strict=True))
     return "\n".join(lines) + "\n"

@@ -44,6 +44,9 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
         "brick": None,
         "box_short": None,
         "box_long": None,
+        # Free turns need the real-time table (every seat editing at once); until the web client has it, the web
+        # plays TowerBrix in seat order.
+        "turns": None,
     },
 }
 DIST = Path(kumiki.__file__).parent / "web" / "dist"

@@ -186,15 +186,19 @@ class Blokus3DState(State):
         other.over = self.over
         return other
 
-    def legal_moves(self) -> list[Blokus3DMove]:
+    def legal_moves(self, player: int | None = None) -> list[Blokus3DMove]:
+        if player is not None and not self.may_act(player):
+            return []
         return list(self._legal)
 
-    def play(self, move: Blokus3DMove | str) -> None:  # type: ignore[override]
+    def play(self, move: Blokus3DMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if type(move) is not Blokus3DMove:
             move = self._coerce(move)
         colour = self.colour_to_move
         if colour is None:
             raise IllegalMove(f"{move}: the game is over")
+        if player is not None:
+            self.require_actor(player, move)
         g = self.game
         o, tz, pos = g.placement(move)
         if not self._fits(o, tz, pos, colour):

@@ -223,8 +223,8 @@ class KozoState(State):
 
     # ----------------------------------------------------------------- protocol
 
-    def legal_moves(self) -> list[KozoMove]:
-        if self.over:
+    def legal_moves(self, player: int | None = None) -> list[KozoMove]:
+        if (player is not None and not self.may_act(player)) or self.over:
             return []
         g = self.game
         moves = []
@@ -239,7 +239,7 @@ class KozoState(State):
         moves.sort(key=lambda m: (g.order[m.piece], m.cells, m.balance))
         return moves
 
-    def play(self, move: KozoMove | str) -> None:  # type: ignore[override]
+    def play(self, move: KozoMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if isinstance(move, str):
             move = self.game.parse_move(move)
         elif not isinstance(move, KozoMove):
@@ -248,6 +248,8 @@ class KozoState(State):
             move = KozoMove(move.piece, tuple(sorted(move.cells)), move.balance)  # the notation lists cells sorted
         if self.over or self.to_move is None:
             raise IllegalMove(f"{move}: the game is over")
+        if player is not None:
+            self.require_actor(player, move)
         self._check(move)
         player = self.to_move
         g = self.game

@@ -78,24 +78,7 @@ class KuzushiEncoding(Encoding):
     def legal_actions(self, state: State) -> list[int]:
         s: KuzushiState = state  # type: ignore[assignment]
         p = s.to_move
-        if p is None:
-            return []
-        out: list[int] = []
-        append = out.append
-        if s._tiles[p]:
-            table = self.base_action
-            free = s._playable()
-            while free:
-                low = free & -free
-                append(table[low.bit_length() - 1])
-                free ^= low
-        table = self.flip_action
-        own = s._flags[p]
-        while own:
-            low = own & -own
-            append(table[low.bit_length() - 1])
-            own ^= low
-        return out
+        return [] if p is None else s.legal(p, self.base_action, self.flip_action)
 
     def observe(self, state: State, player: int) -> Tensor:
         return self._bits(state, player, False)

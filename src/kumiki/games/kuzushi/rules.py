@@ -9,7 +9,7 @@ the same tiles transposed so that the bounding box is read off both in a handful
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
@@ -18,6 +18,8 @@ from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
 
 if TYPE_CHECKING:
     from kumiki.games.kuzushi.encoding import KuzushiEncoding
+
+T = TypeVar("T")
 
 
 class Kuzushi(Game):
@@ -140,34 +142,39 @@ class KuzushiState(State):
         other.over = self.over
         return other
 
-    def legal_moves(self) -> list[KuzushiMove]:
+    def legal_moves(self, player: int | None = None) -> list[KuzushiMove]:
         p = self.to_move
-        if p is None:
+        if (player is not None and not self.may_act(player)) or p is None:
             return []
         g = self.game
-        moves: list[KuzushiMove] = []
-        append = moves.append
+        return self.legal(p, g.base_moves, g.flip_moves)
+
+    def legal(self, p: int, base_table: list[T], flip_table: list[T]) -> list[T]:
+        """Player p's legal moves as the tables give them per bit (moves, or the encoding's actions): the BASEs
+        on the playable cells if p has a tile left, then the flips of p's FLAGs, each in bit order."""
+        out: list[T] = []
+        append = out.append
         if self._tiles[p]:
-            table = g.base_moves
             free = self._playable()
             while free:
                 low = free & -free
-                append(table[low.bit_length() - 1])
+                append(base_table[low.bit_length() - 1])
                 free ^= low
-        table = g.flip_moves
         own = self._flags[p]
         while own:
             low = own & -own
-            append(table[low.bit_length() - 1])
+            append(flip_table[low.bit_length() - 1])
             own ^= low
-        return moves
+        return out
 
-    def play(self, move: KuzushiMove | str) -> None:  # type: ignore[override]
+    def play(self, move: KuzushiMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if type(move) is not KuzushiMove:
             move = self._coerce(move)
         p = self.to_move
         if p is None:
             raise IllegalMove(f"{move}: the game is over")
+        if player is not None:
+            self.require_actor(player, move)
         g = self.game
         n = g.size
         x = move.x

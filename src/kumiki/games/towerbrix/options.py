@@ -92,6 +92,14 @@ TOWERBRIX_OPTIONS = (
     Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
     Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
     Option("retry_drop", int, 2, "a failed round is replayed with this many points fewer (base game, solo)", 1, 10),
+    Option(
+        "turns",
+        str,
+        "cycle",
+        "'free': during the build every seat may act at any time, as the rulebook plays (the web app's default); "
+        "'cycle': one edit or ok each, in seat order (for studies and the terminal)",
+        choices=("cycle", "free"),
+    ),
     Option("max_edits", int, 40, "edits per attempt; at the limit the build ends and the tower is evaluated", 1, 10000),
     Option("helper", bool, True, "view(p) tells p whether each of their cards holds now (the thumbs-up helper)"),
     Option("box_short", float, 6.0, "the box's short side, in brick thicknesses (height bonus +1)", 0.5, 100.0),

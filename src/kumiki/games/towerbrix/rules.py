@@ -125,6 +125,7 @@ class TowerBrixState(State):
         self.bricks: dict[str, Brick] = {}
         self.oks: set[int] = set()
         self.edits = 0
+        self.movers: list[int] = []  # the seat that played each move of history
         self._verdict: tuple[tuple[Brick, ...], Any] | None = None
         self._spots: tuple[tuple[Brick, ...], list[tuple[str, float, float]]] | None = None
         self._deal()
@@ -235,16 +236,32 @@ class TowerBrixState(State):
 
     # ----------------------------------------------------------------- moves
 
-    def legal_moves(self) -> list[TowerBrixMove]:
+    @property
+    def actors(self) -> list[int]:
+        """``[to_move]`` with ``turns="cycle"``; with ``turns="free"`` every seat, ``to_move`` first (the seat after
+        the last to act), then the others in seat order."""
+        if self.over or self.to_move is None:
+            return []
+        if self.game.options["turns"] == "cycle":
+            return [self.to_move]
+        n = self.game.players
+        return [(self.to_move + k) % n for k in range(n)]
+
+    def move_seats(self) -> list[int] | None:
+        """With ``turns="free"`` the seat that played each move (records write it); None in seat order."""
+        return list(self.movers) if self.game.options["turns"] == "free" else None
+
+    def legal_moves(self, player: int | None = None) -> list[TowerBrixMove]:
         """``ok``; taking away each brick that may go; then placements of the first brick of each colour not in the
         tower (bricks of one colour are interchangeable for every card), by brick, axis (x, y, z), y, x: at the
         corner 0,0 on an empty table, else at every grid corner where the lowered brick shares a face with a brick
         of the tower. Moving a placed brick, or placing the other brick of a colour, is legal but not listed; so is
         ``time`` in challenge 2, which a clock plays, not a player."""
-        if self.over:
+        if (player is not None and not self.may_act(player)) or self.over:
             return []
+        seat = self.to_move if player is None else player
         moves = [OK]
-        if self.to_move == self.game.blind:
+        if seat == self.game.blind:
             return moves
         fixed = self.game.challenge is not None and self.game.challenge.fixed_bricks
         if not fixed:
@@ -267,8 +284,8 @@ class TowerBrixState(State):
         self._spots = (key, spots)
         return spots
 
-    def check(self, move: TowerBrixMove) -> None:
-        """Raise IllegalMove if ``move`` cannot be played now."""
+    def check(self, move: TowerBrixMove, player: int | None = None) -> None:
+        """Raise IllegalMove if seat ``player`` (default: ``to_move``) cannot play ``move`` now."""
         g = self.game
         if self.over:
             raise IllegalMove(f"{move}: the game is over")
@@ -278,7 +295,7 @@ class TowerBrixState(State):
             if g.challenge is None or g.challenge.recorded != "time":
                 raise IllegalMove("time: only challenge 2 (time pressure) has a clock")
             return
-        if self.to_move == g.blind:
+        if (self.to_move if player is None else player) == g.blind:
             raise IllegalMove(f"{move}: the blind player (challenge 10) takes no part in the building; say ok")
         if move.brick not in g.usable:
             raise IllegalMove(f"{move}: the gray brick is not used with the {g.options['deck']} deck")
@@ -292,17 +309,17 @@ class TowerBrixState(State):
             if on_it:
                 raise IllegalMove(f"{move}: {move.brick} carries {' '.join(on_it)}; take those away first")
 
-    def play(self, move: Move | str) -> None:
+    def play(self, move: Move | str, player: int | None = None) -> None:
         if isinstance(move, str):
             move = self.game.parse_move(move)
         elif not isinstance(move, TowerBrixMove):
             raise IllegalMove(f"{move!r} is not a TowerBrix move")
         else:
             move = self.game.parse_move(str(move))
-        self.check(move)
-        player = self.to_move
-        assert player is not None
+        player = self.require_actor(player, move)
+        self.check(move, player)
         self.history.append(move)
+        self.movers.append(player)
         if move.kind == "time":
             self.to_move = (player + 1) % self.game.players
             self._evaluate(out_of_time=True)
@@ -433,6 +450,7 @@ class TowerBrixState(State):
         twin.bricks = dict(self.bricks)
         twin.oks = set(self.oks)
         twin.edits = self.edits
+        twin.movers = list(self.movers)
         twin._verdict = self._verdict
         twin._spots = self._spots
         return twin
