@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from kumiki.interop.pettingzoo import env
+from kumiki.interop import encode
+from kumiki.interop.pettingzoo import env, parallel_env
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("kuzushi", {}),
@@ -103,3 +104,50 @@ def test_bad_options_fail_in_one_line() -> None:
         env("kuzushi", players=9)
     with pytest.raises(ValueError, match="unknown game"):
         env("chess")
+
+
+PARALLEL_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("towerbrix", {"players": 3, "turns": "free", "max_edits": 8, "rounds": 1}),
+    ("towerbrix", {"players": 3, "turns": "free", "mode": "challenge", "challenge": 10, "max_edits": 5}),
+    ("kuzushi", {}),  # turn-based: one seat acts a step, the others wait
+]
+
+
+@pytest.mark.parametrize(("name", "options"), PARALLEL_CASES)
+def test_pettingzoo_parallel_api_and_seed_tests_pass(name: str, options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        parallel_api_test(parallel_env(name, **options), num_cycles=300)
+        parallel_seed_test(lambda: parallel_env(name, **options), num_cycles=100)
+
+
+def test_free_towerbrix_seats_act_in_one_step_and_a_late_edit_is_refused() -> None:
+    environment = parallel_env("towerbrix", players=3, turns="free")
+    observations, _ = environment.reset(seed=1)
+    wait = environment.wait
+    game = environment.game
+    assert all(obs["action_mask"][wait] == 1 for obs in observations.values())
+    first = encode(game, "Y1 z 0,0")
+    assert all(obs["action_mask"][first] for obs in observations.values())  # every seat may place it now
+    # seats 0 and 1 both place Y1 at once: seat 0 acts first (to_move), seat 1's edit then moves Y1 elsewhere
+    again = encode(game, "Y1 x 0,0")
+    observations, rewards, terminations, _, infos = environment.step(
+        {"player_0": first, "player_1": again, "player_2": wait}
+    )
+    state = environment.state
+    assert state.movers == [0, 1] and str(state.history[1]) == "Y1 x 0,0"
+    assert set(rewards.values()) == {0.0} and not any(terminations.values())
+    # a brick taken away by an earlier seat in the same step cannot be taken again: refused, not fatal
+    remove = encode(game, "-Y1")
+    _, _, terminations, _, infos = environment.step({"player_2": remove, "player_0": remove})
+    assert "refused" in infos["player_0"] and "Y1 is not in the tower" in infos["player_0"]["refused"]
+    assert not any(terminations.values()) and state.movers == [0, 1, 2]
+
+
+def test_only_waiting_truncates_after_max_cycles() -> None:
+    environment = parallel_env("towerbrix", players=2, turns="free", max_cycles=3)
+    environment.reset(seed=0)
+    for _ in range(3):
+        _, _, terminations, truncations, _ = environment.step({})
+        assert not any(terminations.values())
+    assert all(truncations.values()) and environment.agents == []

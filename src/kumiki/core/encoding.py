@@ -42,10 +42,11 @@ class Encoding(ABC):
     def decode(self, action: int, state: State | None = None) -> Move:
         """The move of ``action``; ValueError for an action out of range (or a missing state, see needs_state)."""
 
-    def legal_actions(self, state: State) -> list[int]:
-        """The actions of ``state``'s legal moves, ascending (moves without an action are left out)."""
+    def legal_actions(self, state: State, player: int | None = None) -> list[int]:
+        """The actions of the legal moves of seat ``player`` (default: ``to_move``), ascending (moves without an
+        action are left out)."""
         out = []
-        for move in state.legal_moves():
+        for move in state.legal_moves() if player is None else state.legal_moves(player=player):
             try:
                 out.append(self.encode(move))
             except ValueError:
@@ -60,10 +61,11 @@ class Encoding(ABC):
 
     def observe_and_mask(self, state: State, player: int) -> tuple[Tensor, Mask]:
         """``observe(state, player)`` and the action mask of ``player`` (1 for each legal action; all 0 when
-        ``player`` is not to move), as the adapters hand them to a learner each step (games may build both at once)."""
+        ``player`` may not act now), as the adapters hand them to a learner each step (games may build both at
+        once)."""
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        if not state.over and state.to_move == player:
-            mask[self.legal_actions(state)] = 1
+        if player in state.actors:
+            mask[self.legal_actions(state, player)] = 1
         return self.observe(state, player), mask
 
     @abstractmethod

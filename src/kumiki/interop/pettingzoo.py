@@ -18,13 +18,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
 from kumiki.interop.utility import utilities
 
 try:
     from gymnasium import spaces
-    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+    from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped,unused-ignore]
 
     from kumiki.interop import spaces as kumiki_spaces
 except ImportError as error:  # pragma: no cover - exercised only without the extra
@@ -166,3 +167,124 @@ def env(game: str, render_mode: str | None = None, **options: Any) -> KumikiEnv:
     """The AEC environment of ``game`` with its options (an illegal action ends the game with -1 for its player;
     an action out of range is refused with ValueError)."""
     return KumikiEnv(game, render_mode=render_mode, **options)
+
+
+class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A Kumiki game as a PettingZoo parallel environment: every seat among ``state.actors`` acts in the same step.
+
+    Made for simultaneous play (TowerBrix with ``turns="free"``: everyone builds at once); a turn-based game works
+    too, with one seat acting a step. Each agent's action space has one action more than the game's encoding:
+    ``num_actions`` is *wait* (do nothing this step), always legal. A step applies the actions in the order of
+    ``actors`` (the seat after the last to act first, so the order rotates); an action that was legal when the step
+    began but no longer is when its turn comes (another seat moved that brick) is refused, as the server refuses a
+    late edit: it is skipped and ``infos[agent]["refused"]`` says why. An action its mask forbade ends the game with
+    -1 for its agent, as in the AEC environment. ``max_cycles`` steps (default: four times the game's longest
+    length) truncate a game of agents that only wait.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "kumiki_parallel_v0"}
+
+    def __init__(
+        self, game: str, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.game = load_game(game, **options)
+        self.metadata = {**KumikiParallelEnv.metadata, "name": f"kumiki_{game}_parallel_v0"}  # type: ignore[misc]
+        self.render_mode = render_mode
+        self.wait = self.game.num_actions
+        self.max_cycles = max_cycles if max_cycles is not None else 4 * self.game.encoding.max_length()
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self.agents = self.possible_agents[:]
+        base = kumiki_spaces.observation_space(self.game)
+        mask = spaces.Box(low=0, high=1, shape=(self.wait + 1,), dtype=np.int8)
+        space = spaces.Dict({"observation": base["observation"], "action_mask": mask})
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: spaces.Discrete(self.wait + 1) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: State = self.game.new_state(seed=0)
+        self.cycles = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The space of ``agent``'s observations: the observation array and the mask (with *wait* last)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The game's actions and *wait* (the last)."""
+        return self.action_spaces[agent]
+
+    def _observe(self, seat: int) -> dict[str, Any]:
+        observation, mask = self.game.encoding.observe_and_mask(self.state, seat)
+        return {"observation": observation, "action_mask": np.append(mask, np.int8(1))}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_state(seed=int(self._rng.integers(2**31)))
+        self.agents = self.possible_agents[:]
+        self.cycles = 0
+        observations = {agent: self._observe(i) for i, agent in enumerate(self.agents)}
+        return observations, {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """Apply every agent's action (see the class) and return observations, rewards, terminations,
+        truncations and infos for the agents of the step."""
+        state = self.state
+        live = self.agents[:]
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
+        rewards = dict.fromkeys(live, 0.0)
+        masks = {agent: self._observe(i)["action_mask"] for i, agent in enumerate(self.possible_agents)}
+        illegal: str | None = None
+        for seat in state.actors:
+            agent = self.possible_agents[seat]
+            action = actions.get(agent, self.wait)
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"{agent}: an action is an int in 0…{self.wait}, not {action!r}")
+            action = int(action)
+            if not 0 <= action <= self.wait:
+                raise ValueError(f"{agent}: action {action} is out of range 0…{self.wait}")
+            if action == self.wait or state.over:
+                continue
+            if not masks[agent][action]:
+                illegal = agent
+                infos[agent]["illegal"] = f"action {action} is not a legal move now"
+                break
+            try:
+                state.play(self.game.encoding.decode(action, state), player=seat)
+            except (IllegalMove, ValueError) as error:
+                infos[agent]["refused"] = str(error)
+        self.cycles += 1
+        done = state.over or illegal is not None
+        if illegal is not None:
+            rewards[illegal] = -1.0
+        elif state.over:
+            rewards = dict(zip(self.possible_agents, utilities(state), strict=True))
+        truncated = not done and self.cycles >= self.max_cycles
+        terminations = dict.fromkeys(live, done)
+        truncations = dict.fromkeys(live, truncated)
+        observations = {agent: self._observe(self.possible_agents.index(agent)) for agent in live}
+        if done or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """The game's text board (``render_mode="ansi"``), else None."""
+        if self.render_mode is None:
+            return None
+        return self.state.render()
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window or file."""
+
+
+def parallel_env(
+    game: str, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
+) -> KumikiParallelEnv:
+    """The parallel environment of ``game`` with its options: every seat among ``actors`` acts each step (TowerBrix
+    with ``turns="free"`` is the simultaneous game; see :class:`KumikiParallelEnv`)."""
+    return KumikiParallelEnv(game, render_mode=render_mode, max_cycles=max_cycles, **options)

@@ -81,8 +81,10 @@ class Blokus3DEncoding(Encoding):
         tz, pos = divmod(rest, 256)
         return self.game.move_for(ORIENTATIONS[o_id], tz, pos)
 
-    def legal_actions(self, state: State) -> list[int]:
+    def legal_actions(self, state: State, player: int | None = None) -> list[int]:
         s: Blokus3DState = state  # type: ignore[assignment]
+        if player is not None and player != s.to_move:
+            return []
         index = self.index
         return sorted([index[m.key] for m in s._legal])
 

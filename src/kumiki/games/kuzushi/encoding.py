@@ -75,10 +75,12 @@ class KuzushiEncoding(Encoding):
     def decode(self, action: int, state: State | None = None) -> Move:
         return self.moves[self.check_action(action)]
 
-    def legal_actions(self, state: State) -> list[int]:
+    def legal_actions(self, state: State, player: int | None = None) -> list[int]:
         s: KuzushiState = state  # type: ignore[assignment]
         p = s.to_move
-        return [] if p is None else s.legal(p, self.base_action, self.flip_action)
+        if p is None or (player is not None and player != p):
+            return []
+        return s.legal(p, self.base_action, self.flip_action)
 
     def observe(self, state: State, player: int) -> Tensor:
         return self._bits(state, player, False)
