@@ -11,7 +11,7 @@ import random
 import time
 
 import kumiki
-from kumiki.games.kozo.ai import standing_after
+from kumiki.games.kozo.ai import move_falls, standing_after
 
 
 def random_towers(count: int, seed: int = 0) -> list[kumiki.State]:
@@ -48,7 +48,7 @@ def main() -> None:
     pairs = [(s, m) for s in states for m in rng.sample(s.legal_moves(), min(20, len(s.legal_moves())))]
     n = len(pairs)
     a = time.perf_counter()
-    decided = [(s, m) for s, m in pairs if s.certainly_falls(m)]
+    decided = [(s, m) for s, m in pairs if move_falls(s, m)]
     precheck = time.perf_counter() - a
     empty = _seconds(pairs, clear=True)
     cached = _seconds(pairs, clear=False)

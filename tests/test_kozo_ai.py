@@ -8,7 +8,7 @@ import pytest
 
 import kumiki
 from bench.kozo_precheck import random_towers
-from kumiki.games.kozo import KozoMove
+from kumiki.games.kozo import KozoMove, ai
 from kumiki.games.kozo.ai import FALL_PENALTY, own_slack, standing_after
 from kumiki.games.kozo.rules import BASE_REGION
 from kumiki.physics.model import Tower, body_from_cells
@@ -30,7 +30,7 @@ def test_pre_check_never_disagrees_with_the_lp() -> None:
         placements = {(m.piece, m.cells): m for m in state.legal_moves()}
         for move in rng.sample(list(placements.values()), min(40, len(placements))):
             checked += 1
-            if state.certainly_falls(move):
+            if ai.move_falls(state, move):
                 decided += 1
                 verdict = judge(step_one_tower(state, move), margin=False, explain=False)
                 assert not verdict.stands and not verdict.edge, str(move)
@@ -95,9 +95,9 @@ def test_heuristic_prefers_the_safer_of_two_moves() -> None:
     safe = state.game.parse_move("I3 0,2,0 1,2,0 2,2,0 + 1,2,1")
     hanging = state.game.parse_move("I3 0,0,1 0,1,1 0,2,1 + 0,1,2")
     assert own_slack(safe.cells, state.cells) > 0 > own_slack(hanging.cells, state.cells)
-    safe_value, hanging_value = state.move_values([safe, hanging])
+    safe_value, hanging_value = ai.move_values(state, [safe, hanging])
     assert hanging_value < -FALL_PENALTY / 2 < safe_value  # both are among the best checked: the judge drops it
-    assert state.certainly_falls(hanging) and not state.certainly_falls(safe)
+    assert ai.move_falls(state, hanging) and not ai.move_falls(state, safe)
     assert not judge(step_one_tower(state, hanging), margin=False, explain=False).stands
     assert standing_after(state, safe) is not None
 
@@ -105,7 +105,7 @@ def test_heuristic_prefers_the_safer_of_two_moves() -> None:
 def test_heuristic_playout_ends_the_game_and_mcts_plays_kozo() -> None:
     state = kumiki.load_game("kozo", players=2).new_state(seed=0)
     rollout = state.copy()
-    rollout.heuristic_playout(random.Random(0))
+    ai.heuristic_playout(rollout, random.Random(0))
     assert rollout.over and rollout.winners()
     move = kumiki.load_agent("mcts", iterations=4, seed=0).choose(state)
     assert move in state.legal_moves()

@@ -124,13 +124,20 @@ def test_bad_actions_are_one_line_value_errors(name: str) -> None:
             decode(game, bad, state)  # type: ignore[arg-type]
 
 
-def test_kozo_decode_needs_the_state_and_says_so() -> None:
+def test_kozo_actions_are_drops_read_in_the_position() -> None:
     game = kumiki.load_game("kozo")
     assert game.encoding.needs_state
-    with pytest.raises(ValueError, match="needs the state"):
-        decode(game, 96)
     state = game.new_state()
     assert str(decode(game, 96, state)) == "I2 0,0,0 1,0,0 + 0,0,1"
+    assert decode(game, 96) == decode(game, 96, state)  # without a state: on the empty ring
+    assert all(encode(game, decode(game, a)) == a for a in range(game.num_actions))
+    state.play("I2 0,0,0 1,0,0 + 0,0,1")
+    landed = [m for m in state.legal_moves() if min(z for _, _, z in m.cells) > 0]  # drops that rest on the I2
+    assert landed
+    for move in landed[:20]:
+        action = encode(game, move)
+        assert decode(game, action, state) == move  # the position gives the levels ...
+        assert decode(game, action) != move  # ... which the empty ring does not
 
 
 def test_moves_without_an_action_say_why() -> None:

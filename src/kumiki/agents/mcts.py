@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from kumiki.agents.base import Agent, require_moves
+from kumiki.agents.hooks import has_hook, hook
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
 
@@ -42,9 +43,9 @@ class Node:
 
 def one_ply_values(state: State, moves: list[Move]) -> list[float]:
     """How far the mover's side leads the best other side after each move (the greedy agent's view)."""
-    hook = getattr(state, "move_values", None)
-    if hook is not None:
-        values: list[float] = hook(moves)
+    values_of = hook(state, "move_values")
+    if values_of is not None:
+        values: list[float] = values_of(state, moves)
         return values
     player = state.to_move
     assert player is not None
@@ -158,7 +159,7 @@ class MCTSAgent(Agent):
         seconds = self.options["seconds"]
         iterations = self.options["iterations"]
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf
-        has_prior = hasattr(state, "move_values")
+        has_prior = has_hook(state, "move_values")
         bias = self.options["bias"]
         if bias is None:
             bias = 1.0 if has_prior else 0.0
@@ -167,8 +168,8 @@ class MCTSAgent(Agent):
             widening = 2.0 if has_prior and bias > 0 else 0.0
         root = Node(state, None)
         self._expandable(root, bias)
-        fast = hasattr(state, "playout")
-        heavy = self.options["playout"] == "heuristic" and hasattr(state, "heuristic_playout")
+        fast = hook(state, "playout")
+        heavy = hook(state, "heuristic_playout") if self.options["playout"] == "heuristic" else None
         reward = REWARDS[self.options["reward"]]
         log = math.log
         sqrt = math.sqrt
@@ -206,10 +207,10 @@ class MCTSAgent(Agent):
                 path.append(node)
             # Simulation.
             rollout = node.state.copy()
-            if heavy:
-                rollout.heuristic_playout(rng)  # type: ignore[attr-defined]
-            elif fast:
-                rollout.playout(rng)  # type: ignore[attr-defined]
+            if heavy is not None:
+                heavy(rollout, rng)
+            elif fast is not None:
+                fast(rollout, rng)
             else:
                 random_playout(rollout, rng)
             rewards = reward(rollout)

@@ -21,7 +21,7 @@ def encode(game: Game, move: Move | str) -> int:
 
 def decode(game: Game, action: int, state: State | None = None) -> Move:
     """The move of ``action`` in ``game``. Kozo's actions are drops whose levels follow from the tower: pass the
-    ``state`` they are played in (``game.encoding.needs_state``)."""
+    ``state`` they are played in (``game.encoding.needs_state``; without it, the drop on the empty ring)."""
     return game.encoding.decode(action, state)
 
 

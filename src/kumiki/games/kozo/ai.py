@@ -1,7 +1,9 @@
 """Kozo's AI helpers: an exact pre-check that rejects certainly-falling placements before the LP, a cheap balance
 estimate for move ordering, and the heuristic playout the MCTS agent uses (docs/rules/kozo.md, "AI").
 
-Nothing here changes a verdict: the judge (with its cache per tower, in rules.py) stays the referee.
+Nothing here changes a verdict: the judge (with its cache per tower, in rules.py) stays the referee. The rules do
+not import this module: the agents find its hooks, ``move_values(state, moves)`` and ``heuristic_playout(state,
+rng)``, by the game's name (``kumiki.agents.hooks``).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from kumiki.games.kozo.rules import BASE_REGION  # the AI knows the rules, never the other way round
 from kumiki.geometry.polycube import Cell
 from kumiki.physics.contacts import find_interfaces, hull, support_points
-from kumiki.physics.model import Tower
+from kumiki.physics.model import Tower, body_from_cells
 from kumiki.physics.statics import EPSILON, TOLERANCE
 
 if TYPE_CHECKING:
@@ -25,6 +28,20 @@ HEIGHT_COST = 0.2  # prior points per level the piece reaches
 WANTED = 6  # standing moves a node's prior looks for with the judge
 BUDGET = 60  # moves it may put to the judge to find them
 PLAYOUT_TURNS = 4  # turns a playout plays with the judge before the rest is scored as played without a fall
+
+
+def heuristic_playout(state: KozoState, rng: random.Random) -> None:
+    """The MCTS hook: play a few turns of the current round (biggest pieces first, the judge refereeing), then score
+    the rest and the later rounds as played without a fall; in place."""
+    playout_round(state, rng)
+    finish_later_rounds(state)
+
+
+def move_falls(state: KozoState, move: KozoMove) -> bool:
+    """The exact pre-check for a move: True only if the polycube of ``move`` must fall at step 1 (no LP solved)."""
+    body = body_from_cells(move.piece, move.cells)
+    tower = Tower((*state.bodies, body, *state.balance_bodies), BASE_REGION, "falls")
+    return certainly_falls(tower, len(state.bodies))
 
 
 def certainly_falls(tower: Tower, body: int) -> bool:

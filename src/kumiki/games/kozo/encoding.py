@@ -3,7 +3,8 @@
 An action is what a player does with their hands: drop a piece, in one of its rotations, over a spot of the ring
 (a *placement*: every cell over a ring column) and put the balance cube on one of the eight ring columns:
 ``action = placement * 8 + column``. The piece comes to rest where the tower stops it, and the balance cube sits on
-the column's highest polycube cube, so the levels follow from the position: ``decode`` needs the state.
+the column's highest polycube cube, so the levels follow from the position: ``decode`` needs the state (without
+one it reads the action on the empty ring, the position of a round's first move).
 
 Why not number the levels too: a bijection over (placement, level, column, balance level) would need 244 × 31 × 8 ×
 31 ≈ 1.9 million actions for the standard pool, almost all of them never legal; this encoding has 244 × 8 = 1,952
@@ -76,17 +77,19 @@ class KozoEncoding(Encoding):
         return placement * _COLUMNS + column
 
     def decode(self, action: int, state: State | None = None) -> Move:
+        """The move of ``action`` in ``state``; without a state, on the empty ring (a round's first move)."""
         action = self.check_action(action)
-        if state is None:
-            raise ValueError("a Kozo action is a drop: the levels follow from the tower, so decode needs the state")
-        s: KozoState = state  # type: ignore[assignment]
         placement = self.placements[action // _COLUMNS]
         bx, by = RING[action % _COLUMNS]
-        z = s.resting_level(placement)
+        z: int | None = 0
+        top = 0
+        if state is not None:
+            s: KozoState = state  # type: ignore[assignment]
+            z = s.resting_level(placement)
+            top = s.top[(bx, by)]
         if z is None:
             raise ValueError(f"action {action}: {placement.piece} dropped there would come to rest on a balance cube")
         cells = tuple((x, y, c + z) for x, y, c in placement.cells)
-        top = s.top[(bx, by)]
         for x, y, c in cells:
             if (x, y) == (bx, by):
                 top = max(top, c + 1)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Game, GameFacts, State
-from kumiki.games.kozo import ai
 from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
 from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
@@ -351,24 +350,6 @@ class KozoState(State):
             else:
                 self._margin_cache = judge(self.tower(), margin=True, explain=False).margin_deg
         return self._margin_cache
-
-    # ----------------------------------------------------------------- AI hooks (kumiki.agents use them if present)
-
-    def move_values(self, moves: list[KozoMove]) -> list[float]:
-        """A one-ply value of each move for the mover (the MCTS prior): see ``ai.move_values``."""
-        return ai.move_values(self, moves)
-
-    def heuristic_playout(self, rng: random.Random) -> None:
-        """Play a few turns of the current round (biggest pieces first, the judge refereeing), then score the rest
-        and the later rounds as played without a fall; in place (see ``ai.playout_round``)."""
-        ai.playout_round(self, rng)
-        ai.finish_later_rounds(self)
-
-    def certainly_falls(self, move: KozoMove) -> bool:
-        """The exact pre-check: True only if the polycube of ``move`` must fall at step 1 (no LP is solved)."""
-        body = body_from_cells(move.piece, move.cells)
-        tower = Tower((*self.bodies, body, *self.balance_bodies), BASE_REGION, "falls")
-        return ai.certainly_falls(tower, len(self.bodies))
 
     # ----------------------------------------------------------------- scores
 
