@@ -64,17 +64,33 @@ def level_agent(game: str, level: str) -> AgentSpec:
     return GAME_LEVELS.get(game, {}).get(level) or LEVELS.get(level) or PLAIN_AGENTS[level]
 
 
-def replay(game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str]) -> State:
-    """The position after ``moves``, replayed from the seed and options."""
+def replay(
+    game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str], seats: Iterable[int | None] = ()
+) -> State:
+    """The position after ``moves``, replayed from the seed and options; ``seats`` (the seat of each move, where
+    known) matter where every seat may act at once (TowerBrix with free turns)."""
     state = load_game(game, **options).new_state(seed=seed)
-    for move in moves:
-        state.play(move)
+    free = state.move_seats() is not None
+    seat_of = list(seats)
+    for ply, move in enumerate(moves):
+        seat = seat_of[ply] if ply < len(seat_of) else None
+        if free and seat is not None:
+            state.play(move, player=seat)
+        else:
+            state.play(move)
     return state
 
 
-def choose_move(game: str, options: dict[str, Any], seed: int | None, moves: list[str], level: str) -> str:
+def choose_move(
+    game: str,
+    options: dict[str, Any],
+    seed: int | None,
+    moves: list[str],
+    level: str,
+    seats: list[int | None] | None = None,
+) -> str:
     """The move the agent of ``level`` plays after ``moves`` (runs in a worker process)."""
-    state = replay(game, options, seed, moves)
+    state = replay(game, options, seed, moves, seats or ())
     name, agent_options = level_agent(game, level)
     return str(load_agent(name, **agent_options).choose(state))
 

@@ -44,11 +44,12 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
         "brick": None,
         "box_short": None,
         "box_long": None,
-        # Free turns need the real-time table (every seat editing at once); until the web client has it, the web
-        # plays TowerBrix in seat order.
-        "turns": None,
+        "turns": ("free", "cycle"),
     },
 }
+# Where the web app's form starts from another value than the engine's default: TowerBrix as the rulebook plays it,
+# everyone building at once (the engine keeps seat order by default, for studies and older records).
+WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free"}}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 MAX_SEED = 2**31 - 1
@@ -77,7 +78,7 @@ def catalog() -> dict[str, Any]:
     listing = []
     for name in WEB_GAMES:
         cls = game_class(name)
-        defaults = cls().options
+        defaults = {**cls().options, **WEB_DEFAULTS.get(name, {})}
         options = []
         narrowed = WEB_OPTIONS.get(name, {})
         for option in cls.option_spec:

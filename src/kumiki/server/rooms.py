@@ -59,8 +59,9 @@ class Connection:
 
 
 def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
-    """The position after the stored moves, replayed from the seed and options."""
-    return replay(row.game, row.options, row.seed, (text for _seat, text in moves))
+    """The position after the stored moves, replayed from the seed and options (and the seat of each move, which
+    matters where several seats may act at once)."""
+    return replay(row.game, row.options, row.seed, [text for _seat, text in moves], [seat for seat, _ in moves])
 
 
 def result_columns(state: State) -> dict[str, Any]:
@@ -108,7 +109,8 @@ class Room:
 
     def view_message(self, seat: int | None) -> str:
         state = self.state
-        legal = [str(m) for m in state.legal_moves()] if seat is not None and state.to_move == seat else []
+        actors = state.actors
+        legal = [str(m) for m in state.legal_moves(player=seat)] if seat is not None and seat in actors else []
         connected = {c.seat for c in self.connections}
         seats = [{**s.public(), "connected": s.kind == "agent" or s.seat in connected} for s in self.row.seats]
         return json.dumps(
@@ -119,6 +121,8 @@ class Room:
                 "seat": seat,
                 "ply": len(state.history),
                 "to_move": state.to_move,
+                "actors": actors,
+                "movers": self.movers,
                 "over": state.over,
                 "scores": state.scores(),
                 "winners": state.winners(),
@@ -166,17 +170,20 @@ class Room:
             state = self.state
             if seat is None:
                 raise Refusal("forbidden", "spectators cannot move: open the game with a seat's invite link")
-            if ply != len(state.history):
+            together = len(state.actors) > 1  # everyone may act at once: edits are applied in the order they come
+            if ply != len(state.history) and not (together and 0 <= ply < len(state.history)):
                 raise Refusal("stale", f"you sent a move for ply {ply}, but the game is at ply {len(state.history)}")
             if state.over:
                 raise Refusal("illegal", "the game is over")
-            if state.to_move != seat:
+            if seat not in state.actors:
                 raise Refusal("not_your_turn", f"it is seat {state.to_move}'s turn, not yours (seat {seat})")
             try:
                 move = state.game.parse_move(text)
-                state.play(move)
+                state.play(move, player=seat)
             except IllegalMove as error:
-                raise Refusal("illegal", str(error)) from None
+                late = ply != len(state.history)
+                why = f"{error} (the tower changed since you saw it: {len(state.history) - ply} edits meanwhile)"
+                raise Refusal("illegal", why if late else str(error)) from None
             await self._commit(seat, str(move))
             self.arm_clock()
             self.broadcast()
@@ -289,7 +296,7 @@ class Room:
             assert seat is not None
             level = self.row.seats[seat].level or "easy"
             history = [str(m) for m in self.state.history]
-            args = (self.row.game, self.row.options, self.row.seed, history, level)
+            args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers))
             try:
                 text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool and retry
@@ -301,8 +308,8 @@ class Room:
                 return
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
-                    return  # the position changed while it thought (an undo): its move no longer applies
-                self.state.play(text)
+                    continue  # the position changed while it thought (an undo, a teammate's edit): think again
+                self.state.play(text, player=seat)
                 await self._commit(seat, text)
                 self.arm_clock()
                 self.broadcast()

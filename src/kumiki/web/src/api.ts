@@ -52,6 +52,10 @@ export interface ViewMessage {
   seat: number | null;
   ply: number;
   to_move: number | null;
+  /** The seats that may act now: [to_move] in turn-based play, every seat in TowerBrix with free turns. */
+  actors?: number[];
+  /** The seat that made each move. */
+  movers?: (number | null)[];
   over: boolean;
   scores: number[];
   winners: number[];

@@ -13,7 +13,7 @@ export interface GameContext {
 }
 
 /** The part of a view message a board needs (the replay page builds these from the record). */
-export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history"> &
+export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history" | "actors"> &
   Partial<Pick<ViewMessage, "clock" | "seats">>;
 
 export interface GameModule {

@@ -563,7 +563,10 @@ class TowerBrixModule implements GameModule {
 
   private myTurn(): boolean {
     const msg = this.msg;
-    return this.ctx.interactive && !!msg && !msg.over && msg.to_move === this.ctx.seat && msg.legal.length > 0;
+    const actors = msg?.actors ?? (msg?.to_move === null || msg?.to_move === undefined ? [] : [msg.to_move]);
+    const seat = this.ctx.seat;
+    // with free turns every seat is among the actors: anyone may edit at any moment
+    return this.ctx.interactive && !!msg && !msg.over && seat !== null && actors.includes(seat) && msg.legal.length > 0;
   }
 
   private usable(): string[] {
@@ -740,7 +743,7 @@ class TowerBrixModule implements GameModule {
     else if (this.msg?.over) text = "";
     else if (this.blind()) text = "You cannot see the tower (blind luck): say ok when your turn comes.";
     else if (!this.myTurn()) text = "Waiting for the others…";
-    else if (!this.selected) text = "Your turn: pick a brick (tray or keys 1–9), or say ok (K).";
+    else if (!this.selected) text = `${(this.msg?.actors?.length ?? 1) > 1 ? "Build" : "Your turn"}: pick a brick (tray or keys 1–9), or say ok (K).`;
     else if (ghost && this.ghostBrick) {
       const b = this.ghostBrick;
       const others = v.bricks.filter((o) => o.id !== b.id);

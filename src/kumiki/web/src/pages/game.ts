@@ -71,7 +71,11 @@ export function gamePage(app: HTMLElement, id: string): void {
     } else {
       over.hidden = true;
       const mover = msg.to_move === null ? "—" : name(msg.to_move);
-      status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
+      const actors = msg.actors ?? (msg.to_move === null ? [] : [msg.to_move]);
+      const lastBy = msg.movers && msg.movers.length ? msg.movers[msg.movers.length - 1] : null;
+      const byWhom = actors.length > 1 && lastBy !== null && lastBy !== undefined && msg.last ? ` Last: ${msg.last} by ${name(lastBy)}.` : "";
+      if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." : "Everyone is building.") + byWhom;
+      else status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
     }
     scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), h("th", {}, "score")));
     for (const seat of msg.seats) {
@@ -91,6 +95,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     hooks.over = msg.over;
     hooks.seat = msg.seat;
     hooks.toMove = msg.to_move;
+    hooks.actors = msg.actors ?? [];
     hooks.legal = msg.legal.length;
     hooks.legalMoves = msg.legal;
     hooks.views += 1;

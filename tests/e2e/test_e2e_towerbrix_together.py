@@ -1,0 +1,71 @@
+"""TowerBrix as the rulebook plays it, in two browsers: free turns, two humans and a computer teammate building one
+tower at once; both edits sent at the same moment are applied in the server's order (or one refused in one line),
+every browser shows the same tower, and no browser ever holds another seat's cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import Page, expect
+from tests.helpers import until
+
+import kumiki
+
+READY = "window.__kumiki.frames > 5 && window.__kumiki.towerbrix && window.__kumiki.views > 0"
+
+
+def bricks(page: Page) -> list[str]:
+    return list(page.evaluate("window.__kumiki.towerbrix.bricks"))
+
+
+def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}, {"kind": "agent", "level": "random"}]
+    created = server.create("towerbrix", seats, players=3, turns="free", difficulty="easy", max_edits=30)
+    ann, bob = pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, READY)
+    until(bob, READY)
+    expect(ann.get_by_test_id("status")).to_contain_text("Build together")
+    expect(bob.get_by_test_id("status")).to_contain_text("Build together")
+    assert ann.evaluate("window.__kumiki.actors") == [0, 1, 2]
+
+    # bob steps in first, although a cycle would have given the turn to ann: Y1 goes on the empty table
+    bob.keyboard.press("1")
+    bob.keyboard.press("Enter")
+    until(ann, "window.__kumiki.ply >= 1")
+    # the computer teammate (seat 2, next in the order) builds alongside; the status names who made the last edit
+    until(ann, "window.__kumiki.ply >= 2")
+    expect(ann.get_by_test_id("status")).to_contain_text(" by ")
+    movers = kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))[1].movers
+    assert movers[:2] == [1, 2]
+
+    # ann and bob each place a brick at the same moment
+    ply = ann.evaluate("window.__kumiki.ply")
+    ann.keyboard.press("3")
+    bob.keyboard.press("5")
+    ann.keyboard.press("Enter")
+    bob.keyboard.press("Enter")
+    until(ann, f"window.__kumiki.ply >= {ply + 1}")
+    until(bob, f"window.__kumiki.ply >= {ply + 1}")
+    ann.wait_for_timeout(1500)  # let the teammate's replies and any refusal arrive
+    final = ann.evaluate("window.__kumiki.ply")
+    until(bob, f"window.__kumiki.ply === {final}")
+    assert bricks(ann) == bricks(bob)  # every browser shows the same tower
+    movers = set(kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))[1].movers[2:])
+    refused = [p for p in (ann, bob) if p.get_by_test_id("error").text_content()]
+    assert {0, 1} <= movers or len(refused) == 1  # both applied in the server's order, or one clearly refused
+    for page in refused:
+        expect(page.get_by_test_id("error")).to_contain_text("refused")
+
+    # no card leaks: each browser holds its own cards and never another seat's
+    _, state = kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))
+    for seat, page in ((0, ann), (1, bob)):
+        html = page.content()
+        assert all(card in html for card in state.hands[seat])
+        others = [card for k, hand in enumerate(state.hands) if k != seat for card in hand]
+        assert not any(f">{card}<" in html or f'"{card}"' in html for card in others)

@@ -1,0 +1,74 @@
+"""TowerBrix with free turns over the server (the rulebook's table: everyone builds at once): any seat edits at any
+moment, the server applies edits in the order they come and refuses one that no longer applies, every seat sees the
+same tower, cards stay secret, and the record names who played each move."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+from tests.server.helpers import create, error, receive_until, url, view_at
+
+import kumiki
+
+FREE = {"players": 3, "turns": "free", "difficulty": "easy", "max_edits": 20}
+
+
+def test_the_web_form_starts_from_free_turns(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    towerbrix = next(g for g in catalog["games"] if g["name"] == "towerbrix")
+    turns = next(o for o in towerbrix["options"] if o["name"] == "turns")
+    assert turns["default"] == "free" and turns["choices"] == ["free", "cycle"]
+
+
+def test_two_humans_edit_at_once_in_the_servers_order_and_a_late_edit_is_refused(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}, {"kind": "human", "name": "cy"}]
+    game = create(client, seats, game="towerbrix", seed=3, options=FREE)
+    hands = kumiki.load_game("towerbrix", **FREE).new_state(seed=3).to_json()["hands"]
+    with (
+        client.websocket_connect(url(game, 0)) as ann,
+        client.websocket_connect(url(game, 1)) as bob,
+        client.websocket_connect(url(game, 2)) as cy,
+    ):
+        first = receive_until(ann, view_at(0))
+        receive_until(bob, view_at(0))
+        receive_until(cy, view_at(0))
+        assert first["actors"] == [0, 1, 2] and first["to_move"] == 0
+        # bob acts before ann, whose turn a cycle would have given
+        bob.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        views = [receive_until(ws, view_at(1)) for ws in (ann, bob, cy)]
+        assert {json.dumps(v["view"]["bricks"]) for v in views} == {json.dumps(views[0]["view"]["bricks"])}
+        assert views[0]["movers"] == [1] and views[1]["legal"] and views[0]["legal"]
+        # ann and cy both send an edit seen at ply 1: both touch the tower, so both apply, in the order they came
+        ann.send_json({"type": "move", "ply": 1, "move": "P1 z 1,0"})
+        receive_until(ann, view_at(2))
+        cy.send_json({"type": "move", "ply": 1, "move": "R1 z 0,1"})
+        views = [receive_until(ws, view_at(3)) for ws in (ann, bob, cy)]
+        assert views[0]["movers"] == [1, 0, 2]
+        assert {json.dumps(v["view"]["bricks"]) for v in views} == {json.dumps(views[0]["view"]["bricks"])}
+        # bob takes R1 away; cy's removal of R1, sent from the same ply, no longer applies: refused in one line
+        bob.send_json({"type": "move", "ply": 3, "move": "-R1"})
+        seen_by_bob = receive_until(bob, view_at(4))
+        cy.send_json({"type": "move", "ply": 3, "move": "-R1"})
+        refusal = receive_until(cy, error("illegal"))
+        assert "R1 is not in the tower" in refusal["message"] and "1 edits meanwhile" in refusal["message"]
+        views = [receive_until(ann, view_at(4)), seen_by_bob, receive_until(cy, view_at(4))]
+        for seat, view in enumerate(views):  # the same tower everywhere, and only one's own cards
+            assert [b["id"] for b in view["view"]["bricks"]] == ["Y1", "P1"]
+            assert view["view"]["hands"][seat] == hands[seat]
+            assert all(hand is None for k, hand in enumerate(view["view"]["hands"]) if k != seat)
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert "Y1 z 0,0 @1" in record and "-R1 @1" in record
+    _, state = kumiki.read_record(record)
+    assert state.movers == [1, 0, 2, 1] and [b.id for b in state.bricks_in_order()] == ["Y1", "P1"]
+
+
+def test_a_computer_teammate_builds_alongside_when_its_turn_comes_round(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}, {"kind": "human", "name": "cy"}]
+    game = create(client, seats, game="towerbrix", seed=4, options=FREE)
+    with client.websocket_connect(url(game, 0)) as ann:
+        view = receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})  # to_move passes to seat 1, the computer
+        view: dict[str, Any] = receive_until(ann, view_at(2))
+    assert view["movers"][:2] == [0, 1] and view["to_move"] == 2
