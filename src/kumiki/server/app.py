@@ -378,19 +378,29 @@ def create_app(
             raise BadRequest(f"no game {game_id!r}", 404)
         state = rebuild(row, [])
         states = [state.public_view()]
-        moves = [text for _seat, text in hub.storage.moves(game_id)]
-        for text in moves:
-            state.play(text)
+        stored = hub.storage.moves(game_id)
+        free = state.move_seats() is not None  # every seat may act at once: each move is replayed by its seat
+        for seat, text in stored:
+            state.play(text, player=seat if free else None)
             states.append(state.public_view())
         return {
             "game": row.game,
             "options": row.options,
             "players": [s.public() for s in row.seats],
-            "moves": moves,
+            "moves": [text for _seat, text in stored],
+            "movers": [seat for seat, _text in stored],
             "states": states,
             "scores": state.scores(),
             "winners": state.winners(),
+            "chat": hub.storage.chat(game_id),
         }
+
+    @app.get("/api/games/{game_id}/chat")
+    async def get_chat(request: Request, game_id: str) -> list[dict[str, Any]]:
+        hub = hub_of(request)
+        if hub.storage.game(game_id) is None:
+            raise BadRequest(f"no game {game_id!r}", 404)
+        return hub.storage.chat(game_id)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
     async def no_api(rest: str) -> None:
@@ -504,8 +514,14 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
             await room.undo(connection.seat)
         elif kind == "sync":
             connection.send(room.view_message(connection.seat))
+        elif kind == "chat":
+            await room.say(connection.seat, "text", message.get("text"))
+        elif kind == "signal":
+            await room.say(connection.seat, "signal", message.get("signal"), message.get("at"))
         else:
-            raise Refusal("bad_message", f'unknown message type {kind!r} (types: "move", "undo", "sync")')
+            raise Refusal(
+                "bad_message", f'unknown message type {kind!r} (types: "move", "undo", "sync", "chat", "signal")'
+            )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))
         if kind in ("move", "undo"):

@@ -12,6 +12,7 @@ import contextlib
 import hmac
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -21,11 +22,16 @@ from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
 from kumiki.server.agents import choose_move, replay
+from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, Storage, hash_token
 
 log = logging.getLogger("kumiki.server")
 T = TypeVar("T")
 OUTBOX_LIMIT = 256  # messages queued for one slow connection before it is dropped
+CHAT_LENGTH = 200  # characters in one chat message
+CHAT_BURST, CHAT_RATE = 5, 0.5  # chat lines one seat may send at once, and a second on average
+SIGNALS = ("yes", "no", "wait", "look")  # 👍, "no", "wait", "look here"
+_TARGET = re.compile(r"[A-Za-z0-9.,\- ]{1,40}")
 
 
 class Refusal(Exception):
@@ -89,6 +95,9 @@ class Room:
         self.clock_task: asyncio.Task[None] | None = None
         self._clock_ply: int | None = None  # the ply the running clock started at
         self._clock_start: tuple[int, float] | None = None  # (ply, when that move was stored)
+        self.chat: list[dict[str, Any]] = []  # the table's talk: messages and signals, in order (loaded by the Hub)
+        self._chat_buckets: dict[int, TokenBucket] = {}
+        self._silent: bool | None = None
 
     # ------------------------------------------------------------------ who is who
 
@@ -134,8 +143,48 @@ class Room:
                 "undo": self.row.undo,
                 "imported": self.row.imported,
                 "clock": self.clock_json(),
+                "silent": self.silent(),
+                "chat": len(self.chat),
             }
         )
+
+    def silent(self) -> bool:
+        """Whether the game forbids talking (TowerBrix's challenge 3, Trade Secret: gestures only), as its state
+        declares it (``"recorded": {"silence": true}``); it never changes during a game, so it is read once."""
+        if self._silent is None:
+            recorded = self.state.public_view().get("recorded")
+            self._silent = isinstance(recorded, dict) and bool(recorded.get("silence"))
+        return self._silent
+
+    async def say(self, seat: int | None, kind: str, text: Any, at: Any = None) -> None:
+        """A seat's chat line (``kind`` "text") or signal (``kind`` "signal": one of SIGNALS, pointing ``at`` a
+        brick or a cell): checked, stored, and sent to everyone at the table."""
+        if seat is None:
+            raise Refusal("forbidden", "spectators cannot talk at the table: open the game with a seat's invite link")
+        if kind == "text":
+            if not isinstance(text, str) or not text.strip():
+                raise Refusal("bad_message", 'a chat message is {"type": "chat", "text": "<words>"}')
+            text = " ".join(text.split())
+            if len(text) > CHAT_LENGTH or not text.isprintable():
+                raise Refusal("bad_message", f"a chat message is printable text of at most {CHAT_LENGTH} characters")
+            if self.silent():
+                raise Refusal("silence", "challenge 3 (Trade Secret): no talking, only gestures (the signals)")
+        else:
+            if text not in SIGNALS:
+                raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {text!r}")
+            if at is not None and (not isinstance(at, str) or not _TARGET.fullmatch(at)):
+                raise Refusal("bad_message", "a signal points at a brick or a cell (letters, digits, commas)")
+        bucket = self._chat_buckets.setdefault(seat, TokenBucket(CHAT_RATE, CHAT_BURST))
+        if not bucket.take():
+            raise Refusal("rate_limited", "too many chat lines: slow down")
+        async with self.lock:
+            index = len(self.chat)
+            stamp = await self.hub.write(self.hub.storage.add_chat, self.row.id, index, seat, kind, text, at)
+            entry = {"index": index, "seat": seat, "kind": kind, "text": text, "at": at, "time": stamp}
+            self.chat.append(entry)
+            line = json.dumps({"type": "chat", "entries": [entry], "silent": self.silent()})
+            for connection in list(self.connections):
+                connection.send(line)
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}
@@ -349,6 +398,7 @@ class Hub:
             return None
         moves = self.storage.moves(game_id)
         room = Room(row, rebuild(row, moves), [s for s, _ in moves], self)
+        room.chat = self.storage.chat(game_id)
         self.rooms[game_id] = room
         room.arm_clock()
         return room

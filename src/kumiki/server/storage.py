@@ -66,6 +66,18 @@ seats_table = Table(
     Column("token_hash", String(64), nullable=True),
 )
 
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # "text" or "signal"
+    Column("text", Text, nullable=False),
+    Column("at", String(40), nullable=True),  # a signal's target: a brick or a cell
+    Column("time", Float, nullable=False),
+)
+
 moves_table = Table(
     "moves",
     metadata,
@@ -213,7 +225,25 @@ class Storage:
             conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= plies))
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
 
+    def add_chat(self, game_id: str, index: int, seat: int, kind: str, text: str, at: str | None) -> float:
+        """Store chat line number ``index`` of a game (a message or a signal); returns its time."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(chat_table).values(game_id=game_id, idx=index, seat=seat, kind=kind, text=text, at=at, time=now)
+            )
+        return now
+
     # ------------------------------------------------------------------ reads
+
+    def chat(self, game_id: str) -> list[dict[str, Any]]:
+        """A game's chat in order: ``{"index", "seat", "kind", "text", "at", "time"}`` per line."""
+        with self.engine.connect() as conn:
+            query = select(chat_table).where(chat_table.c.game_id == game_id).order_by(chat_table.c.idx)
+            return [
+                {"index": r.idx, "seat": r.seat, "kind": r.kind, "text": r.text, "at": r.at, "time": r.time}
+                for r in conn.execute(query)
+            ]
 
     def _rows(self, where: Any = None, limit: int | None = None) -> list[GameRow]:
         with self.engine.connect() as conn:

@@ -65,8 +65,28 @@ export interface ViewMessage {
   last: string | null;
   seats: SeatInfo[];
   undo: boolean;
+  /** Whether the game allows gestures only (TowerBrix's challenge 3), and how many chat lines there are. */
+  silent?: boolean;
+  chat?: number;
   /** A running clock (TowerBrix's challenge 2): its limit and the seconds left when the view was sent. */
   clock?: { seconds: number; left: number } | null;
+}
+
+/** One line of the table's talk: a chat message or a signal. */
+export interface ChatEntry {
+  index: number;
+  seat: number;
+  kind: "text" | "signal";
+  text: string;
+  at: string | null;
+  time: number;
+}
+
+/** The `chat` message: the whole chat on connect, then each new line. */
+export interface ChatMessage {
+  type: "chat";
+  entries: ChatEntry[];
+  silent: boolean;
 }
 
 export interface ErrorMessage {
@@ -81,6 +101,8 @@ export interface Replay {
   players: number;
   moves: string[];
   states: any[];
+  /** The table's talk, as it was said during the game. */
+  chat?: ChatEntry[];
 }
 
 /** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */
@@ -111,7 +133,7 @@ export class GameSocket {
 
   constructor(
     private readonly url: string,
-    private readonly onMessage: (msg: ViewMessage | ErrorMessage) => void,
+    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage) => void,
     private readonly onState: (connected: boolean) => void,
   ) {
     this.open();

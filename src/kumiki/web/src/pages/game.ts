@@ -1,6 +1,7 @@
 // The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
 
-import { GameSocket, socketUrl, type ErrorMessage, type ViewMessage } from "../api";
+import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type ViewMessage } from "../api";
+import { chatPanel } from "./chat";
 import { h, seatLabel, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
@@ -28,7 +29,9 @@ export function gamePage(app: HTMLElement, id: string): void {
   const help = h("p", { class: "help" });
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
-  const panel = h("aside", { class: "panel" }, status, error, over, scores, undo, h("h3", {}, "Moves"), moves, help, links);
+  let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
+  const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token);
+  const panel = h("aside", { class: "panel" }, status, error, over, scores, undo, h("h3", {}, "Moves"), moves, chat.element, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -59,10 +62,16 @@ export function gamePage(app: HTMLElement, id: string): void {
       });
       help.textContent = msg.seat === null ? "You are watching this game." : module.help;
     }
+    if ((msg.chat ?? 0) > chat.count()) {
+      // lines said before this page connected (or while it was away); new ones then come over the socket
+      api<ChatEntry[]>(`/api/games/${id}/chat`).then((entries) => chat.add(entries, !!msg.silent), () => undefined);
+    }
+    chat.silence(!!msg.silent);
     if (last && msg.ply !== last.ply) error.textContent = "";
     last = msg;
     module.update(msg);
     const name = (seat: number) => seatLabel(msg.seats[seat]);
+    seatNames = name;
     if (msg.over) {
       const winners = msg.winners.map(name).join(", ") || "nobody";
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
@@ -103,13 +112,16 @@ export function gamePage(app: HTMLElement, id: string): void {
   };
 
   const onError = (msg: ErrorMessage) => {
-    showError(`Move refused: ${msg.message}`);
+    if (chat.waiting() || msg.code === "silence") chat.refused(`Not sent: ${msg.message}`);
+    else showError(`Move refused: ${msg.message}`);
     hooks.lastError = msg.code;
   };
 
+  const onChat = (msg: ChatMessage) => chat.add(msg.entries, msg.silent);
+
   socket = new GameSocket(
     socketUrl(id, token),
-    (msg) => (msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : undefined),
+    (msg) => (msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : undefined),
     (connected) => {
       if (!connected) status.textContent = "Connection lost — reconnecting…";
       hooks.connected = connected;

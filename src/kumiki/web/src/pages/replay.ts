@@ -36,7 +36,10 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     b.addEventListener("click", () => show(to()));
     buttons.append(b);
   }
-  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves);
+  const said = h("ol", { class: "chat-list", "data-testid": "chat-list" },
+    ...(replay.chat ?? []).map((e) => h("li", { class: e.kind }, h("b", {}, `seat ${e.seat}: `), e.kind === "signal" ? `[${e.text}]${e.at ? ` (${e.at})` : ""}` : e.text)));
+  const talk = replay.chat && replay.chat.length ? [h("h3", {}, "Table talk"), said] : [];
+  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
   module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players, sendMove: () => {}, hint: () => {} });
   moves.append(...replay.moves.map((m, i) => {

@@ -1,0 +1,45 @@
+"""Talking at the table in two browsers: a chat line and a signal arrive live, markup is shown as text, a spectator
+reads but cannot talk, and challenge 3 (Trade Secret) switches the text box off, leaving the signals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import expect
+from tests.helpers import until
+
+
+def test_chat_and_signals_arrive_live_and_markup_stays_text(server: Any, pages: Any) -> None:
+    created = server.create("kuzushi", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    ann, bob, watcher = pages(), pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    watcher.goto(server.url + f"/game/{created['id']}")
+    until(ann, "window.__kumiki.views > 0")
+    until(bob, "window.__kumiki.views > 0")
+    ann.get_by_test_id("chat-input").fill("hello <b>bob</b>, you start")
+    ann.get_by_test_id("chat-input").press("Enter")
+    expect(bob.get_by_test_id("chat-0")).to_have_text("ann: hello <b>bob</b>, you start")
+    assert bob.get_by_test_id("chat-list").locator("li b").count() == 1  # only the name is bold: no markup ran
+    bob.get_by_test_id("signal-yes").click()
+    expect(ann.get_by_test_id("chat-1")).to_contain_text("bob: 👍")
+    expect(watcher.get_by_test_id("chat-1")).to_contain_text("👍")
+    assert watcher.get_by_test_id("chat-input").count() == 0  # a spectator reads the table, but cannot talk
+    replay = server.get(f"/api/games/{created['id']}/replay")
+    assert [e["text"] for e in replay["chat"]] == ["hello <b>bob</b>, you start", "yes"]
+
+
+def test_challenge_3_allows_gestures_only(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=3)
+    ann = pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    until(ann, "window.__kumiki.views > 0")
+    expect(ann.get_by_test_id("chat-note")).to_contain_text("Trade Secret")
+    expect(ann.get_by_test_id("chat-input")).to_be_disabled()
+    ann.get_by_test_id("signal-look").click()
+    expect(ann.get_by_test_id("chat-0")).to_contain_text("ann: 👀 look here")
