@@ -514,13 +514,20 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
             await room.undo(connection.seat)
         elif kind == "sync":
             connection.send(room.view_message(connection.seat))
+        elif kind == "rematch":
+            await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage))
+            fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
+            if fresh is not None:
+                fresh.start_agents()  # an agent seat that moves first starts thinking at once
+                room.hub.release(fresh)
         elif kind == "chat":
             await room.say(connection.seat, "text", message.get("text"))
         elif kind == "signal":
             await room.say(connection.seat, "signal", message.get("signal"), message.get("at"))
         else:
             raise Refusal(
-                "bad_message", f'unknown message type {kind!r} (types: "move", "undo", "sync", "chat", "signal")'
+                "bad_message",
+                f'unknown message type {kind!r} (types: "move", "undo", "sync", "chat", "signal", "rematch")',
             )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))

@@ -98,6 +98,7 @@ class Room:
         self.chat: list[dict[str, Any]] = []  # the table's talk: messages and signals, in order (loaded by the Hub)
         self._chat_buckets: dict[int, TokenBucket] = {}
         self._silent: bool | None = None
+        self.rematch: dict[str, Any] | None = None  # the next game with the same seats, once someone asked for it
 
     # ------------------------------------------------------------------ who is who
 
@@ -185,6 +186,28 @@ class Room:
             line = json.dumps({"type": "chat", "entries": [entry], "silent": self.silent()})
             for connection in list(self.connections):
                 connection.send(line)
+
+    async def play_again(self, seat: int | None, create: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        """A new game with the same game, options and seats, once this one is over (asked again: the same new game).
+        Every connection is told where it is: each seat gets its own invite, spectators the game's address."""
+        if seat is None:
+            raise Refusal("forbidden", "spectators cannot start a rematch: open the game with a seat's invite link")
+        if self.row.imported:
+            raise Refusal("no_rematch", "an imported record is only watched: it has no rematch")
+        async with self.lock:
+            if not self.state.over:
+                raise Refusal("not_over", "a rematch can be asked for once the game is over")
+            if self.rematch is None:
+                seats = [
+                    {"kind": s.kind, "name": s.name, **({"level": s.level} if s.level else {})} for s in self.row.seats
+                ]
+                body = {"game": self.row.game, "options": self.row.options, "seats": seats, "undo": self.row.undo}
+                self.rematch = await self.hub.write(create, body)
+            invites = {s["seat"]: s.get("invite") for s in self.rematch["seats"]}
+            for connection in list(self.connections):
+                invite = invites.get(connection.seat) if connection.seat is not None else None
+                address = invite or self.rematch["spectate"]
+                connection.send(json.dumps({"type": "rematch", "id": self.rematch["id"], "invite": address}))
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}

@@ -65,6 +65,8 @@ export interface ViewMessage {
   last: string | null;
   seats: SeatInfo[];
   undo: boolean;
+  /** An imported record, only watched. */
+  imported?: boolean;
   /** Whether the game allows gestures only (TowerBrix's challenge 3), and how many chat lines there are. */
   silent?: boolean;
   chat?: number;
@@ -87,6 +89,13 @@ export interface ChatMessage {
   type: "chat";
   entries: ChatEntry[];
   silent: boolean;
+}
+
+/** The `rematch` message: the next game with the same seats, and this connection's way in (its seat's invite). */
+export interface RematchMessage {
+  type: "rematch";
+  id: string;
+  invite: string;
 }
 
 export interface ErrorMessage {
@@ -133,7 +142,7 @@ export class GameSocket {
 
   constructor(
     private readonly url: string,
-    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage) => void,
+    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage) => void,
     private readonly onState: (connected: boolean) => void,
   ) {
     this.open();

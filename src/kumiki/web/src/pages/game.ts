@@ -1,6 +1,6 @@
 // The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
 
-import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type ViewMessage } from "../api";
+import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage } from "../api";
 import { chatPanel } from "./chat";
 import { h, seatLabel, typing } from "../dom";
 import { hooks } from "../hooks";
@@ -26,12 +26,15 @@ export function gamePage(app: HTMLElement, id: string): void {
   const moves = h("ol", { class: "moves", "data-testid": "move-list" });
   const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" });
   const undo = h("button", { "data-testid": "undo", hidden: "" }, "Undo (U)");
+  const again = h("button", { "data-testid": "rematch", hidden: "" }, "Play again (same seats)");
+  const againLink = h("a", { "data-testid": "rematch-link", hidden: "" }, "The rematch is ready: join it");
+  let askedAgain = false;
   const help = h("p", { class: "help" });
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
   const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token);
-  const panel = h("aside", { class: "panel" }, status, error, over, scores, undo, h("h3", {}, "Moves"), moves, chat.element, help, links);
+  const panel = h("aside", { class: "panel" }, status, error, over, again, againLink, scores, undo, h("h3", {}, "Moves"), moves, chat.element, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -76,9 +79,11 @@ export function gamePage(app: HTMLElement, id: string): void {
       const winners = msg.winners.map(name).join(", ") || "nobody";
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
       over.hidden = false;
+      again.hidden = msg.seat === null || !!msg.imported;
       over.textContent = msg.seat !== null && msg.winners.includes(msg.seat) ? `You won! (${msg.scores.join(" – ")})` : `Game over — won by ${winners} (${msg.scores.join(" – ")})`;
     } else {
       over.hidden = true;
+      again.hidden = true;
       const mover = msg.to_move === null ? "—" : name(msg.to_move);
       const actors = msg.actors ?? (msg.to_move === null ? [] : [msg.to_move]);
       const lastBy = msg.movers && msg.movers.length ? msg.movers[msg.movers.length - 1] : null;
@@ -119,9 +124,25 @@ export function gamePage(app: HTMLElement, id: string): void {
 
   const onChat = (msg: ChatMessage) => chat.add(msg.entries, msg.silent);
 
+  const onRematch = (msg: RematchMessage) => {
+    if (askedAgain) {
+      location.assign(msg.invite); // the one who asked goes straight to the new game
+      return;
+    }
+    againLink.setAttribute("href", msg.invite);
+    againLink.hidden = false;
+    again.hidden = true;
+    hooks.rematch = msg.id;
+  };
+  again.addEventListener("click", () => {
+    askedAgain = true;
+    socket.send({ type: "rematch" });
+  });
+
   socket = new GameSocket(
     socketUrl(id, token),
-    (msg) => (msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : undefined),
+    (msg) =>
+      msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : undefined,
     (connected) => {
       if (!connected) status.textContent = "Connection lost — reconnecting…";
       hooks.connected = connected;

@@ -1,0 +1,52 @@
+"""Play again: once a game is over, a seat asks for a rematch; a new game with the same game, options and seats is
+made once, and every connection is told where to go (each seat its own new invite, spectators the address)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from tests.server.helpers import create, error, receive_until, url, view_at
+
+SMALL = {"size": 2, "tiles": 2}
+
+
+def test_a_rematch_after_the_end_keeps_the_seats_and_gives_each_its_invite(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    game = create(client, seats, options=SMALL, seed=1)
+    with (
+        client.websocket_connect(url(game, 0)) as ann,
+        client.websocket_connect(url(game, 1)) as bob,
+        client.websocket_connect(url(game)) as spectator,
+    ):
+        view = receive_until(ann, view_at(0))
+        ann.send_json({"type": "rematch"})
+        assert "once the game is over" in receive_until(ann, error("not_over"))["message"]
+        sockets = {0: ann, 1: bob}
+        while not view["over"]:
+            mover = view["to_move"]
+            sockets[mover].send_json({"type": "move", "ply": view["ply"], "move": view_legal(client, game, mover)})
+            view = receive_until(ann, lambda m, p=view["ply"]: m["type"] == "view" and m["ply"] == p + 1)
+        spectator.send_json({"type": "rematch"})
+        assert "spectators cannot" in receive_until(spectator, error("forbidden"))["message"]
+        bob.send_json({"type": "rematch"})
+        to_bob = receive_until(bob, lambda m: m["type"] == "rematch")
+        to_ann = receive_until(ann, lambda m: m["type"] == "rematch")
+        to_watcher = receive_until(spectator, lambda m: m["type"] == "rematch")
+        assert to_bob["id"] == to_ann["id"] == to_watcher["id"] != game["id"]
+        assert to_ann["invite"] != to_bob["invite"] and "token=" in to_ann["invite"]
+        assert to_watcher["invite"] == f"/game/{to_ann['id']}"
+        ann.send_json({"type": "rematch"})  # asked again: the same new game
+        assert receive_until(ann, lambda m: m["type"] == "rematch")["id"] == to_ann["id"]
+    fresh = client.get(f"/api/games/{to_ann['id']}").json()
+    old = client.get(f"/api/games/{game['id']}").json()
+    assert fresh["options"] == old["options"] and fresh["status"] == "playing" and fresh["moves"] == 0
+    assert [s["name"] for s in fresh["seats"]] == ["ann", "bob"]
+    token = to_bob["invite"].split("token=")[1]
+    with client.websocket_connect(f"/ws/games/{to_ann['id']}?token={token}") as ws:
+        assert receive_until(ws, view_at(0))["seat"] == 1  # bob's new link opens bob's seat
+
+
+def view_legal(client: TestClient, game: dict[str, object], seat: int) -> str:
+    """The first legal move of ``seat`` (read from its own connection's view)."""
+    with client.websocket_connect(url(game, seat)) as ws:  # type: ignore[arg-type]
+        view = receive_until(ws, lambda m: m["type"] == "view")
+        return str(view["legal"][0])
