@@ -4,6 +4,9 @@ import { api, postJson, type Catalog, type CatalogGame, type GameSummary, type S
 import { h, seatLabel } from "../dom";
 import { supportedGames } from "../module";
 
+/** Where the browser keeps the name you played under, for the next game you make. */
+const NAME_KEY = "kumiki.name";
+
 interface Created {
   id: string;
   seats: SeatInfo[];
@@ -61,7 +64,8 @@ function buildForm(form: HTMLFormElement, games: CatalogGame[], levels: string[]
       kind.append(h("option", { value: "human" }, "human"), h("option", { value: "agent" }, "computer"));
       const level = h("select", { class: "level", "data-testid": `seat-${i}-level`, "aria-label": `seat ${i} level` });
       for (const l of levels) level.append(h("option", { value: l }, l));
-      const name = h("input", { class: "name", "data-testid": `seat-${i}-name`, "aria-label": `seat ${i} name`, value: `player ${i}` });
+      const remembered = i === 0 ? localStorage.getItem(NAME_KEY) : null; // your name, from your last game here
+      const name = h("input", { class: "name", "data-testid": `seat-${i}-name`, "aria-label": `seat ${i} name`, value: remembered || `player ${i}` });
       kind.value = old[i]?.kind ?? (i === 0 ? "human" : "agent");
       if (old[i]) {
         level.value = old[i].level;
@@ -126,6 +130,8 @@ function buildForm(form: HTMLFormElement, games: CatalogGame[], levels: string[]
         ? { kind, level: row.querySelector<HTMLSelectElement>("select.level")!.value }
         : { kind, name: row.querySelector<HTMLInputElement>("input.name")!.value || "player" };
     });
+    const first = seats[0];
+    if (first && first.kind === "human" && "name" in first && first.name && first.name !== "player 0") localStorage.setItem(NAME_KEY, first.name);
     try {
       done(await postJson<Created>("/api/games", { game: current().name, options, seats, undo: undo.checked }));
     } catch (e) {
