@@ -113,3 +113,12 @@ def test_the_web_offers_only_the_built_in_structures(client: TestClient) -> None
     catalog = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
     structure = next(o for o in catalog["blokus3d"]["options"] if o["name"] == "structure")
     assert "A" in structure["choices"] and all("/" not in c for c in structure["choices"])
+
+
+def test_every_option_has_a_label_a_newcomer_reads(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    for game in catalog["games"]:
+        for option in game["options"]:
+            assert option["label"] and "_" not in option["label"], (game["name"], option["name"])
+    kuzushi = {o["name"]: o for o in next(g for g in catalog["games"] if g["name"] == "kuzushi")["options"]}
+    assert kuzushi["city_counts_as_base"]["label"] == "The centre city counts as a base"

@@ -47,6 +47,41 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
         "turns": ("free", "cycle"),
     },
 }
+# The names a newcomer reads on the form, per option (the engine's names stay the API's); an option not listed shows
+# its name with spaces.
+WEB_LABELS: dict[str, str] = {
+    "players": "Players",
+    "size": "Grid size",
+    "tiles": "Tiles per player",
+    "teams": "Teams",
+    "city_counts_as_base": "The centre city counts as a base",
+    "structure": "Structure to build",
+    "colours_per_player": "Colours per player",
+    "rounds": "Rounds",
+    "random_size": "Draw the piece size each turn",
+    "tiebreak": "Tie-break",
+    "pieces": "Pieces",
+    "mode": "Mode",
+    "challenge": "Challenge",
+    "deck": "Card deck",
+    "difficulty": "Difficulty",
+    "total": "Card points per round (exact)",
+    "attempts": "Attempts per round",
+    "retry_drop": "Points fewer after a failed attempt",
+    "turns": "Turns",
+    "max_edits": "Edits per attempt",
+    "helper": "Show whether my cards hold",
+    "shake_deg": "Challenge 5: shake margin (°)",
+    "pull_deg": "Challenge 12: pull margin (°)",
+    "time_limit": "Challenge 2: seconds per build",
+}
+
+
+def option_label(name: str) -> str:
+    """The form's label of an option: ``WEB_LABELS``, else its name with spaces ("max_edits" -> "Max edits")."""
+    return WEB_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
 # Where the web app's form starts from another value than the engine's default: TowerBrix as the rulebook plays it,
 # everyone building at once (the engine keeps seat order by default, for studies and older records).
 WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free"}}
@@ -88,6 +123,7 @@ def catalog() -> dict[str, Any]:
                 "name": option.name,
                 "type": option.type.__name__,
                 "default": defaults.get(option.name),
+                "label": option_label(option.name),
                 "help": option.doc,
             }
             if callable(option.default):

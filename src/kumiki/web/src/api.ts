@@ -8,6 +8,8 @@ export interface OptionSpec {
   min?: number;
   max?: number;
   help?: string;
+  /** The name a newcomer reads on the form (the API keeps `name`). */
+  label?: string;
 }
 
 export interface CatalogGame {

@@ -105,7 +105,7 @@ function buildForm(form: HTMLFormElement, games: CatalogGame[], levels: string[]
       input.setAttribute("data-testid", id);
       input.setAttribute("data-type", opt.type);
       if (opt.name === "players") input.addEventListener("change", drawSeats);
-      optionsBox.append(h("div", { class: "option", title: opt.help ?? "" }, h("label", { for: id }, opt.name + " "), input, h("small", {}, opt.help ?? "")));
+      optionsBox.append(h("div", { class: "option", title: opt.help ?? "" }, h("label", { for: id }, (opt.label ?? opt.name) + " "), input, h("small", {}, opt.help ?? "")));
     }
     drawSeats();
   };
