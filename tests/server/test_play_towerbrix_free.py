@@ -72,3 +72,13 @@ def test_a_computer_teammate_builds_alongside_when_its_turn_comes_round(client: 
         ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})  # to_move passes to seat 1, the computer
         view: dict[str, Any] = receive_until(ann, view_at(2))
     assert view["movers"][:2] == [0, 1] and view["to_move"] == 2
+
+
+def test_an_imported_free_turn_record_keeps_who_played_each_move(client: TestClient) -> None:
+    state = kumiki.load_game("towerbrix", **FREE).new_state(seed=6)
+    for move, seat in (("Y1 z 0,0", 2), ("ok", 1), ("P1 z 1,0", 2), ("ok", 0)):
+        state.play(move, player=seat)
+    answer = client.post("/api/records", content=kumiki.write_record(state)).json()
+    replay = client.get(f"/api/games/{answer['id']}/replay").json()
+    assert replay["movers"] == [2, 1, 2, 0]
+    assert replay["states"][-1] == state.public_view()

@@ -204,6 +204,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._rng = np.random.default_rng()
         self.state: State = self.game.new_state(seed=0)
         self.cycles = 0
+        self._masks: dict[str, Any] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The space of ``agent``'s observations: the observation array and the mask (with *wait* last)."""
@@ -227,6 +228,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents = self.possible_agents[:]
         self.cycles = 0
         observations = {agent: self._observe(i) for i, agent in enumerate(self.agents)}
+        self._masks = {agent: obs["action_mask"] for agent, obs in observations.items()}
         return observations, {agent: {} for agent in self.agents}
 
     def step(
@@ -238,7 +240,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         live = self.agents[:]
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         rewards = dict.fromkeys(live, 0.0)
-        masks = {agent: self._observe(i)["action_mask"] for i, agent in enumerate(self.possible_agents)}
+        masks = self._masks  # what the agents were shown: the last observations' masks
         illegal: str | None = None
         for seat in state.actors:
             agent = self.possible_agents[seat]
@@ -268,6 +270,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         terminations = dict.fromkeys(live, done)
         truncations = dict.fromkeys(live, truncated)
         observations = {agent: self._observe(self.possible_agents.index(agent)) for agent in live}
+        self._masks = {agent: obs["action_mask"] for agent, obs in observations.items()}
         if done or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

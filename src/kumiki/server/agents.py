@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from itertools import zip_longest
 from typing import Any
 
 from kumiki import State, load_agent, load_game
@@ -64,20 +65,26 @@ def level_agent(game: str, level: str) -> AgentSpec:
     return GAME_LEVELS.get(game, {}).get(level) or LEVELS.get(level) or PLAIN_AGENTS[level]
 
 
+def positions(
+    game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str], seats: Iterable[int | None] = ()
+) -> Iterator[State]:
+    """The position before the first of ``moves`` and after each (one State, moved on in place), replayed from the
+    seed and options. Each move is played by its seat where one is given (it matters where every seat may act at
+    once, TowerBrix with free turns; in turn-based play the stored seat is the seat to move)."""
+    state = load_game(game, **options).new_state(seed=seed)
+    yield state
+    for move, seat in zip_longest(moves, seats):
+        if move is None:
+            break
+        state.play(move, player=seat)
+        yield state
+
+
 def replay(
     game: str, options: dict[str, Any], seed: int | None, moves: Iterable[str], seats: Iterable[int | None] = ()
 ) -> State:
-    """The position after ``moves``, replayed from the seed and options; ``seats`` (the seat of each move, where
-    known) matter where every seat may act at once (TowerBrix with free turns)."""
-    state = load_game(game, **options).new_state(seed=seed)
-    free = state.move_seats() is not None
-    seat_of = list(seats)
-    for ply, move in enumerate(moves):
-        seat = seat_of[ply] if ply < len(seat_of) else None
-        if free and seat is not None:
-            state.play(move, player=seat)
-        else:
-            state.play(move)
+    """The position after ``moves`` (see ``positions``)."""
+    *_, state = positions(game, options, seed, moves, seats)
     return state
 
 

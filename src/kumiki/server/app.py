@@ -26,9 +26,9 @@ from kumiki import RecordError, load_game, read_record, write_record
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
-from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool
+from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
-from kumiki.server.rooms import Connection, Hub, Refusal, error_message, rebuild, result_columns
+from kumiki.server.rooms import Connection, Hub, Refusal, error_message, result_columns
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
@@ -271,11 +271,13 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     if game.name not in WEB_GAMES:
         raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
     check_web_options(game.name, game.options)
+    played_by = final.move_seats()  # the record's own seats where every seat may act at once
     replay = game.new_state(seed=final.seed)
     moves: list[tuple[int | None, str]] = []
-    for move in final.history:
-        moves.append((replay.to_move, str(move)))
-        replay.play(move)
+    for ply, move in enumerate(final.history):
+        seat = replay.to_move if played_by is None else played_by[ply]
+        moves.append((seat, str(move)))
+        replay.play(move, player=seat)
     now = time.time()
     names = [(tags.get(f"Player{k}") or "").strip()[:MAX_NAME] or f"player {k + 1}" for k in range(game.players)]
     seats = [SeatRow(k, "record", name) for k, name in enumerate(names)]
@@ -412,18 +414,16 @@ def create_app(
         row = hub.storage.game(game_id)
         if row is None:
             raise BadRequest(f"no game {game_id!r}", 404)
-        state = rebuild(row, [])
-        states = [state.public_view()]
         stored = hub.storage.moves(game_id)
-        free = state.move_seats() is not None  # every seat may act at once: each move is replayed by its seat
-        for seat, text in stored:
-            state.play(text, player=seat if free else None)
+        texts = [text for _seat, text in stored]
+        states = []
+        for state in positions(row.game, row.options, row.seed, texts, [seat for seat, _text in stored]):
             states.append(state.public_view())
         return {
             "game": row.game,
             "options": row.options,
             "players": [s.public() for s in row.seats],
-            "moves": [text for _seat, text in stored],
+            "moves": texts,
             "movers": [seat for seat, _text in stored],
             "states": states,
             "scores": state.scores(),

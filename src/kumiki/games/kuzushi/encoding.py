@@ -44,7 +44,11 @@ class KuzushiEncoding(Encoding):
                 self.base_action[i] = (c - 1) * m + (r - 1)
                 inner.append(1 << i)
         self.flip_action = [a + self.cells if a >= 0 else -1 for a in self.base_action]
-        self.moves = [KuzushiMove(kind, x, y) for kind in "BF" for x in range(1 - n, n) for y in range(1 - n, n)]
+        # the game's own move objects (the ones legal_moves lists), in action order: bits ascend as actions do
+        cell_bits = [bit.bit_length() - 1 for bit in inner]
+        self.moves: list[KuzushiMove] = [game.base_moves[i] for i in cell_bits] + [
+            game.flip_moves[i] for i in cell_bits
+        ]
         self.planes = 4 * game.players + 2
         self.observation_shape = (self.planes, m, m)
         self.observation_dtype = np.int8
