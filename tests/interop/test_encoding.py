@@ -213,3 +213,43 @@ def test_the_blind_seat_sees_no_bricks() -> None:
     assert game.blind == 2
     assert game.encoding.observe(state, 0)[lo:hi].any()
     assert not game.encoding.observe(state, 2)[lo:hi].any()
+
+
+def kuzushi_planes_the_plain_way(state: Any, player: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """Kuzushi's observation (docs/interop.md) built cell by cell from the public API: the reference the fast
+    bitboard unpack is checked against."""
+    game = state.game
+    n, players = game.size, game.players
+    m = 2 * n - 1
+    seats = [(player + k) % players for k in range(players)]
+    planes = np.zeros((4 * players + 2, m, m), dtype=np.int8)
+    cells = [(x, y) for x in range(-n + 1, n) for y in range(-n + 1, n)]
+    playable = set(state.playable_cells()) if not state.over else set()
+    for x, y in cells:
+        at = (x + n - 1, y + n - 1)
+        tile = state.cell(x, y)
+        if tile is not None and tile[0] != "city":
+            k = seats.index(tile[1])
+            planes[(k if tile[0] == "base" else players + k, *at)] = 1
+        planes[(2 * players, *at)] = tile is not None and tile[0] == "city"
+        planes[(2 * players + 1, *at)] = (x, y) in playable
+    supply = max(1, game.tiles_per_player)
+    left = state.tiles_left()
+    for k, q in enumerate(seats):
+        for x, y in cells[: min(m * m, round(m * m * left[q] / supply))]:
+            planes[2 * players + 2 + k, x + n - 1, y + n - 1] = 1
+        planes[3 * players + 2 + k] = state.to_move == q
+    return planes
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3}, {"players": 4, "teams": 2, "size": 5}])
+def test_kuzushi_observations_are_the_documented_planes(options: dict[str, Any]) -> None:
+    game = kumiki.load_game("kuzushi", **options)
+    for state in playout("kuzushi", options, 5):
+        for player in range(game.players):
+            expected = kuzushi_planes_the_plain_way(state, player)
+            np.testing.assert_array_equal(game.encoding.observe(state, player), expected)
+            observation, mask = game.encoding.observe_and_mask(state, player)
+            np.testing.assert_array_equal(observation, expected)
+            legal = [encode(game, move) for move in state.legal_moves()] if state.to_move == player else []
+            assert np.flatnonzero(mask).tolist() == sorted(legal)

@@ -66,8 +66,12 @@ class PostgresServer:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
-def start() -> PostgresServer:
-    """A fresh server on a free loopback port, fsync off (throwaway data)."""
+def start(attempts: int = 3) -> PostgresServer:
+    """A fresh server on a free loopback port, fsync off (throwaway data).
+
+    A busy machine can lose the race for the port between choosing and binding it, so a failed start is tried again on
+    a new port; the error names the server's own last words (its log) when every attempt fails.
+    """
     bindir = server_binaries()
     assert bindir is not None
     base = tempfile.mkdtemp(prefix="pgtest-")
@@ -81,22 +85,38 @@ def start() -> PostgresServer:
          "--locale=C.UTF-8", "--no-sync"],
         check=True, cwd=base, capture_output=True, **as_pg,
     )  # fmt: skip
-    port = _free_port()
-    process = subprocess.Popen(
-        [f"{bindir}/postgres", "-D", f"{base}/data", "-k", base, "-h", "127.0.0.1", "-p", str(port),
-         "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-        cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **as_pg,
-    )  # fmt: skip
-    server = PostgresServer(base, port, process)
-    deadline = time.monotonic() + 20
+    log = ""
+    for _ in range(attempts):
+        port = _free_port()
+        with open(f"{base}/server.log", "wb") as out:
+            process = subprocess.Popen(
+                [f"{bindir}/postgres", "-D", f"{base}/data", "-k", base, "-h", "127.0.0.1", "-p", str(port),
+                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+                 "-c", "shared_buffers=32MB"],
+                cwd=base, stdout=out, stderr=subprocess.STDOUT, **as_pg,
+            )  # fmt: skip
+        server = PostgresServer(base, port, process)
+        if _wait_ready(bindir, server, seconds=60):
+            return server
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        with open(f"{base}/server.log", errors="replace") as out:
+            log = " | ".join(out.read().strip().splitlines()[-3:])
+    shutil.rmtree(base, ignore_errors=True)
+    raise RuntimeError(f"the test PostgreSQL server did not start after {attempts} attempts: {log}")
+
+
+def _wait_ready(bindir: str, server: PostgresServer, seconds: float) -> bool:
+    """True once the server accepts connections; False if it stopped or the time ran out."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         ready = subprocess.run(
-            [f"{bindir}/pg_isready", "-h", "127.0.0.1", "-p", str(port)], capture_output=True, check=False
+            [f"{bindir}/pg_isready", "-h", "127.0.0.1", "-p", str(server.port)], capture_output=True, check=False
         )
         if ready.returncode == 0:
-            return server
-        if process.poll() is not None:
-            break
+            return True
+        if server.process.poll() is not None:
+            return False
         time.sleep(0.1)
-    server.stop()
-    raise RuntimeError("the test PostgreSQL server did not start")
+    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any, cast
 
@@ -79,13 +80,22 @@ def agent_from_spec(spec: str, **defaults: Any) -> Agent:
 
     ``defaults`` are options used where the spec gives none, and only where the agent has such an option (the
     arena gives every agent a seed this way)."""
+    return agent_maker(spec)(**defaults)
+
+
+def agent_maker(spec: str) -> Callable[..., Agent]:
+    """``agent_from_spec`` in two steps: the spec read (and checked) once, then ``make(**defaults)`` an agent as
+    often as needed (a Gymnasium environment makes fresh opponents every episode)."""
     name, options = parse_agent_spec(spec)
     if _IMPORT_PATH.fullmatch(name) and name not in _AGENTS and name not in _LAZY_AGENTS:
-        return _from_import_path(name, options, defaults)
-    if defaults:
-        accepted = {o.name for o in _agent_class(name).option_spec}
-        options = {**{k: v for k, v in defaults.items() if k in accepted}, **options}
-    return load_agent(name, **options)
+        return lambda **defaults: _from_import_path(name, options, defaults)
+    cls = _agent_class(name)
+    accepted = {o.name for o in cls.option_spec}
+
+    def make(**defaults: Any) -> Agent:
+        return cls(**{**{k: v for k, v in defaults.items() if k in accepted}, **options})
+
+    return make
 
 
 def _agent_class(name: str) -> type[Agent]:
@@ -137,6 +147,7 @@ def _from_import_path(path: str, options: dict[str, Any], defaults: dict[str, An
 __all__ = [
     "Agent",
     "agent_from_spec",
+    "agent_maker",
     "agents",
     "load_agent",
     "parse_agent_spec",

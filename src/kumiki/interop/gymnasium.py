@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.agents import agent_from_spec
+from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
@@ -58,12 +58,14 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             specs = specs * (players - 1)
         if len(specs) != players - 1:
             raise ValueError(f"opponents: give one agent spec, or one per other seat ({players - 1}), not {len(specs)}")
-        for spec in specs:
-            agent_from_spec(spec)  # a bad spec fails here, in one line, not at the first reset
+        # a bad spec fails here, in one line, not at the first reset; each is read once, not every episode
+        self._makers = [agent_maker(spec) for spec in specs]
+        for make_agent in self._makers:
+            make_agent()
         self.specs = specs
         self.seat = seat
         self.render_mode = render_mode
-        encoding = self.game.encoding
+        self._encoding = encoding = self.game.encoding
         self.observation_space = observation_space(self.game)
         self.action_space = action_space(self.game)  # type: ignore[assignment]
         self.lowest = utility_range(self.game)[0]
@@ -72,7 +74,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         self._mask = np.zeros(encoding.num_actions, dtype=np.int8)
 
     def _observation(self) -> dict[str, Any]:
-        observation, mask = self.game.encoding.observe_and_mask(self.state, self.seat)
+        observation, mask = self._encoding.observe_and_mask(self.state, self.seat)
         self._mask = mask
         return {"observation": observation, "action_mask": mask}
 
@@ -93,9 +95,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         super().reset(seed=seed)
         draw = self.np_random.integers(2**31, size=self.game.players + 1)
         others = [p for p in range(self.game.players) if p != self.seat]
-        self.opponents = {
-            p: agent_from_spec(spec, seed=int(draw[p])) for p, spec in zip(others, self.specs, strict=True)
-        }
+        self.opponents = {p: make_agent(seed=int(draw[p])) for p, make_agent in zip(others, self._makers, strict=True)}
         self.state = self.game.new_state(seed=int(draw[-1]))
         self._others_play()
         return self._observation(), {}
@@ -107,10 +107,10 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             raise RuntimeError("the episode is over: call reset()")
         try:
             action = int(action)
+            move = self._encoding.decode(action, state)
             if not self._mask[action]:
-                move = self.game.encoding.decode(action, state)
                 raise IllegalMove(f"{move} is not a legal move now")
-            state.play(self.game.encoding.decode(action, state))
+            state.play(move)
         except (IllegalMove, ValueError, IndexError) as error:
             return self._observation(), float(self.lowest), True, False, {"illegal": str(error)}
         self._others_play()

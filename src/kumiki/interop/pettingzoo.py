@@ -14,6 +14,7 @@ These checks are built in rather than stacked as wrappers, which cost more than 
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,30 +31,6 @@ try:
     from kumiki.interop import spaces as kumiki_spaces
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise ImportError('kumiki.interop.pettingzoo needs PettingZoo: pip install "kumiki[pettingzoo]"') from error
-
-
-class LegalCache:
-    """What the last observation told the agent to move: its mask, kept for the step's legality check so the legal
-    actions are listed once a position (a position is known by its moves played: states only move forward)."""
-
-    __slots__ = ("mask", "ply", "state")
-
-    def __init__(self) -> None:
-        self.state: State | None = None
-        self.ply = -1
-        self.mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
-
-    def keep(self, state: State, mask: np.ndarray[Any, np.dtype[np.int8]]) -> None:
-        self.state = state
-        self.ply = len(state.history)
-        self.mask = mask
-
-    def is_legal(self, state: State, action: int) -> bool:
-        if state is not self.state or len(state.history) != self.ply or self.mask is None:
-            _, mask = state.game.encoding.observe_and_mask(state, state.to_move or 0)
-            self.keep(state, mask)
-        assert self.mask is not None
-        return bool(self.mask[action])
 
 
 class KumikiEnv(AECEnv):  # type: ignore[misc]
@@ -73,12 +50,17 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         space = kumiki_spaces.observation_space(self.game)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: kumiki_spaces.action_space(self.game) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self._rng = random.Random()
         self.state: State = self.game.new_state(seed=0)
         self.agent_selection = self.possible_agents[0]
-        self._legal = LegalCache()
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._encoding = self.game.encoding
         self._num_actions = self.game.num_actions
+        # the mask the last observation showed the agent to move, kept for the step's legality check so the legal
+        # actions are listed once a position (a position is known by its moves played: states only move forward)
+        self._mask_state: State | None = None
+        self._mask_ply = -1
+        self._mask: np.ndarray[Any, np.dtype[np.int8]] = np.zeros(0, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The space of ``agent``'s observations: the observation array and the action mask."""
@@ -91,8 +73,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_state(seed=int(self._rng.integers(2**31)))
+            self._rng = random.Random(seed)
+        self.state = self.game.new_state(seed=self._rng.getrandbits(31))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -109,10 +91,21 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         """``agent``'s observation and action mask (all 0 unless ``agent`` is to move)."""
         player = self._seat[agent]
         state = self.state
-        observation, mask = self.game.encoding.observe_and_mask(state, player)
+        observation, mask = self._encoding.observe_and_mask(state, player)
         if state.to_move == player:
-            self._legal.keep(state, mask)
+            self._mask_state = state
+            self._mask_ply = len(state.history)
+            self._mask = mask
         return {"observation": observation, "action_mask": mask}
+
+    def _legal_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The mover's mask now: the one last shown, unless the agent stepped without observing."""
+        state = self.state
+        if state is not self._mask_state or len(state.history) != self._mask_ply:
+            self._mask_state = state
+            self._mask_ply = len(state.history)
+            self._mask = self._encoding.observe_and_mask(state, state.to_move or 0)[1]
+        return self._mask
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to move (None for an agent whose game is over)."""
@@ -120,16 +113,18 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"{agent}: an action is an int in 0…{self._num_actions - 1}, not {action!r}")
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, np.integer):
+                raise ValueError(f"{agent}: an action is an int in 0…{self._num_actions - 1}, not {action!r}")
+            action = int(action)
         if not 0 <= action < self._num_actions:
             raise ValueError(f"{agent}: action {action} is out of range 0…{self._num_actions - 1}")
         state = self.state
-        if state.over or not self._legal.is_legal(state, int(action)):
+        if state.over or not self._legal_mask()[action]:
             self._clear_rewards()
-            self._illegal(agent, int(action))
+            self._illegal(agent, action)
             return
-        state.play(self.game.encoding.decode(int(action), state))
+        state.play(self._encoding.decode(action, state))
         if state.over:
             # the only rewards of a game come at its end: until then every reward stays 0, with nothing to add up
             for name, value in zip(self.possible_agents, utilities(state), strict=True):
@@ -201,7 +196,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         space = spaces.Dict({"observation": base["observation"], "action_mask": mask})
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: spaces.Discrete(self.wait + 1) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self._rng = random.Random()
         self.state: State = self.game.new_state(seed=0)
         self.cycles = 0
         self._masks: dict[str, Any] = {}
@@ -223,8 +218,8 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_state(seed=int(self._rng.integers(2**31)))
+            self._rng = random.Random(seed)
+        self.state = self.game.new_state(seed=self._rng.getrandbits(31))
         self.agents = self.possible_agents[:]
         self.cycles = 0
         observations = {agent: self._observe(i) for i, agent in enumerate(self.agents)}
