@@ -19,7 +19,7 @@ EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra arena --extr
 PIP_TOOLS := pip-tools==7.6.2
 export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in every build log
 
-.PHONY: help run play test test-latest lint types docs dist lock bench load strength clean client system-deps
+.PHONY: help run play test test-latest lint types docs dist lock bench load strength pictures clean client system-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -60,8 +60,8 @@ play: $(STAMP)  ## play Kuzushi in the terminal against the computer
 
 test: $(STAMP) system-deps $(CLIENT)  ## ruff, tsc, mypy, the docs site + the whole pytest suite (unit, server, wheel, browser)
 	cd $(WEB) && npm run check
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check src tests bench examples scripts
+	$(BIN)/ruff format --check src tests bench examples scripts
 	$(BIN)/mypy --strict src/kumiki
 	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
@@ -97,10 +97,13 @@ dist: $(STAMP) $(CLIENT)  ## the sdist and the wheel in dist/ (the wheel carries
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
 lint: $(STAMP)  ## ruff only
-	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff check src tests bench examples scripts
 
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m bench
+
+pictures: $(STAMP) $(CLIENT)  ## redraw the lobby's game pictures (src/kumiki/web/public/cards) in Chromium
+	$(BIN)/python scripts/lobby_pictures.py
 
 load: $(STAMP)  ## the web server under load: 200 WebSocket clients in 100 Kuzushi games
 	$(BIN)/python -m bench.server_load

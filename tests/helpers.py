@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
@@ -166,6 +167,20 @@ def until(page: Any, condition: str) -> None:
     Right after a navigation the new page has not defined the hooks yet: the wait reads them only once they exist.
     """
     page.wait_for_function(f"() => window.__kumiki !== undefined && ({condition})")
+
+
+def play_kuzushi_to_the_end(page: Any, seat: int, limit: int = 60) -> None:
+    """In a browser test: click ``seat``'s first legal Kuzushi move whenever it is to move, until the game is over."""
+    for _ in range(limit):
+        until(page, f"window.__kumiki.over || (window.__kumiki.toMove === {seat} && window.__kumiki.legal > 0)")
+        if page.evaluate("window.__kumiki.over"):
+            return
+        move = page.evaluate("window.__kumiki.legalMoves[0]")
+        x, y = re.fullmatch(r"[BF] (-?\d+),(-?\d+)", move).groups()  # type: ignore[union-attr]
+        ply = page.evaluate("window.__kumiki.ply")
+        page.get_by_test_id(f"cell-{x}-{y}").click()
+        until(page, f"window.__kumiki.ply > {ply}")
+    raise AssertionError(f"the game did not end in {limit} moves of seat {seat}")
 
 
 def stop(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:

@@ -133,7 +133,10 @@ def new_game_on_home_page(server: Server) -> Callable[..., None]:
         page.goto(server.url + "/")
         page.get_by_test_id("game-select").select_option(game)
         for name, value in options.items():
-            page.get_by_test_id(f"opt-{name}").fill(str(value))
+            field = page.get_by_test_id(f"opt-{name}")
+            if not field.is_visible():  # an advanced option, folded under "More options"
+                page.get_by_test_id("more-options").locator("summary").click()
+            field.fill(str(value))
         for index, seat in enumerate(seats):
             page.get_by_test_id(f"seat-{index}-kind").select_option(seat["kind"])
             if seat["kind"] == "human":

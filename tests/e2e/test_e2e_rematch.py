@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import expect
-from tests.helpers import until
+from tests.helpers import play_kuzushi_to_the_end, until
 
 
 def test_a_game_to_its_end_then_play_again(server: Any, pages: Any) -> None:
@@ -20,15 +20,7 @@ def test_a_game_to_its_end_then_play_again(server: Any, pages: Any) -> None:
     page = pages()
     page.goto(server.url + created["seats"][1]["invite"])
     until(page, "window.__kumiki.views > 0")
-    for _ in range(20):
-        until(page, "window.__kumiki.over || (window.__kumiki.toMove === 1 && window.__kumiki.legal > 0)")
-        if page.evaluate("window.__kumiki.over"):
-            break
-        move = page.evaluate("window.__kumiki.legalMoves[0]")
-        x, y = re.fullmatch(r"[BF] (-?\d+),(-?\d+)", move).groups()  # type: ignore[union-attr]
-        ply = page.evaluate("window.__kumiki.ply")
-        page.get_by_test_id(f"cell-{x}-{y}").click()
-        until(page, f"window.__kumiki.ply > {ply}")
+    play_kuzushi_to_the_end(page, seat=1)
     expect(page.get_by_test_id("game-over")).to_be_visible()
     page.get_by_test_id("rematch").click()
     page.wait_for_url(re.compile(r"/game/(?!" + re.escape(created["id"]) + r")[^?]+\?token="))

@@ -92,7 +92,7 @@ def test_creating_games_is_rate_limited_per_address(serve: object) -> None:
 
 
 def test_pages_are_served_without_a_built_client(client: TestClient) -> None:
-    for path in ("/", "/game/abc", "/replay/abc"):
+    for path in ("/", "/game/abc", "/replay/abc", "/play/kuzushi"):
         response = client.get(path)
         assert response.status_code == 200 and "text/html" in response.headers["content-type"]
 

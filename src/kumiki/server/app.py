@@ -28,6 +28,7 @@ from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
+from kumiki.server.lobby import ABOUT
 from kumiki.server.rooms import Connection, Hub, Refusal, error_message, result_columns
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
@@ -87,6 +88,7 @@ def option_label(name: str) -> str:
 WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free"}}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
+OPEN_SEAT = "open seat"
 MAX_SEED = 2**31 - 1
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
@@ -137,7 +139,10 @@ def catalog() -> dict[str, Any]:
             if option.nullable:
                 entry["nullable"] = True
             options.append(entry)
-        listing.append({"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options})
+        entry = {"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options}
+        if name in ABOUT:
+            entry["about"] = ABOUT[name].public(name)
+        listing.append(entry)
     return {"games": listing, "levels": list(LEVELS)}
 
 
@@ -161,19 +166,26 @@ def check_web_options(name: str, options: dict[str, Any]) -> None:
             raise BadRequest(f"option {option!r}: the web server offers {offered}, not {value!r}")
 
 
+def seat_name(name: Any, index: int) -> str:
+    """A player's name as given (printable, at most MAX_NAME characters), or "player N" when empty."""
+    name = name or f"player {index + 1}"
+    if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+        raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
+    return name.strip() or f"player {index + 1}"
+
+
 def _seat_rows(seats: Any) -> list[dict[str, Any]]:
     if not isinstance(seats, list) or not seats:
-        raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent", ...}')
+        raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent"|"open", ...}')
     out = []
     for index, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise BadRequest(f"seat {index}: must be an object")
         kind = seat.get("kind")
         if kind == "human":
-            name = seat.get("name") or f"player {index + 1}"
-            if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
-                raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
-            out.append({"kind": "human", "name": name.strip() or f"player {index + 1}"})
+            out.append({"kind": "human", "name": seat_name(seat.get("name"), index)})
+        elif kind == "open":
+            out.append({"kind": "open", "name": OPEN_SEAT})
         elif kind == "agent" and "agent" in seat:
             agent = seat["agent"]
             if agent not in PLAIN_AGENTS:
@@ -185,7 +197,7 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
                 raise BadRequest(f"seat {index}: unknown level {level!r} (levels: {', '.join(LEVELS)})")
             out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
         else:
-            raise BadRequest(f'seat {index}: "kind" must be "human" or "agent", not {kind!r}')
+            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {kind!r}')
     return out
 
 
@@ -221,7 +233,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     undo = body.get("undo", False)
     if not isinstance(undo, bool):
         raise BadRequest('"undo" must be true or false')
-    humans = sum(s["kind"] == "human" for s in seats)
+    humans = sum(s["kind"] in ("human", "open") for s in seats)
     if undo and humans > 1:
         raise BadRequest("undo is allowed only in a game with at most one human seat")
     game_id = secrets.token_urlsafe(9)
@@ -340,6 +352,14 @@ def create_app(
                 raise BadRequest(f"the request is too large (at most {limit} bytes)", 413)
         return body
 
+    async def read_json(request: Request) -> Any:
+        """The request's body as JSON (at most ``limits.body_bytes``), or one line saying it is not JSON."""
+        raw = await read_body(request, limits.body_bytes)
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            raise BadRequest("the request body is not valid JSON") from None
+
     def rate(request: Request) -> None:
         address = request.client.host if request.client else "?"
         if not limits.allow_http(address):
@@ -362,11 +382,7 @@ def create_app(
     @app.post("/api/games")
     async def post_game(request: Request) -> dict[str, Any]:
         rate(request)
-        raw = await read_body(request, limits.body_bytes)
-        try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise BadRequest("the request body is not valid JSON") from None
+        body = await read_json(request)
         hub = hub_of(request)
         answer = new_game(hub.storage, body)
         room = hub.room(answer["id"])
@@ -379,6 +395,39 @@ def create_app(
     async def list_games(request: Request, limit: int = 20) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
         return {"games": [row.summary() for row in hub_of(request).storage.games(limit)]}
+
+    @app.get("/api/tables")
+    async def open_tables(request: Request, game: str | None = None) -> dict[str, Any]:
+        """The lobby's open tables: games going on with a seat anyone may take (``free``)."""
+        if game is not None and game not in WEB_GAMES:
+            raise BadRequest(f"unknown game {game!r} (games: {', '.join(WEB_GAMES)})")
+        tables = []
+        for row in hub_of(request).storage.open_tables(game):
+            tables.append({**row.summary(), "free": [s.seat for s in row.seats if s.kind == "open"]})
+        return {"tables": tables}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(request: Request, game_id: str) -> dict[str, Any]:
+        """Take an open seat: ``{"seat": k, "name": "..."}`` gives that seat's own invite (its token, once)."""
+        rate(request)
+        body = await read_json(request)
+        if not isinstance(body, dict) or set(body) - {"seat", "name"}:
+            raise BadRequest('the request body is {"seat": k, "name": "your name"}')
+        seat = body.get("seat")
+        hub = hub_of(request)
+        row = hub.storage.game(game_id)
+        if row is None:
+            raise BadRequest(f"no game {game_id!r}", 404)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(row.seats):
+            raise BadRequest(f'"seat" must be a seat number from 0 to {len(row.seats) - 1}')
+        if row.status != "playing":
+            raise BadRequest("this game is over: its seats can no longer be taken", 409)
+        name = seat_name(body.get("name"), seat)
+        token = secrets.token_urlsafe(24)
+        if not await hub.write(hub.storage.claim_seat, game_id, seat, name, hash_token(token)):
+            raise BadRequest(f"seat {seat} is not open (someone has taken it): choose another table or seat", 409)
+        await hub.seat_taken(game_id, SeatRow(seat, "human", name, None, hash_token(token)))
+        return {"seat": seat, "name": name, "token": token, "invite": f"/game/{game_id}?token={token}"}
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
@@ -507,12 +556,18 @@ def create_app(
     async def game_page(game_id: str) -> Response:
         return page()
 
+    @app.get("/play/{name}", include_in_schema=False)
+    async def about_page(name: str) -> Response:
+        return page()
+
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return page()
 
     if (DIST / "assets").is_dir():
         app.mount("/assets", StaticFiles(directory=DIST / "assets"), name="assets")
+    if (DIST / "cards").is_dir():  # the lobby's pictures of the games
+        app.mount("/cards", StaticFiles(directory=DIST / "cards"), name="cards")
     for extra in ("favicon.ico", "favicon.svg"):
         if (DIST / extra).is_file():
             target = DIST / extra

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from kumiki import IllegalMove, State
 from kumiki.server.agents import choose_move, replay
 from kumiki.server.limits import TokenBucket
-from kumiki.server.storage import GameRow, Storage, hash_token
+from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
 log = logging.getLogger("kumiki.server")
 T = TypeVar("T")
@@ -425,6 +425,14 @@ class Hub:
         self.rooms[game_id] = room
         room.arm_clock()
         return room
+
+    async def seat_taken(self, game_id: str, seat: SeatRow) -> None:
+        """An open seat was just taken (already stored): a live room learns its new player and shows everyone."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            async with room.lock:
+                room.row.seats[seat.seat] = seat
+                room.broadcast()
 
     def release(self, room: Room) -> None:
         """Let go of a room nobody is using: no one connected, no agent thinking, no move being stored. The database

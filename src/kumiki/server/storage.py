@@ -271,6 +271,29 @@ class Storage:
     def games(self, limit: int = 20) -> list[GameRow]:
         return self._rows(limit=limit)
 
+    def open_tables(self, game: str | None = None, limit: int = 50) -> list[GameRow]:
+        """Games still going with a seat nobody has taken (kind "open"), newest first."""
+        with self.engine.connect() as conn:
+            query = select(seats_table.c.game_id).where(seats_table.c.kind == "open").distinct()
+            ids = [r[0] for r in conn.execute(query)]
+        if not ids:
+            return []
+        where = games_table.c.id.in_(ids) & (games_table.c.status == "playing") & games_table.c.imported.is_(False)
+        if game is not None:
+            where = where & (games_table.c.game == game)
+        return self._rows(where, limit=limit)
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Make an open seat a human one with this name and token; False if it is not open (any more): of two
+        players taking the same seat at once, one wins."""
+        with self.engine.begin() as conn:
+            query = (
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat, seats_table.c.kind == "open")
+                .values(kind="human", name=name, token_hash=token_hash)
+            )
+            return conn.execute(query).rowcount == 1
+
     def playing_ids(self) -> list[str]:
         """Games still going that are not imported records (to resume their agents after a restart)."""
         with self.engine.connect() as conn:

@@ -12,10 +12,32 @@ export interface OptionSpec {
   label?: string;
 }
 
+/** A named set of options the form fills in at one click. */
+export interface Preset {
+  name: string;
+  label: string;
+  help: string;
+  options: Record<string, unknown>;
+}
+
+/** What the lobby tells a newcomer about a game (its card and its page). */
+export interface About {
+  title: string;
+  tagline: string;
+  minutes: string;
+  description: string;
+  picture: string;
+  summary: { heading: string; paragraphs: string[] }[];
+  presets: Preset[];
+  /** The options shown at once; the others fold under "More options". */
+  basic: string[];
+}
+
 export interface CatalogGame {
   name: string;
   players: [number, number];
   options: OptionSpec[];
+  about?: About;
 }
 
 export interface Catalog {
@@ -25,7 +47,8 @@ export interface Catalog {
 
 export interface SeatInfo {
   seat: number;
-  kind: "human" | "agent";
+  /** "open": a human seat nobody has taken yet (listed in the lobby's open tables). */
+  kind: "human" | "agent" | "open";
   name: string;
   level?: string;
   token?: string;
@@ -44,6 +67,16 @@ export interface GameSummary {
   moves: number;
   to_move: number | null;
   winners: number[];
+}
+
+/** A game in the lobby's open tables: anyone may take one of its free seats. */
+export interface OpenTable {
+  id: string;
+  game: string;
+  options: Record<string, unknown>;
+  created: string;
+  seats: SeatInfo[];
+  free: number[];
 }
 
 /** The `view` message: everything a game page shows (its own seat's view of the state). */

@@ -1,4 +1,4 @@
-// Client-side routing by location.pathname: / (home), /game/{id}, /replay/{id}.
+// Client-side routing by location.pathname: / (home), /play/{game} (a game's page), /game/{id}, /replay/{id}.
 
 import "./style.css";
 import "./games/kuzushi";
@@ -9,13 +9,18 @@ import { hooks } from "./hooks";
 import { homePage } from "./pages/home";
 import { gamePage } from "./pages/game";
 import { replayPage } from "./pages/replay";
+import { aboutPage } from "./pages/about";
 import { api } from "./api";
 
 const app = document.getElementById("app")!;
 const path = location.pathname;
 const game = path.match(/^\/game\/([^/]+)\/?$/);
 const replay = path.match(/^\/replay\/([^/]+)\/?$/);
-if (game) {
+const about = path.match(/^\/play\/([^/]+)\/?$/);
+if (about) {
+  hooks.page = "about";
+  aboutPage(app, decodeURIComponent(about[1]));
+} else if (game) {
   hooks.page = "game";
   gamePage(app, decodeURIComponent(game[1]));
 } else if (replay) {

@@ -97,7 +97,7 @@ export function gamePage(app: HTMLElement, id: string): void {
         "tr",
         { "data-testid": `score-${seat.seat}`, class: seat.seat === msg.to_move ? "to-move" : "" },
         h("td", {}, h("span", { class: "swatch", style: `background:${seatColour(seat.seat)}` }, String(seat.seat))),
-        h("td", {}, seatLabel(seat) + (seat.seat === msg.seat ? " (you)" : "") + (seat.kind === "human" && !seat.connected ? " · away" : "")),
+        h("td", {}, seatLabel(seat) + (seat.seat === msg.seat ? " (you)" : "") + (seat.kind === "human" && !seat.connected ? " · away" : "") + (seat.kind === "open" ? " · waiting for a player (open table)" : "")),
         h("td", { class: "score" }, String(msg.scores[seat.seat] ?? "")),
       );
       scores.append(row);

@@ -1,0 +1,73 @@
+"""The lobby as a newcomer meets it: home -> a game's card -> its page (how to play, presets) -> a game against the
+computer played to its end -> play again; and an open table another player finds in the lobby and sits down at."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import expect
+from tests.helpers import play_kuzushi_to_the_end, until
+
+
+def test_a_newcomer_goes_from_a_card_to_a_game_and_plays_again(server: Any, pages: Any) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    for name in ("kuzushi", "blokus3d", "kozo", "towerbrix"):
+        card = page.get_by_test_id(f"game-card-{name}")
+        expect(card).to_be_visible()
+        assert card.locator("img").evaluate("img => img.complete && img.naturalWidth > 100")  # the picture loads
+    page.get_by_test_id("game-card-kuzushi").click()
+    page.wait_for_url(re.compile(r"/play/kuzushi$"))
+    expect(page.get_by_test_id("about-title")).to_have_text("Kuzushi")
+    expect(page.get_by_test_id("rules-summary")).to_contain_text("place a BASE")
+    expect(page.get_by_test_id("game-select")).to_be_hidden()  # this page makes Kuzushi
+    expect(page.get_by_test_id("opt-tiles")).to_be_hidden()  # advanced options are folded away
+    page.get_by_test_id("preset-quick").click()
+    assert page.get_by_test_id("opt-size").input_value() == "5"
+    assert page.get_by_test_id("opt-tiles").input_value() == "10"
+    page.get_by_test_id("seat-0-name").fill("newcomer")
+    page.get_by_test_id("seat-1-kind").select_option("agent")
+    page.get_by_test_id("seat-1-level").select_option("random")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("play").click()
+    page.wait_for_url(re.compile(r"/game/[^?]+\?token="))
+    until(page, "window.__kumiki.views > 0")
+    game_id = re.search(r"/game/([^?]+)", page.url)[1]  # type: ignore[index]
+    assert server.get(f"/api/games/{game_id}")["options"]["tiles"] == 10
+    play_kuzushi_to_the_end(page, seat=0)
+    expect(page.get_by_test_id("game-over")).to_be_visible()
+    page.get_by_test_id("rematch").click()
+    page.wait_for_url(re.compile(r"/game/(?!" + re.escape(game_id) + r")[^?]+\?token="))
+    until(page, "window.__kumiki.views > 0 && !window.__kumiki.over")
+    assert page.evaluate("window.__kumiki.seat") == 0
+
+
+def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) -> None:
+    ann = pages()
+    ann.goto(server.url + "/play/kuzushi")
+    ann.get_by_test_id("seat-0-name").fill("ann")
+    ann.get_by_test_id("seat-1-kind").select_option("open")
+    ann.get_by_test_id("create").click()
+    expect(ann.get_by_test_id("created")).to_contain_text("Open tables")
+    ann.get_by_test_id("play").click()
+    until(ann, "window.__kumiki.views > 0")
+    game_id = re.search(r"/game/([^?]+)", ann.url)[1]  # type: ignore[index]
+    expect(ann.get_by_test_id("score-1")).to_contain_text("waiting for a player")
+
+    bob = pages()
+    bob.goto(server.url + "/")
+    expect(bob.get_by_test_id(f"table-{game_id}")).to_contain_text("ann")
+    bob.get_by_test_id("join-name").fill("bob")
+    bob.get_by_test_id(f"join-{game_id}-1").click()
+    bob.wait_for_url(re.compile(rf"/game/{re.escape(game_id)}\?token="))
+    until(bob, "window.__kumiki.views > 0")
+    assert bob.evaluate("window.__kumiki.seat") == 1
+    expect(ann.get_by_test_id("score-1")).to_contain_text("bob")  # ann sees bob sit down
+    bob.goto(server.url + "/")
+    expect(bob.get_by_test_id("open-tables")).not_to_contain_text(game_id)
+    expect(bob.get_by_test_id(f"table-{game_id}")).to_have_count(0)

@@ -1,0 +1,93 @@
+"""What the lobby shows a newcomer: each game's card and page in the catalog (presets that make real games), and the
+open tables: a game listed with a free seat that anyone may take, once."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.helpers import create, receive_until, url, view_at
+
+from kumiki import load_game
+from kumiki.server.app import WEB_DEFAULTS, WEB_GAMES, catalog, check_web_options
+from kumiki.server.lobby import ABOUT
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_every_game_has_a_card_a_summary_and_presets_that_make_real_games(name: str) -> None:
+    entry = next(g for g in catalog()["games"] if g["name"] == name)
+    about = entry["about"]
+    assert about["title"] and about["tagline"] and about["minutes"] and len(about["description"]) > 40
+    assert about["picture"] == f"/cards/{name}.png"
+    assert about["summary"] and all(part["paragraphs"] for part in about["summary"])
+    options = {o["name"] for o in entry["options"]}
+    assert set(about["basic"]) <= options  # the options shown at once are the game's own
+    assert len(about["presets"]) >= 2
+    for preset in about["presets"]:
+        assert set(preset["options"]) <= options, preset
+        check_web_options(name, preset["options"])
+        game = load_game(name, **{**WEB_DEFAULTS.get(name, {}), **preset["options"]})
+        assert game.new_state(seed=1).legal_moves()  # a game one can start
+
+
+def test_the_game_pages_and_pictures_are_served(client: TestClient) -> None:
+    page = client.get("/play/kozo")
+    assert page.status_code == 200 and "html" in page.headers["content-type"]
+    assert set(ABOUT) == set(WEB_GAMES)
+
+
+def test_an_open_seat_is_listed_until_someone_takes_it(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "open"}]
+    game = create(client, seats, options={"size": 3, "tiles": 4}, seed=2)
+    assert game["seats"][1] == {"seat": 1, "kind": "open", "name": "open seat"}  # no token: nobody holds it yet
+    tables = client.get("/api/tables").json()["tables"]
+    assert [(t["id"], t["free"]) for t in tables] == [(game["id"], [1])]
+    assert client.get("/api/tables?game=kozo").json()["tables"] == []
+    assert client.get("/api/tables?game=kuzushi").json()["tables"][0]["id"] == game["id"]
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        joined = client.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": "bob"})
+        assert joined.status_code == 200, joined.text
+        invite = joined.json()["invite"]
+        assert invite.startswith(f"/game/{game['id']}?token=")
+        # ann, already at the table, sees bob sit down
+        seen = receive_until(ann, lambda m: m["type"] == "view" and m["seats"][1]["name"] == "bob")
+        assert seen["seats"][1]["kind"] == "human"
+        with client.websocket_connect(f"/ws/games/{game['id']}?token={invite.split('token=')[1]}") as bob:
+            view = receive_until(bob, view_at(0))
+            assert view["seat"] == 1 and view["legal"]  # bob's seat moves first in Kuzushi
+    again = client.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": "cat"})
+    assert again.status_code == 409 and "not open" in again.json()["error"]
+    assert client.get("/api/tables").json()["tables"] == []
+    assert client.get(f"/api/games/{game['id']}").json()["seats"][1]["name"] == "bob"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"seat": 0, "name": "eve"}, 409, "not open"),  # a human seat already given
+        ({"seat": 5, "name": "eve"}, 400, "seat number from 0 to 1"),
+        ({"seat": "1", "name": "eve"}, 400, "seat number"),
+        ({"seat": 1, "name": "x" * 41}, 400, "at most 40 characters"),
+        ({"seat": 1, "nick": "eve"}, 400, '{"seat": k, "name": "your name"}'),
+        ([1], 400, '{"seat": k, "name": "your name"}'),
+    ],
+)
+def test_bad_joins_are_refused_in_one_line(client: TestClient, body: object, status: int, words: str) -> None:
+    game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "open"}])
+    answer = client.post(f"/api/games/{game['id']}/join", json=body)
+    assert answer.status_code == status and words in answer.json()["error"]
+    assert "\n" not in answer.json()["error"]
+
+
+def test_joining_a_missing_game_or_listing_an_unknown_game(client: TestClient) -> None:
+    assert client.post("/api/games/nope/join", json={"seat": 1, "name": "eve"}).status_code == 404
+    answer = client.get("/api/tables?game=chess")
+    assert answer.status_code == 400 and "unknown game 'chess'" in answer.json()["error"]
+
+
+def test_open_seats_count_as_people_for_undo(client: TestClient) -> None:
+    answer = client.post(
+        "/api/games",
+        json={"game": "kuzushi", "seats": [{"kind": "human", "name": "ann"}, {"kind": "open"}], "undo": True},
+    )
+    assert answer.status_code == 400 and "at most one human seat" in answer.json()["error"]
