@@ -490,6 +490,16 @@ def serve(
         str | None,
         typer.Option("--db", metavar="URL", help="Database URL (default: SQLite in the data directory)."),
     ] = None,
+    agent_pace: Annotated[
+        float,
+        typer.Option(
+            "--agent-pace",
+            metavar="SECONDS",
+            min=0.0,
+            max=60.0,
+            help="Where everyone builds at once (TowerBrix), a computer teammate waits this long after any edit.",
+        ),
+    ] = 1.5,
 ) -> None:
     """Run the web app: lobby, games against the computer or friends, replays (see docs/server.md)."""
     with _reported("kumiki serve"):
@@ -497,7 +507,7 @@ def serve(
             from kumiki.server.serve import serve as run_server
         except ImportError as error:
             raise Failure(f"the web server needs the 'web' extra: pip install 'kumiki[web]' ({error})") from None
-        run_server(host, port, db)
+        run_server(host, port, db, agent_pace)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

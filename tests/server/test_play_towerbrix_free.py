@@ -5,12 +5,15 @@ same tower, cards stay secret, and the record names who played each move."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
 
 import kumiki
+from kumiki.server.limits import Limits
+from kumiki.server.storage import Storage
 
 FREE = {"players": 3, "turns": "free", "difficulty": "easy", "max_edits": 20}
 
@@ -82,3 +85,31 @@ def test_an_imported_free_turn_record_keeps_who_played_each_move(client: TestCli
     replay = client.get(f"/api/games/{answer['id']}/replay").json()
     assert replay["movers"] == [2, 1, 2, 0]
     assert replay["states"][-1] == state.public_view()
+
+
+def test_a_computer_teammate_edits_at_a_human_pace(serve: Any) -> None:
+    client = serve(limits=Limits(agent_pace=0.8))
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}, {"kind": "human", "name": "cy"}]
+    game = create(client, seats, game="towerbrix", seed=4, options=FREE)
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        receive_until(ann, view_at(2))
+    storage = Storage(client.app.state.hub.storage.url)  # type: ignore[attr-defined]
+    try:
+        human, computer = storage.move_time(game["id"], 0), storage.move_time(game["id"], 1)
+    finally:
+        storage.close()
+    assert human is not None and computer is not None
+    assert computer - human >= 0.75  # not at once: the table had time to see ann's brick
+
+
+def test_turn_based_games_keep_no_pace(serve: Any) -> None:
+    client = serve(limits=Limits(agent_pace=5.0))
+    game = create(client, [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "bob"}], seed=3)
+    with client.websocket_connect(url(game, 1)) as bob:
+        view = receive_until(bob, view_at(0))
+        began = time.monotonic()
+        bob.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+        receive_until(bob, view_at(2))
+        assert time.monotonic() - began < 4.0  # the computer answers at once: the pace is for building together

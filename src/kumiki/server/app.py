@@ -323,7 +323,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Storage(db), pool_factory)
+        hub = Hub(Storage(db), pool_factory, agent_pace=limits.agent_pace)
         app.state.hub = hub
         hub.resume()
         try:
@@ -605,6 +605,8 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
             await room.undo(connection.seat)
         elif kind == "sync":
             connection.send(room.view_message(connection.seat))
+        elif kind == "why":
+            connection.send(room.why(connection.seat, message.get("move")))
         elif kind == "rematch":
             await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage))
             fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
@@ -618,7 +620,7 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
         else:
             raise Refusal(
                 "bad_message",
-                f'unknown message type {kind!r} (types: "move", "undo", "sync", "chat", "signal", "rematch")',
+                f'unknown message type {kind!r} (types: "move", "undo", "sync", "why", "chat", "signal", "rematch")',
             )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))

@@ -44,6 +44,7 @@ class Limits:
     ws_burst: float = 30.0
     http_rate: float = 2.0  # game creations and imports a second per client address
     http_burst: float = 60.0
+    agent_pace: float = 1.5  # seconds a computer teammate waits after any edit where everyone builds at once
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
 
     def ws_bucket(self) -> TokenBucket:

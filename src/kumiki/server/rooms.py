@@ -90,6 +90,7 @@ class Room:
         self.movers = seats  # the seat that made each move, in order
         self.hub = hub
         self.lock = asyncio.Lock()
+        self.last_edit = time.monotonic()  # when the last move reached the table (pacing computer teammates)
         self.connections: set[Connection] = set()
         self.agent_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
@@ -233,6 +234,7 @@ class Room:
             self.state, self.movers = rebuild(self.row, moves), [s for s, _ in moves]
             raise
         self.movers.append(seat)
+        self.last_edit = time.monotonic()
 
     async def human_move(self, seat: int | None, ply: Any, text: Any) -> None:
         """A seat's move from a client: refused with a Refusal, or committed, broadcast, and the agents started."""
@@ -260,6 +262,27 @@ class Room:
             self.arm_clock()
             self.broadcast()
         self.start_agents()
+
+    def why(self, seat: int | None, text: Any) -> str:
+        """The ``why`` message for a move a seat asks about ("why can't I place here?"): the rule it breaks now, in
+        the engine's own words, or that it is legal. Played on a copy: nothing changes and nothing is stored."""
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_WHY:
+            raise Refusal("bad_message", f'ask {{"type": "why", "move": "<notation>"}} (at most {MAX_WHY} characters)')
+        if seat is None:
+            raise Refusal("forbidden", "spectators have no moves to ask about: open the game with a seat's invite link")
+        state = self.state
+        if state.over:
+            legal, reason = False, "the game is over"
+        elif seat not in state.actors:
+            legal, reason = False, f"it is seat {state.to_move}'s turn, not yours (seat {seat})"
+        else:
+            try:
+                move = state.game.parse_move(text)
+                state.copy().play(move, player=seat)
+                legal, reason = True, f"{move} is a legal move now"
+            except IllegalMove as error:
+                legal, reason = False, str(error)
+        return json.dumps({"type": "why", "move": text, "legal": legal, "reason": reason})
 
     async def undo(self, seat: int | None) -> None:
         """Take back the last human move and the agent replies after it."""
@@ -378,6 +401,12 @@ class Room:
             except Exception:  # a bug in an agent: log it; the next connect or move starts the agent again
                 log.exception("the agent of game %s seat %s failed", self.row.id, seat)
                 return
+            if self.hub.agent_pace > 0 and len(self.state.actors) > 1:
+                # everyone builds at once: a computer teammate edits at a human pace, never right after the last
+                # edit on the table, so people see each change and have room to act
+                wait = self.last_edit + self.hub.agent_pace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
@@ -387,11 +416,15 @@ class Room:
                 self.broadcast()
 
 
+MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
+
+
 class Hub:
     """All live rooms, the database and the agents' process pool."""
 
-    def __init__(self, storage: Storage, pool_factory: Any) -> None:
+    def __init__(self, storage: Storage, pool_factory: Any, agent_pace: float = 0.0) -> None:
         self.storage = storage
+        self.agent_pace = agent_pace  # seconds a computer teammate waits after any edit, where all build at once
         self._pool_factory = pool_factory
         self._pool: Executor | None = None
         self.rooms: dict[str, Room] = {}

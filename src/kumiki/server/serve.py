@@ -9,7 +9,7 @@ import uvicorn
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
 from kumiki.server.app import create_app
-from kumiki.server.limits import MAX_MESSAGE
+from kumiki.server.limits import MAX_MESSAGE, Limits
 from kumiki.server.storage import Storage, default_url, normalise_url
 
 
@@ -40,14 +40,15 @@ def check_address(host: str, port: int) -> None:
         raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, agent_pace: float = 1.5) -> None:
     """Run the server until interrupted."""
     url = check_database(normalise_url(db) if db else default_url())
     check_address(host, port)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     sys.stdout.write(f"Kumiki serves http://{shown}:{port}/  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
     sys.stdout.flush()
-    uvicorn.run(create_app(url), host=host, port=port, ws_max_size=4 * MAX_MESSAGE, log_level="warning")
+    app = create_app(url, limits=Limits(agent_pace=agent_pace))
+    uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE, log_level="warning")
 
 
 def _hide_password(url: str) -> str:

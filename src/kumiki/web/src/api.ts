@@ -127,6 +127,14 @@ export interface ChatMessage {
 }
 
 /** The `rematch` message: the next game with the same seats, and this connection's way in (its seat's invite). */
+/** The answer to "why can't I play this?": the rule the move breaks now, in the engine's words (or that it is legal). */
+export interface WhyMessage {
+  type: "why";
+  move: string;
+  legal: boolean;
+  reason: string;
+}
+
 export interface RematchMessage {
   type: "rematch";
   id: string;
@@ -177,7 +185,7 @@ export class GameSocket {
 
   constructor(
     private readonly url: string,
-    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage) => void,
+    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage) => void,
     private readonly onState: (connected: boolean) => void,
   ) {
     this.open();

@@ -10,6 +10,8 @@ export interface GameContext {
   sendMove(move: string): void;
   /** A one-line hint for the status area (e.g. "no legal placement in this orientation"). */
   hint(text: string): void;
+  /** Ask the server why a move cannot be played now (the answer shows on the page); absent in replays. */
+  why?(move: string): void;
 }
 
 /** The part of a view message a board needs (the replay page builds these from the record). */

@@ -77,6 +77,34 @@ export function ghostKey(event: KeyboardEvent, ghost: GhostActions): boolean {
   return true;
 }
 
+/** The keys as buttons, for phones and touch screens (no keyboard): turn about X, Y, Z, the next orientation that
+ * fits, the previous and next place, and Place (unless the game has its own). Each button has `data-testid="ghost-<action>"`. */
+export function ghostButtons(ghost: GhostActions, withPlace = true): HTMLElement {
+  const box = document.createElement("div");
+  box.className = "ghost-buttons";
+  box.setAttribute("data-testid", "ghost-buttons");
+  const buttons: [string, string, string, () => void][] = [
+    ["rotate-x", "↻ X", "turn about x (X)", () => ghost.rotate("x")],
+    ["rotate-y", "↻ Y", "turn about y (Y)", () => ghost.rotate("y")],
+    ["rotate-z", "↻ Z", "turn about z (Z)", () => ghost.rotate("z")],
+    ["next-orientation", "Next fit", "the next orientation that fits somewhere (O)", () => ghost.nextOrientation()],
+    ["previous-place", "◀", "the previous place (←)", () => ghost.nextPlace(-1)],
+    ["next-place", "▶", "the next place (→)", () => ghost.nextPlace(1)],
+    ["confirm", "Place", "put the piece down here (Enter)", () => ghost.confirm()],
+  ];
+  for (const [name, label, title, act] of buttons) {
+    if (name === "confirm" && !withPlace) continue;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.title = title;
+    b.setAttribute("data-testid", `ghost-${name}`);
+    b.addEventListener("click", act);
+    box.append(b);
+  }
+  return box;
+}
+
 /** A cell written as in the games' notation, "x,y,z". */
 export function cellText(c: Cell): string {
   return c.join(",");

@@ -4,7 +4,7 @@ import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { hooks } from "../hooks";
-import { type Cell, type GhostActions, ghostKey, nextFittingShape, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, ghostButtons, ghostKey, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
 
 interface Cube {
@@ -95,7 +95,16 @@ class Blokus3DModule implements GameModule, GhostActions {
       const view = (e.target as HTMLElement).getAttribute("data-view");
       if (view) this.setCamera(view === "top");
     });
-    side.append(this.topView, this.topScores, buttons, this.order, this.tray, this.info);
+    const keys = ghostButtons(this);
+    keys.hidden = !ctx.interactive;
+    const whyButton = document.createElement("button");
+    whyButton.type = "button";
+    whyButton.textContent = "Why not here?";
+    whyButton.title = "the rule that stops the chosen piece, in this orientation, where you point";
+    whyButton.setAttribute("data-testid", "why-here");
+    whyButton.addEventListener("click", () => this.whyHere());
+    keys.append(whyButton);
+    side.append(this.topView, this.topScores, buttons, this.order, this.tray, keys, this.info);
     root.append(this.stage.element, side);
 
     this.board = new THREE.Mesh(new THREE.PlaneGeometry(10, 10), new THREE.MeshLambertMaterial({ color: "#c8ccd2" }));
@@ -336,6 +345,24 @@ class Blokus3DModule implements GameModule, GhostActions {
 
   back(): void {
     this.select(null);
+  }
+
+  /** "Why not here?": the chosen piece in this orientation at the pointer, lowered straight down onto the stacks
+   * there (the move a player means by "here"), asked of the server, which names the rule it breaks. */
+  whyHere(): void {
+    const view = this.msg?.view as BlokusView | undefined;
+    if (!this.selected || !this.shape || !view || !this.ctx.why) {
+      this.ctx.hint("Pick a piece, point at the board, then ask why it cannot go there.");
+      return;
+    }
+    const cells = this.shape.split(" ").map((c) => c.split(",").map(Number)) as Cell[];
+    const dx = Math.round(this.pointerCell[0] - cells.reduce((s, c) => s + c[0] + 0.5, 0) / cells.length);
+    const dy = Math.round(this.pointerCell[1] - cells.reduce((s, c) => s + c[1] + 0.5, 0) / cells.length);
+    const height = new Map<string, number>();
+    for (const c of view.cubes) height.set(`${c.x},${c.y}`, Math.max(height.get(`${c.x},${c.y}`) ?? 0, c.z + 1));
+    let dz = 0;
+    for (const [x, y, z] of cells) dz = Math.max(dz, (height.get(`${x + dx},${y + dy}`) ?? 0) - z);
+    this.ctx.why(`${this.selected} ${cells.map(([x, y, z]) => `${x + dx},${y + dy},${z + dz}`).join(" ")}`);
   }
 
   toggleTopView(): void {

@@ -7,7 +7,7 @@ import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { h, playerName } from "../dom";
 import { hooks } from "../hooks";
-import { type Cell, type GhostActions, cellText, drawIcon, ghostKey, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, cellText, drawIcon, ghostButtons, ghostKey, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
 import { Stage, disposeGroup } from "../stage";
 
 interface KozoPiece {
@@ -176,7 +176,7 @@ class KozoModule implements GameModule, GhostActions {
     place.addEventListener("click", () => this.confirm());
     const back = h("button", { "data-testid": "kozo-back" }, "Back (Esc)");
     back.addEventListener("click", () => this.back());
-    const actions = h("div", { class: "view-buttons" }, place, back);
+    const actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false));
     actions.hidden = !ctx.interactive;
     side.append(this.round, buttons, this.tray, this.info, actions, this.table, this.falls);
     root.append(this.stage.element, side);

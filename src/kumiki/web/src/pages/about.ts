@@ -4,6 +4,7 @@
 import { h } from "../dom";
 import { loadCatalog, newGameForm, showCreated } from "./newgame";
 import { openTables } from "./tables";
+import { hasTutorial, startTutorial } from "./tutorial";
 
 export async function aboutPage(app: HTMLElement, name: string): Promise<void> {
   const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
@@ -25,6 +26,11 @@ export async function aboutPage(app: HTMLElement, name: string): Promise<void> {
       h("p", { class: "facts" }, `${min === max ? min : `${min}–${max}`} players · ${about?.minutes ?? ""}`),
       h("p", { class: "description" }, about?.description ?? "")));
   const rules = h("section", { class: "card rules-summary", "data-testid": "rules-summary" }, h("h2", {}, "How to play"));
+  if (hasTutorial(name)) {
+    const learn = h("button", { type: "button", class: "learn", "data-testid": "tutorial-start" }, "Learn to play: a guided game (about 3 minutes)");
+    learn.addEventListener("click", () => startTutorial(name).catch((e: Error) => (error.textContent = e.message)));
+    rules.append(learn);
+  }
   for (const part of about?.summary ?? []) rules.append(h("h3", {}, part.heading), ...part.paragraphs.map((p) => h("p", {}, p)));
   const created = h("section", { class: "card created", "data-testid": "created", hidden: "" });
   const tables = h("section", { class: "card tables" });

@@ -1,7 +1,8 @@
 // The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
 
-import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage } from "../api";
+import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
+import { tutorialBox, type Progress } from "./tutorial";
 import { h, seatLabel, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
@@ -30,11 +31,27 @@ export function gamePage(app: HTMLElement, id: string): void {
   const againLink = h("a", { "data-testid": "rematch-link", hidden: "" }, "The rematch is ready: join it");
   let askedAgain = false;
   const help = h("p", { class: "help" });
+  // "Why can't I play this?": any move, in the game's notation, explained by the engine (the boards ask it too)
+  const whyAnswer = h("p", { class: "why", "data-testid": "why", role: "status" });
+  const whyMove = h("input", { "data-testid": "why-move", "aria-label": "a move to ask about", placeholder: "a move, e.g. as in the list" });
+  const whyAsk = h("button", { type: "submit", "data-testid": "why-ask" }, "Why not?");
+  const whyForm = h("form", { class: "why-form", hidden: "" }, h("label", {}, "Why can't I play… ", whyMove), " ", whyAsk);
+  whyForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (whyMove.value.trim()) socket.send({ type: "why", move: whyMove.value.trim() });
+  });
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
   const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token);
-  const panel = h("aside", { class: "panel" }, status, error, over, again, againLink, scores, undo, h("h3", {}, "Moves"), moves, chat.element, help, links);
+  const tutorial = new URLSearchParams(location.search).get("tutorial") ? { box: null as ReturnType<typeof tutorialBox> | null, progress: { myMoves: 0, refused: 0, over: false } as Progress } : null;
+  const tutorialSlot = h("div", {});
+  const progressed = (change: Partial<Progress>) => {
+    if (!tutorial?.box) return;
+    tutorial.progress = { ...tutorial.progress, ...change };
+    tutorial.box.update(tutorial.progress);
+  };
+  const panel = h("aside", { class: "panel" }, tutorialSlot, status, error, over, again, againLink, scores, undo, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -62,7 +79,13 @@ export function gamePage(app: HTMLElement, id: string): void {
           socket.send({ type: "move", ply: last.ply, move });
         },
         hint: showError,
+        why: (move) => socket.send({ type: "why", move }),
       });
+      whyForm.hidden = msg.seat === null;
+      if (tutorial && msg.seat !== null) {
+        tutorial.box = tutorialBox(msg.game);
+        tutorialSlot.append(tutorial.box.element);
+      }
       help.textContent = msg.seat === null ? "You are watching this game." : module.help;
     }
     if ((msg.chat ?? 0) > chat.count()) {
@@ -72,6 +95,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     chat.silence(!!msg.silent);
     if (last && msg.ply !== last.ply) error.textContent = "";
     last = msg;
+    progressed({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
     const name = (seat: number) => seatLabel(msg.seats[seat]);
     seatNames = name;
@@ -120,9 +144,16 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (chat.waiting() || msg.code === "silence") chat.refused(`Not sent: ${msg.message}`);
     else showError(`Move refused: ${msg.message}`);
     hooks.lastError = msg.code;
+    if (msg.code === "illegal") progressed({ refused: (tutorial?.progress.refused ?? 0) + 1 });
   };
 
   const onChat = (msg: ChatMessage) => chat.add(msg.entries, msg.silent);
+
+  const onWhy = (msg: WhyMessage) => {
+    whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${msg.reason}`;
+    whyAnswer.classList.toggle("legal", msg.legal);
+    if (!msg.legal) progressed({ refused: (tutorial?.progress.refused ?? 0) + 1 });
+  };
 
   const onRematch = (msg: RematchMessage) => {
     if (askedAgain) {
@@ -142,7 +173,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   socket = new GameSocket(
     socketUrl(id, token),
     (msg) =>
-      msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : undefined,
+      msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : msg.type === "why" ? onWhy(msg) : undefined,
     (connected) => {
       if (!connected) status.textContent = "Connection lost — reconnecting…";
       hooks.connected = connected;

@@ -1,0 +1,122 @@
+"""Every game on a phone: a 390×844 touch screen (no mouse, no keyboard). The page fits the width, a tap picks, a
+first tap on the board shows where the piece would go and a second tap on the same place plays it, and the on-screen
+buttons turn a polycube as the keys do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import Page, expect
+from tests.helpers import until
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Any:
+    """A page in a phone's context: its viewport, touch, a mobile browser."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
+def fits_the_width(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, f"the page is {width} px wide on a {PHONE['width']} px screen"
+
+
+ANN_VS_COMPUTER = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}]
+
+
+def open_3d_game(
+    server: Any, phone: Page, drawn: Any, game: str, ready: str, seats: Any = ANN_VS_COMPUTER, **options: Any
+) -> None:
+    """Open seat 0 of a new game on the phone, wait until ``ready`` holds, check the scene is drawn (``drawn``: the
+    assert_scene_drawn fixture) and that the page fits the width."""
+    created = server.create(game, seats, **options)
+    phone.goto(server.url + created["seats"][0]["invite"])
+    until(phone, f"window.__kumiki.frames > 5 && {ready}")
+    drawn(phone)
+    fits_the_width(phone)
+
+
+def tap(page: Page, point: list[float]) -> None:
+    page.touchscreen.tap(point[0], point[1])
+
+
+def on_board(page: Page, game: str, x: float, y: float, z: float) -> list[float]:
+    """Where a point of the 3D board is on the screen, the board scrolled into view first (on a phone the tray and
+    buttons sit below it, and tapping them scrolls the page)."""
+    page.get_by_test_id("board").scroll_into_view_if_needed()
+    point: list[float] = page.evaluate(f"window.__kumiki.{game}.project({x}, {y}, {z})")
+    assert 0 <= point[0] <= PHONE["width"] and 0 <= point[1] <= PHONE["height"], point
+    return point
+
+
+def test_kuzushi_on_a_phone(server: Any, phone: Page) -> None:
+    created = server.create("kuzushi", [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "ann"}])
+    phone.goto(server.url + created["seats"][1]["invite"])
+    until(phone, "window.__kumiki.toMove === 1 && window.__kumiki.legal > 0")
+    fits_the_width(phone)
+    move = phone.evaluate("window.__kumiki.legalMoves[0]")
+    x, y = move[2:].split(",")
+    phone.get_by_test_id(f"cell-{x}-{y}").tap()
+    until(phone, "window.__kumiki.ply >= 1")
+    expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(move)
+
+
+def test_blokus3d_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any) -> None:
+    open_3d_game(server, phone, assert_scene_drawn, "blokus3d", "window.__kumiki.toMove === 0")
+    phone.get_by_test_id("piece-I3").tap()
+    shape = phone.evaluate("window.__kumiki.blokus.shape")
+    phone.get_by_test_id("ghost-rotate-x").tap()  # the X key as a button
+    assert phone.evaluate("window.__kumiki.blokus.shape") != shape
+    phone.get_by_test_id("ghost-rotate-x").tap()
+    before = phone.evaluate("window.__kumiki.blokus.ghost")  # shown at once, where the piece would go first
+    board = on_board(phone, "blokus", 3.5, 6.5, 0)
+    tap(phone, board)  # a tap elsewhere moves the ghost there; nothing is played yet
+    until(phone, f"window.__kumiki.blokus.ghost !== {before!r}")
+    ghost = phone.evaluate("window.__kumiki.blokus.ghost")
+    assert phone.evaluate("window.__kumiki.ply") == 0 and ghost in phone.evaluate("window.__kumiki.legalMoves")
+    tap(phone, board)  # the second, on the same place, plays it
+    until(phone, "window.__kumiki.ply >= 1")
+    expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(ghost)
+
+
+def test_kozo_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any) -> None:
+    open_3d_game(server, phone, assert_scene_drawn, "kozo", "window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    phone.get_by_test_id("piece-L4").tap()
+    corner = on_board(phone, "kozo", 2.5, 2.5, 0)
+    tap(phone, corner)
+    ghost = phone.evaluate("window.__kumiki.kozo.ghost")
+    assert ghost.startswith("L4 ") and phone.evaluate("window.__kumiki.kozo.step") == "piece"
+    tap(phone, corner)  # the same place again: the piece goes down, the balance cube comes next
+    until(phone, "window.__kumiki.kozo.step === 'balance'")
+    phone.get_by_test_id("ghost-next-place").tap()  # another spot, by the button
+    chosen = phone.evaluate("window.__kumiki.kozo.move")
+    assert chosen.startswith(ghost + " + ")
+    phone.get_by_test_id("kozo-place").tap()
+    until(phone, "window.__kumiki.ply >= 1")
+    expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(chosen)
+
+
+def test_towerbrix_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any) -> None:
+    ready = "window.__kumiki.legal > 0 && window.__kumiki.towerbrix"
+    solo = [{"kind": "human", "name": "ann"}]
+    open_3d_game(server, phone, assert_scene_drawn, "towerbrix", ready, solo, players=1, mode="solo")
+    phone.get_by_test_id("brick-Y1").tap()
+    phone.get_by_test_id("axis-z").tap()
+    before = phone.evaluate("window.__kumiki.towerbrix.ghost")
+    spot = on_board(phone, "towerbrix", 2.5, 2.5, 0)
+    tap(phone, spot)  # the ghost goes there; nothing is played yet
+    until(phone, f"window.__kumiki.towerbrix.ghost !== {before!r}")
+    assert phone.evaluate("window.__kumiki.ply") == 0
+    ghost = phone.evaluate("window.__kumiki.towerbrix.ghost")
+    tap(phone, spot)  # the same place again: the brick goes down
+    until(phone, "window.__kumiki.ply >= 1")
+    expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(ghost)

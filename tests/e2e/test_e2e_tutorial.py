@@ -1,0 +1,92 @@
+"""Learn to play: from a game's page a newcomer starts a guided game against the computer; each step moves on when
+they have done what it says (a move, a refused move explained), and the last leads to a real game."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import Page, expect
+from tests.helpers import until
+
+
+def start(page: Page, server: Any, game: str) -> None:
+    page.goto(server.url + f"/play/{game}")
+    page.get_by_test_id("tutorial-start").click()
+    page.wait_for_url(re.compile(r"/game/[^?]+\?token=.*tutorial=1"))
+    until(page, "window.__kumiki.views > 0")
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "1")
+
+
+def ask_why(page: Page, move: str) -> None:
+    page.get_by_test_id("why-move").fill(move)
+    page.get_by_test_id("why-ask").click()
+    expect(page.get_by_test_id("why")).to_contain_text("Why not:")
+
+
+def test_the_kuzushi_tutorial_from_the_card_to_a_real_game(server: Any, pages: Any) -> None:
+    page = pages()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-card-kuzushi").click()
+    start(page, server, "kuzushi")
+    tutorial = page.get_by_test_id("tutorial")
+    expect(page.get_by_test_id("tutorial-step")).to_contain_text("Place a BASE next to the CITY")
+    until(page, "window.__kumiki.toMove === 1 && window.__kumiki.legal > 0")
+    move = page.evaluate("window.__kumiki.legalMoves.find(m => m.startsWith('B'))")
+    x, y = move[2:].split(",")
+    page.get_by_test_id(f"cell-{x}-{y}").click()
+    expect(tutorial).to_have_attribute("data-step", "2")
+    ask_why(page, "B 3,3")
+    expect(tutorial).to_have_attribute("data-step", "3")
+    for _ in range(2):
+        until(page, "window.__kumiki.over || (window.__kumiki.toMove === 1 && window.__kumiki.legal > 0)")
+        move = page.evaluate("window.__kumiki.legalMoves[0]")
+        x, y = re.fullmatch(r"[BF] (-?\d+),(-?\d+)", move).groups()  # type: ignore[union-attr]
+        ply = page.evaluate("window.__kumiki.ply")
+        page.get_by_test_id(f"cell-{x}-{y}").click()
+        until(page, f"window.__kumiki.ply > {ply}")
+    expect(tutorial).to_have_attribute("data-step", "4")
+    expect(page.get_by_test_id("tutorial-step")).to_contain_text("The score is your tiles")
+    page.get_by_test_id("tutorial-done").click()
+    page.wait_for_url(re.compile(r"/play/kuzushi$"))
+    expect(page.get_by_test_id("new-game")).to_be_visible()
+
+
+def test_the_blokus3d_tutorial_moves_on_with_a_piece_and_a_why(server: Any, pages: Any) -> None:
+    page = pages()
+    start(page, server, "blokus3d")
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
+    page.get_by_test_id("piece-I3").click()
+    page.mouse.click(*page.evaluate("window.__kumiki.blokus.project(5, 5, 0)"))
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    until(page, "window.__kumiki.toMove === 0")
+    page.get_by_test_id("piece-I2").click()
+    page.mouse.move(*page.evaluate("window.__kumiki.blokus.project(0.5, 0.5, 0)"))
+    page.get_by_test_id("why-here").click()
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "3")
+
+
+def test_the_kozo_tutorial_explains_the_chimney(server: Any, pages: Any) -> None:
+    page = pages()
+    start(page, server, "kozo")
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    page.get_by_test_id("tutorial-next").click()  # a step may be skipped
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    ask_why(page, "I2 1,1,0 1,2,0 + 1,2,1")
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "3")
+
+
+def test_the_towerbrix_tutorial_explains_the_gray_brick(server: Any, pages: Any) -> None:
+    page = pages()
+    start(page, server, "towerbrix")
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    page.get_by_test_id("brick-Y1").click()
+    page.get_by_test_id("axis-z").click()
+    page.mouse.click(*page.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    ask_why(page, "G z 0,0")
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "3")

@@ -1,0 +1,39 @@
+""" "Why can't I place here?" in the browser: a Blokus 3D player points where the chosen piece cannot go and reads the
+rule it breaks; any player asks about a move typed in the game's notation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import expect
+from tests.helpers import until
+
+
+def test_blokus3d_says_why_a_piece_cannot_go_where_you_point(server: Any, pages: Any) -> None:
+    created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
+    page.get_by_test_id("piece-I3").click()
+    page.mouse.move(*page.evaluate("window.__kumiki.blokus.project(0.5, 0.5, 0)"))  # outside structure A
+    page.get_by_test_id("why-here").click()
+    expect(page.get_by_test_id("why")).to_contain_text("Why not: I3 ")
+    assert page.evaluate("window.__kumiki.ply") == 0  # asking plays nothing
+
+
+def test_any_move_typed_in_is_explained(server: Any, pages: Any) -> None:
+    created = server.create("kuzushi", [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "bob"}])
+    page = pages()
+    page.goto(server.url + created["seats"][1]["invite"])
+    until(page, "window.__kumiki.toMove === 1 && window.__kumiki.legal > 0")
+    page.get_by_test_id("why-move").fill("B 3,3")
+    page.get_by_test_id("why-ask").click()
+    expect(page.get_by_test_id("why")).to_have_text("Why not: B 3,3: not next to any tile")
+    legal = page.evaluate("window.__kumiki.legalMoves[0]")
+    page.get_by_test_id("why-move").fill(legal)
+    page.get_by_test_id("why-ask").click()
+    expect(page.get_by_test_id("why")).to_have_text(f"{legal}: this move is legal now.")
