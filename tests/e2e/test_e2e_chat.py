@@ -43,3 +43,28 @@ def test_challenge_3_allows_gestures_only(server: Any, pages: Any) -> None:
     expect(ann.get_by_test_id("chat-input")).to_be_disabled()
     ann.get_by_test_id("signal-look").click()
     expect(ann.get_by_test_id("chat-0")).to_contain_text("ann: 👀 look here")
+
+
+def test_look_here_points_at_a_brick_for_everyone(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=3, turns="free")
+    ann, bob = pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    until(bob, "window.__kumiki.frames > 5 && window.__kumiki.towerbrix")
+    ann.get_by_test_id("brick-Y1").click()
+    ann.get_by_test_id("axis-z").click()
+    ann.mouse.click(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
+    until(bob, "window.__kumiki.towerbrix.bricks.includes('Y1')")
+    # ann points at the brick she placed and signals "look here": bob sees the marker over it, and the chat says so
+    ann.mouse.move(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 1.5)"))
+    ann.get_by_test_id("signal-look").click()
+    expect(bob.get_by_test_id("chat-0")).to_contain_text("ann: 👀 look here (Y1)")
+    until(bob, "window.__kumiki.towerbrix.pointed.includes('Y1')")
+    # then at the bare table: a point of the half grid
+    ann.mouse.move(*ann.evaluate("window.__kumiki.towerbrix.project(4, -2, 0)"))
+    ann.get_by_test_id("signal-look").click()
+    expect(bob.get_by_test_id("chat-1")).to_contain_text("look here (4,-2)")
+    until(bob, "window.__kumiki.towerbrix.pointed.includes('4,-2')")
+    until(bob, "!window.__kumiki.towerbrix.pointed.includes('Y1')")  # the marker goes after a few seconds

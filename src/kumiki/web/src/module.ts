@@ -25,6 +25,10 @@ export interface GameModule {
   readonly help: string;
   mount(el: HTMLElement, ctx: GameContext): void;
   update(msg: BoardUpdate): void;
+  /** What the player points at on the board now (a brick or a cell, as a signal's `at`), for "look here". */
+  target?(): string | null;
+  /** Show everyone where a seat pointed ("look here" at `at`) for a few seconds. */
+  highlight?(at: string, seat: number): void;
   /** Keys the page forwards while no form field has focus; true if handled. */
   key?(event: KeyboardEvent): boolean;
   destroy(): void;

@@ -171,6 +171,8 @@ class TowerBrixModule implements GameModule {
   private selected: string | null = null;
   private axis: Axis = "x";
   private corner: [number, number] | null = null;
+  private lastPointer: [number, number] | null = null;
+  private pointed: string[] = []; // what seats point at now ("look here"), for a few seconds
   private ghostBrick: Brick | null = null;
   private top = false;
   private shownMap: string | null = null;
@@ -213,7 +215,10 @@ class TowerBrixModule implements GameModule {
     this.stage.scene.add(this.tableMesh(), this.heightGuide(), this.mapGroup, this.tower, this.ghost);
     this.setCamera(false);
     const canvas = this.stage.canvas;
-    canvas.addEventListener("pointermove", (e) => this.hover(e));
+    canvas.addEventListener("pointermove", (e) => {
+      this.lastPointer = [e.clientX, e.clientY];
+      this.hover(e);
+    });
     canvas.addEventListener("pointerleave", () => {
       if (this.selected) this.drawGhost();
     });
@@ -763,10 +768,52 @@ class TowerBrixModule implements GameModule {
       selected: this.selected,
       axis: this.axis,
       ghost: this.ghostMove(),
+      pointed: [...this.pointed],
       bricks: this.view?.bricks.map((b) => b.id) ?? [],
       showing: this.showingUntil !== 0,
       project: (x: number, y: number, z: number) => this.stage.project(x, y, z),
     };
+  }
+
+  /** "Look here": the brick under the pointer, else the point of the table under it (x,y on the half grid). */
+  target(): string | null {
+    if (!this.lastPointer) return null;
+    const ray = this.stage.ray(...this.lastPointer);
+    const meshes: THREE.Object3D[] = [];
+    this.tower.traverse((o) => o instanceof THREE.Mesh && o.userData.brick && meshes.push(o));
+    const hit = ray.intersectObjects(meshes, false)[0];
+    if (hit) return String(hit.object.userData.brick);
+    const table = new THREE.Vector3();
+    if (!ray.ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 0, 1), 0), table)) return null;
+    const half = (v: number) => String(Math.round(v * 2) / 2);
+    return `${half(table.x)},${half(table.y)}`;
+  }
+
+  /** A marker in the seat's colour over the brick or the point pointed at, for four seconds. */
+  highlight(at: string, seat: number): void {
+    let position: THREE.Vector3 | null = null;
+    const brick = this.tower.getObjectByName(at);
+    if (brick) {
+      const box = new THREE.Box3().setFromObject(brick);
+      position = new THREE.Vector3((box.min.x + box.max.x) / 2, (box.min.y + box.max.y) / 2, box.max.z + 0.6);
+    } else {
+      const [x, y] = at.split(",").map(Number);
+      if (Number.isFinite(x) && Number.isFinite(y)) position = new THREE.Vector3(x, y, 0.6);
+    }
+    if (!position) return;
+    const marker = new THREE.Mesh(new THREE.ConeGeometry(0.3, 0.8, 16), new THREE.MeshBasicMaterial({ color: seatColour(seat) }));
+    marker.rotation.x = -Math.PI / 2; // the cone points down at the spot
+    marker.position.copy(position);
+    this.stage.scene.add(marker);
+    this.pointed.push(at);
+    this.publish();
+    window.setTimeout(() => {
+      this.stage.scene.remove(marker);
+      marker.geometry.dispose();
+      (marker.material as THREE.Material).dispose();
+      this.pointed.splice(this.pointed.indexOf(at), 1);
+      this.publish();
+    }, 4000);
   }
 
   private click(e: PointerEvent): void {

@@ -27,7 +27,7 @@ export interface ChatPanel {
   waiting(): boolean;
 }
 
-export function chatPanel(send: (message: unknown) => void, name: (seat: number) => string, canTalk: boolean): ChatPanel {
+export function chatPanel(send: (message: unknown) => void, name: (seat: number) => string, canTalk: boolean, target: () => string | null = () => null): ChatPanel {
   const list = h("ol", { class: "chat-list", "data-testid": "chat-list", "aria-live": "polite" });
   const input = h("input", { type: "text", maxlength: "200", placeholder: "Say something…", "data-testid": "chat-input", "aria-label": "chat message" }) as HTMLInputElement;
   const sendButton = h("button", { "data-testid": "chat-send" }, "Send");
@@ -53,7 +53,8 @@ export function chatPanel(send: (message: unknown) => void, name: (seat: number)
     button.addEventListener("click", () => {
       pending = true;
       error.textContent = "";
-      send({ type: "signal", signal: SIGNALS[k][0] });
+      const at = SIGNALS[k][0] === "look" ? target() : null; // "look here": at what the player points at on the board
+      send(at ? { type: "signal", signal: SIGNALS[k][0], at } : { type: "signal", signal: SIGNALS[k][0] });
     }),
   );
 

@@ -43,7 +43,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
-  const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token);
+  const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token, () => module?.target?.() ?? null);
   const tutorial = new URLSearchParams(location.search).get("tutorial") ? { box: null as ReturnType<typeof tutorialBox> | null, progress: { myMoves: 0, refused: 0, over: false } as Progress } : null;
   const tutorialSlot = h("div", {});
   const progressed = (change: Partial<Progress>) => {
@@ -147,7 +147,10 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (msg.code === "illegal") progressed({ refused: (tutorial?.progress.refused ?? 0) + 1 });
   };
 
-  const onChat = (msg: ChatMessage) => chat.add(msg.entries, msg.silent);
+  const onChat = (msg: ChatMessage) => {
+    chat.add(msg.entries, msg.silent);
+    for (const entry of msg.entries) if (entry.kind === "signal" && entry.at) module?.highlight?.(entry.at, entry.seat); // live only
+  };
 
   const onWhy = (msg: WhyMessage) => {
     whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${msg.reason}`;
