@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.test_towerbrix_rules import COLUMN, FLAT, SLAB, build, standin
+from tests.test_towerbrix_rules import COLUMN, FLAT, SLAB, build, everyone_ok, standin
 
 import kumiki
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
@@ -298,3 +298,78 @@ def test_the_views_carry_the_map(tmp_path, number, ground):
                 "area": list(ground.area),
                 "foundations": [list(f) for f in ground.foundations],
             }
+
+
+def handle_of(state, card_id):
+    """The face-down name of a card: its seat and place in the hand (from 1)."""
+    return next(f"{s}.{h.index(card_id) + 1}" for s, h in enumerate(state.hands) if card_id in h)
+
+
+def voted(tmp_path, players=2, **options):
+    deck = standin(tmp_path, never=1)  # S00 never holds
+    return challenge(9, tmp_path, players=players, deck=deck, total=30, attempts=1, waive="vote", **options)
+
+
+def test_9_by_vote_the_team_waives_the_card_it_chose(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    chosen = handle_of(state, "S00")
+    assert f"waive {chosen}" in [str(m) for m in state.legal_moves()]
+    state.play(f"waive {chosen}", player=state.to_move)
+    state.play(f"waive {chosen}", player=state.to_move)
+    assert state.to_json()["votes"] == {"0": chosen, "1": chosen}
+    build(state, COLUMN)
+    everyone_ok(state)
+    evaluation = state.evaluations[-1]
+    assert evaluation["waived"] == "S00" and evaluation["success"]
+
+
+def test_9_by_vote_the_wrong_card_waived_fails(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    other = next(c for c in state.dealt() if c != "S00")
+    for _ in range(2):
+        state.play(f"waive {handle_of(state, other)}")
+    build(state, COLUMN)
+    everyone_ok(state)
+    evaluation = state.evaluations[-1]
+    assert evaluation["waived"] == other and not evaluation["success"]  # S00 still had to hold
+
+
+def test_9_by_vote_without_a_majority_nothing_is_waived(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    state.play(f"waive {handle_of(state, 'S00')}")  # one seat of two: not more than half
+    build(state, COLUMN)
+    everyone_ok(state)
+    assert state.evaluations[-1]["waived"] is None and not state.evaluations[-1]["success"]
+
+
+def test_a_vote_is_an_edit_puts_the_thumbs_down_and_is_checked(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    state.play("ok")  # seat 0
+    state.play("waive 0.1")  # seat 1
+    assert state.to_json()["oks"] == [] and state.edits == 1
+    listed = [str(m) for m in state.legal_moves()]  # seat 0 to move: every card, its own vote none yet
+    assert "waive 0.1" in listed and "waive 1.1" in listed
+    state.play("waive 1.1")  # seat 0
+    again = [str(m) for m in state.legal_moves()]  # seat 1, whose vote is 0.1: no vote for the same card again
+    assert "waive 0.1" not in again and "waive 1.1" in again
+    with pytest.raises(kumiki.IllegalMove, match="no such card"):
+        state.play("waive 5.1")
+    with pytest.raises(kumiki.IllegalMove, match="no such card"):
+        state.play("waive 0.9")
+    plain = challenge(9, tmp_path, players=2).new_state(seed=1)
+    assert not any(m.kind == "waive" for m in plain.legal_moves())
+    with pytest.raises(kumiki.IllegalMove, match="waive='vote'"):
+        plain.play("waive 0.1")
+
+
+def test_votes_replay_from_a_record_and_have_no_interop_action(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    for move in ("waive 1.1", "WAIVE 1.1", "Y1 z 0,0"):
+        state.play(move)
+    with pytest.raises(kumiki.IllegalMove, match="your vote already"):
+        state.play("waive 1.1")  # seat 1 again
+    game, again = kumiki.read_record(kumiki.write_record(state))
+    assert [str(m) for m in again.history] == ["waive 1.1", "waive 1.1", "Y1 z 0,0"]
+    assert again.to_json()["votes"] == state.to_json()["votes"] == {"0": "1.1", "1": "1.1"}
+    with pytest.raises(ValueError, match="no action"):
+        kumiki.interop.encode(game, state.history[0])

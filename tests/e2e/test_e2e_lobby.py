@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.helpers import play_kuzushi_to_the_end, until
 
 
-def test_a_newcomer_goes_from_a_card_to_a_game_and_plays_again(server: Any, pages: Any) -> None:
+def test_a_newcomer_goes_from_a_card_through_the_tutorial_to_a_game_and_plays_again(server: Any, pages: Any) -> None:
     page = pages()
     page.goto(server.url + "/")
     for name in ("kuzushi", "blokus3d", "kozo", "towerbrix"):
@@ -27,6 +27,15 @@ def test_a_newcomer_goes_from_a_card_to_a_game_and_plays_again(server: Any, page
     expect(page.get_by_test_id("rules-summary")).to_contain_text("place a BASE")
     expect(page.get_by_test_id("game-select")).to_be_hidden()  # this page makes Kuzushi
     expect(page.get_by_test_id("opt-tiles")).to_be_hidden()  # advanced options are folded away
+    # learn to play first: the guided game's first step, then back to the game's page for a real game
+    page.get_by_test_id("tutorial-start").click()
+    page.wait_for_url(re.compile(r"tutorial=1"))
+    until(page, "window.__kumiki.toMove === 1 && window.__kumiki.legal > 0")
+    first = page.evaluate("window.__kumiki.legalMoves.find(m => m.startsWith('B'))")
+    page.get_by_test_id(f"cell-{first[2:].replace(',', '-')}").click()
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    page.get_by_test_id("tutorial-done").click()
+    page.wait_for_url(re.compile(r"/play/kuzushi$"))
     page.get_by_test_id("preset-quick").click()
     assert page.get_by_test_id("opt-size").input_value() == "5"
     assert page.get_by_test_id("opt-tiles").input_value() == "10"

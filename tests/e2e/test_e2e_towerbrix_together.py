@@ -69,3 +69,31 @@ def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: An
         assert all(card in html for card in state.hands[seat])
         others = [card for k, hand in enumerate(state.hands) if k != seat for card in hand]
         assert not any(f">{card}<" in html or f'"{card}"' in html for card in others)
+
+
+def test_a_challenge_9_vote_waives_the_chosen_card(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create(
+        "towerbrix", seats, players=2, mode="challenge", challenge=9, turns="free", waive="vote", attempts=1
+    )
+    ann, bob = pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, "window.__kumiki.views > 0 && window.__kumiki.legal > 0")
+    until(bob, "window.__kumiki.views > 0 && window.__kumiki.legal > 0")
+    # ann sees her own card's text in the picker, bob sees it face down; both vote for it
+    mine = ann.get_by_test_id("waive-0-1")
+    expect(mine).to_contain_text("one of mine: ")
+    card = mine.inner_text().split("one of mine: ")[1].strip()
+    expect(bob.get_by_test_id("waive-0-1")).to_contain_text("card 1 (face down)")
+    expect(bob.get_by_test_id("waive-picker")).not_to_contain_text(card)  # no card id leaks before the build ends
+    mine.click()
+    until(bob, "window.__kumiki.ply >= 1")
+    bob.get_by_test_id("waive-0-1").click()
+    expect(ann.get_by_test_id("waive-picker")).to_contain_text("← ann (you), bob")
+    for page in (ann, bob):  # both thumbs up: the build ends and the tower is judged
+        until(page, "window.__kumiki.legal > 0")
+        page.get_by_test_id("ok-button").click()
+    until(ann, "window.__kumiki.over")
+    evaluation = server.get(f"/api/games/{created['id']}/replay")["states"][-1]["evaluations"][-1]
+    assert evaluation["waived"] == card  # the card the team chose, revealed at the evaluation

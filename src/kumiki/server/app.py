@@ -70,6 +70,7 @@ WEB_LABELS: dict[str, str] = {
     "attempts": "Attempts per round",
     "retry_drop": "Points fewer after a failed attempt",
     "turns": "Turns",
+    "waive": "Challenges 9 and 13: the card to waive",
     "max_edits": "Edits per attempt",
     "helper": "Show whether my cards hold",
     "shake_deg": "Challenge 5: shake margin (°)",
@@ -85,7 +86,7 @@ def option_label(name: str) -> str:
 
 # Where the web app's form starts from another value than the engine's default: TowerBrix as the rulebook plays it,
 # everyone building at once (the engine keeps seat order by default, for studies and older records).
-WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free"}}
+WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free", "waive": "vote"}}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 OPEN_SEAT = "open seat"

@@ -68,6 +68,8 @@ class TowerBrixEncoding(Encoding):
             return 0
         if move.kind == "time":
             return 1
+        if move.kind == "waive":
+            raise ValueError(f"{move}: a waive vote (challenges 9 and 13 with waive='vote') has no action")
         brick = self.brick_index.get(move.brick)
         if brick is None:
             raise ValueError(f"{move}: {move.brick} is not used with this deck, no action")

@@ -1,5 +1,7 @@
-"""TowerBrix notation: ``Y1 z 0,0`` places (or moves) a brick, ``-Y1`` takes it away, ``ok`` is a thumbs-up, and
-``time`` says the build's time ran out (challenge 2: played by a front end's clock, never by a player).
+"""TowerBrix notation: ``Y1 z 0,0`` places (or moves) a brick, ``-Y1`` takes it away, ``ok`` is a thumbs-up,
+``time`` says the build's time ran out (challenge 2: played by a front end's clock, never by a player), and
+``waive 2.1`` is a vote to waive seat 2's first card (challenges 9 and 13 with ``waive="vote"``: a card is named by
+its seat and place in the hand, face down, never by what it says).
 
 A placement names the brick, the axis its long side lies along (``x``, ``y``: lying; ``z``: standing) and the
 brick's minimum corner ``x,y`` on the table plane; the brick is then lowered until it rests.
@@ -18,6 +20,7 @@ from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS, Brick, place
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
 _PLACE = re.compile(rf"([A-Za-z]\d?)\s+([xyzXYZ])\s+{_NUMBER}\s*,\s*{_NUMBER}")
 _REMOVE = re.compile(r"-\s*([A-Za-z]\d?)")
+_WAIVE = re.compile(r"waive\s+(\d{1,2})\.(\d{1,2})", re.IGNORECASE)
 _BY_UPPER = {b.upper(): b for b in BRICK_IDS}
 
 
@@ -28,7 +31,8 @@ def format_number(value: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TowerBrixMove(Move):
-    """``kind`` is "place", "remove", "ok" or "time"; ``brick``, ``axis``, ``x``, ``y`` as needed (else "" and 0)."""
+    """``kind`` is "place", "remove", "ok", "time" or "waive"; ``brick``, ``axis``, ``x``, ``y`` as needed (else ""
+    and 0); a waive vote keeps the card's seat in ``x`` and its place in the hand (from 1) in ``y``."""
 
     kind: str
     brick: str = ""
@@ -41,6 +45,8 @@ class TowerBrixMove(Move):
             return self.kind
         if self.kind == "remove":
             return f"-{self.brick}"
+        if self.kind == "waive":
+            return f"waive {int(self.x)}.{int(self.y)}"
         return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
 
 
@@ -54,6 +60,11 @@ def place_move(brick: str, axis: str, x: float, y: float) -> TowerBrixMove:
 
 def remove_move(brick: str) -> TowerBrixMove:
     return TowerBrixMove("remove", brick)
+
+
+def waive_move(seat: int, place_in_hand: int) -> TowerBrixMove:
+    """A vote to waive seat ``seat``'s card number ``place_in_hand`` (from 1), face down."""
+    return TowerBrixMove("waive", x=float(seat), y=float(place_in_hand))
 
 
 def _brick(name: str, text: str) -> str:
@@ -75,12 +86,15 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
     match = _REMOVE.fullmatch(stripped)
     if match:
         return remove_move(_brick(match[1], stripped))
+    match = _WAIVE.fullmatch(stripped)
+    if match:
+        return waive_move(int(match[1]), int(match[2]))
     match = _PLACE.fullmatch(stripped)
     if match:
         axis = match[2].lower()
         assert axis in AXES
         return place_move(_brick(match[1], stripped), axis, float(match[3]), float(match[4]))
-    raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1' or 'ok'")
+    raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1', 'ok' or 'waive 0.1'")
 
 
 def apply_edit(bricks: Mapping[str, Brick], move: TowerBrixMove) -> dict[str, Brick]:

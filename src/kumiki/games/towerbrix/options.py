@@ -100,6 +100,14 @@ TOWERBRIX_OPTIONS = (
         "'cycle': one edit or ok each, in seat order (for studies and the terminal)",
         choices=("cycle", "free"),
     ),
+    Option(
+        "waive",
+        str,
+        "auto",
+        "challenges 9 and 13: 'vote' — the team picks the card to waive during the build, face down (the rulebook); "
+        "'auto' — whichever one card fails is waived (the best pick, for studies)",
+        choices=("auto", "vote"),
+    ),
     Option("max_edits", int, 40, "edits per attempt; at the limit the build ends and the tower is evaluated", 1, 10000),
     Option("helper", bool, True, "view(p) tells p whether each of their cards holds now (the thumbs-up helper)"),
     Option("box_short", float, 6.0, "the box's short side, in brick thicknesses (height bonus +1)", 0.5, 100.0),

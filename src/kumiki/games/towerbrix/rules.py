@@ -26,7 +26,15 @@ from kumiki.games.towerbrix.modes import (
     Challenge,
     challenge_problems,
 )
-from kumiki.games.towerbrix.moves import OK, TowerBrixMove, format_number, parse_towerbrix_move, place_move, remove_move
+from kumiki.games.towerbrix.moves import (
+    OK,
+    TowerBrixMove,
+    format_number,
+    parse_towerbrix_move,
+    place_move,
+    remove_move,
+    waive_move,
+)
 from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS, parse_brick_size
 from kumiki.games.towerbrix.scoring import bonus, verdict
 
@@ -125,6 +133,7 @@ class TowerBrixState(State):
         self.bricks: dict[str, Brick] = {}
         self.oks: set[int] = set()
         self.edits = 0
+        self.votes: dict[int, tuple[int, int]] = {}  # waive votes of this attempt: seat -> (card's seat, place)
         self.movers: list[int] = []  # the seat that played each move of history
         self._verdict: tuple[tuple[Brick, ...], Any] | None = None
         self._spots: tuple[tuple[Brick, ...], list[tuple[str, float, float]]] | None = None
@@ -251,6 +260,21 @@ class TowerBrixState(State):
         """With ``turns="free"`` the seat that played each move (records write it); None in seat order."""
         return list(self.movers) if self.game.options["turns"] == "free" else None
 
+    def voting(self) -> bool:
+        """Whether the team picks the card to waive by vote in this game (challenges 9 and 13, ``waive="vote"``)."""
+        g = self.game
+        return g.challenge is not None and g.challenge.waive_one and g.options["waive"] == "vote"
+
+    def waive_choice(self) -> tuple[int, int] | None:
+        """The card the votes waive now: the one more than half of the seats voted for, else None."""
+        counts: dict[tuple[int, int], int] = {}
+        for handle in self.votes.values():
+            counts[handle] = counts.get(handle, 0) + 1
+        for handle, count in counts.items():
+            if 2 * count > self.game.players:
+                return handle
+        return None
+
     def legal_moves(self, player: int | None = None) -> list[TowerBrixMove]:
         """``ok``; taking away each brick that may go; then placements of the first brick of each colour not in the
         tower (bricks of one colour are interchangeable for every card), by brick, axis (x, y, z), y, x: at the
@@ -261,6 +285,10 @@ class TowerBrixState(State):
             return []
         seat = self.to_move if player is None else player
         moves = [OK]
+        if self.voting():  # a vote for each face-down card but the one this seat votes for already
+            mine = self.votes.get(seat) if seat is not None else None
+            handles = [(s, k) for s, hand in enumerate(self.hands) for k in range(1, len(hand) + 1)]
+            moves.extend(waive_move(s, k) for s, k in handles if (s, k) != mine)
         if seat == self.game.blind:
             return moves
         fixed = self.game.challenge is not None and self.game.challenge.fixed_bricks
@@ -295,6 +323,17 @@ class TowerBrixState(State):
             if g.challenge is None or g.challenge.recorded != "time":
                 raise IllegalMove("time: only challenge 2 (time pressure) has a clock")
             return
+        if move.kind == "waive":
+            if not self.voting():
+                raise IllegalMove(f"{move}: only challenges 9 and 13 played with waive='vote' waive a card by vote")
+            seat, place_in_hand = int(move.x), int(move.y)
+            if not 0 <= seat < g.players or not 1 <= place_in_hand <= len(self.hands[seat]):
+                sizes = ", ".join(f"seat {s}: {len(h)}" for s, h in enumerate(self.hands))
+                raise IllegalMove(f"{move}: no such card (cards in hand — {sizes})")
+            voter = self.to_move if player is None else player
+            if voter is not None and self.votes.get(voter) == (seat, place_in_hand):
+                raise IllegalMove(f"{move}: that is your vote already")
+            return
         if (self.to_move if player is None else player) == g.blind:
             raise IllegalMove(f"{move}: the blind player (challenge 10) takes no part in the building; say ok")
         if move.brick not in g.usable:
@@ -326,6 +365,10 @@ class TowerBrixState(State):
             return
         if move.kind == "ok":
             self.oks.add(player)
+        elif move.kind == "waive":  # a change of the team's plan: it counts as an edit and puts the thumbs down
+            self.votes[player] = (int(move.x), int(move.y))
+            self.edits += 1
+            self.oks = set()
         else:
             if move.kind == "remove":
                 del self.bricks[move.brick]
@@ -354,7 +397,12 @@ class TowerBrixState(State):
                 cards.append({"id": card_id, "player": player, "points": card.points, "text": card.text, "holds": held})
         failing = [c["id"] for c in cards if not c["holds"]]
         waived = None
-        if g.challenge is not None and g.challenge.waive_one and len(failing) == 1:
+        if self.voting():
+            chosen = self.waive_choice()
+            if chosen is not None:
+                waived = self.hands[chosen[0]][chosen[1] - 1]
+                failing = [c for c in failing if c != waived]
+        elif g.challenge is not None and g.challenge.waive_one and len(failing) == 1:
             waived = failing.pop()
         margin = 0.0
         if not problems and bricks:
@@ -407,6 +455,7 @@ class TowerBrixState(State):
         self.bricks = {}
         self.oks = set()
         self.edits = 0
+        self.votes = {}
         if self.round >= g.options["rounds"]:
             self.over = True
             self.to_move = None
@@ -450,6 +499,7 @@ class TowerBrixState(State):
         twin.bricks = dict(self.bricks)
         twin.oks = set(self.oks)
         twin.edits = self.edits
+        twin.votes = dict(self.votes)
         twin.movers = list(self.movers)
         twin._verdict = self._verdict
         twin._spots = self._spots
@@ -491,6 +541,8 @@ class TowerBrixState(State):
             "hand_sizes": [len(h) for h in self.hands],
             "oks": sorted(self.oks),
             "edits": self.edits,
+            "waive": g.options["waive"],
+            "votes": {str(seat): f"{s}.{k}" for seat, (s, k) in sorted(self.votes.items())},
             "to_move": self.to_move,
             "round_points": list(self.round_points),
             "round_success": list(self.round_success),

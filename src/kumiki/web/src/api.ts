@@ -153,6 +153,8 @@ export interface Replay {
   players: number;
   moves: string[];
   states: any[];
+  /** The seat that made each move. */
+  movers?: (number | null)[];
   /** The table's talk, as it was said during the game. */
   chat?: ChatEntry[];
 }

@@ -16,7 +16,7 @@ export interface GameContext {
 
 /** The part of a view message a board needs (the replay page builds these from the record). */
 export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history" | "actors"> &
-  Partial<Pick<ViewMessage, "clock" | "seats">>;
+  Partial<Pick<ViewMessage, "clock" | "seats" | "movers">>;
 
 export interface GameModule {
   /** The game's name as in the catalog. */

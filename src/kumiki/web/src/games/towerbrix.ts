@@ -72,6 +72,9 @@ interface TowerBrixView {
   cards?: Record<string, CardFace>;
   holds?: Record<string, boolean>;
   bricks_hidden?: boolean;
+  /** Challenges 9 and 13: "vote" when the team picks the card to waive; the votes so far, seat -> "seat.place". */
+  waive?: string;
+  votes?: Record<string, string>;
 }
 
 interface GroundMap {
@@ -371,7 +374,7 @@ class TowerBrixModule implements GameModule {
   }
 
   /** A brick's box with its id on every face; `edge` is the outline's colour (magenta: the last brick placed). */
-  private brickMesh(brick: Brick, opacity = 1, edge = 0x1d2330): THREE.Group {
+  private brickMesh(brick: Brick, opacity = 1, edge: THREE.ColorRepresentation = 0x1d2330): THREE.Group {
     const [x0, y0, z0, x1, y1, z1] = brick.box;
     const [dx, dy, dz] = [x1 - x0, y1 - y0, z1 - z0];
     const group = new THREE.Group();
@@ -393,9 +396,12 @@ class TowerBrixModule implements GameModule {
 
   private drawTower(bricks: Brick[], last: string | null): void {
     disposeGroup(this.tower);
-    const moved = last && !last.startsWith("-") && last !== "ok" ? last.split(" ")[0] : null;
+    const moved = last && !last.startsWith("-") && last !== "ok" && !last.startsWith("waive") ? last.split(" ")[0] : null;
+    // the brick just placed is outlined in the colour of the seat that placed it (magenta when nobody is known)
+    const by = last ? this.msg?.movers?.at(-1) : undefined;
+    const mark: THREE.ColorRepresentation = by !== undefined && by !== null ? seatColour(by) : 0xff00ff;
     for (const brick of bricks) {
-      const group = this.brickMesh(brick, 1, brick.id === this.selected ? 0xd55e00 : brick.id === moved ? 0xff00ff : 0x1d2330);
+      const group = this.brickMesh(brick, 1, brick.id === this.selected ? 0xd55e00 : brick.id === moved ? mark : 0x1d2330);
       this.tower.add(group);
     }
   }
@@ -526,6 +532,28 @@ class TowerBrixModule implements GameModule {
       const all = ids.every((id) => v.holds![id]);
       box.append(h("div", { class: "small", "data-testid": "holds-summary" }, all ? "All your cards hold now: say ok (👍)." : "Not all your cards hold yet."));
     }
+    if ((v.challenge === 9 || v.challenge === 13) && v.waive === "vote") box.append(this.waivePicker(v, seat));
+  }
+
+  /** Challenges 9 and 13: the team votes for the one card that need not hold. Each player sees the text of their
+   * own cards only; the others' are named face down ("seat 2, card 1"). The card the majority votes for is waived. */
+  private waivePicker(v: TowerBrixView, seat: number | null): HTMLElement {
+    const box = h("div", { class: "waive", "data-testid": "waive-picker" }, h("h3", {}, "The card to waive (vote)"));
+    const votes = v.votes ?? {};
+    v.hand_sizes.forEach((size, owner) => {
+      for (let k = 1; k <= size; k++) {
+        const handle = `${owner}.${k}`;
+        const id = owner === seat ? v.hands[owner]?.[k - 1] : undefined;
+        const label = owner === seat ? `one of mine: ${id ?? `card ${k}`}` : `${this.playerName(owner)}'s card ${k} (face down)`;
+        const voters = Object.entries(votes).filter(([, h]) => h === handle).map(([voter]) => this.playerName(Number(voter)));
+        const button = h("button", { type: "button", "data-testid": `waive-${owner}-${k}`, class: votes[String(seat)] === handle ? "selected" : "" }, label);
+        button.disabled = seat === null || !this.ctx.interactive || votes[String(seat)] === handle;
+        button.addEventListener("click", () => this.ctx.sendMove(`waive ${handle}`));
+        box.append(h("div", {}, button, voters.length ? ` ← ${voters.join(", ")}` : ""));
+      }
+    });
+    box.append(h("div", { class: "small" }, "The card more than half of you vote for is waived; it is shown at the evaluation."));
+    return box;
   }
 
   private drawTeam(): void {

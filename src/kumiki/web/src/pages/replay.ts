@@ -52,7 +52,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   function show(k: number): void {
     ply = Math.max(0, Math.min(replay.moves.length, k));
     slider.value = String(ply);
-    module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply) });
+    module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply) });
     status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}`;
     moves.querySelectorAll("li").forEach((li, i) => li.classList.toggle("last", i === ply - 1));
     hooks.ply = ply;
