@@ -342,11 +342,11 @@ def test_9_by_vote_without_a_majority_nothing_is_waived(tmp_path):
     assert state.evaluations[-1]["waived"] is None and not state.evaluations[-1]["success"]
 
 
-def test_a_vote_is_an_edit_puts_the_thumbs_down_and_is_checked(tmp_path):
+def test_a_vote_is_no_edit_is_capped_and_is_checked(tmp_path):
     state = voted(tmp_path).new_state(seed=1)
     state.play("ok")  # seat 0
-    state.play("waive 0.1")  # seat 1
-    assert state.to_json()["oks"] == [] and state.edits == 1
+    state.play("waive 0.1")  # seat 1: the tower is unchanged, so seat 0's thumb stays up and no edit is counted
+    assert state.to_json()["oks"] == [0] and state.edits == 0
     listed = [str(m) for m in state.legal_moves()]  # seat 0 to move: every card, its own vote none yet
     assert "waive 0.1" in listed and "waive 1.1" in listed
     state.play("waive 1.1")  # seat 0
@@ -356,10 +356,27 @@ def test_a_vote_is_an_edit_puts_the_thumbs_down_and_is_checked(tmp_path):
         state.play("waive 5.1")
     with pytest.raises(kumiki.IllegalMove, match="no such card"):
         state.play("waive 0.9")
+    for handle in ("1.1", "0.2"):  # seat 1's second and third votes (seat 0 says ok between them)
+        state.play(f"waive {handle}")
+        state.play("ok")
+    assert not any(m.kind == "waive" for m in state.legal_moves())  # three votes a seat and attempt
+    with pytest.raises(kumiki.IllegalMove, match="at most 3 times"):
+        state.play("waive 1.2")
     plain = challenge(9, tmp_path, players=2).new_state(seed=1)
     assert not any(m.kind == "waive" for m in plain.legal_moves())
     with pytest.raises(kumiki.IllegalMove, match="waive='vote'"):
         plain.play("waive 0.1")
+
+
+def test_a_computer_teammate_backs_the_card_the_votes_name(tmp_path):
+    state = voted(tmp_path).new_state(seed=1)
+    state.play("ok")  # seat 0 (a person, here)
+    state.play("waive 0.2", player=1)
+    teammate = kumiki.load_agent("towerbrix-teammate", seed=1)
+    assert str(teammate.choose(state)) == "waive 0.2"  # seat 0's turn: it joins seat 1's vote
+    state.play("waive 0.2")
+    assert state.waive_choice() == (0, 2)
+    assert str(teammate.choose(state.copy())) != "waive 0.2"  # nothing left to back: it plays on
 
 
 def test_votes_replay_from_a_record_and_have_no_interop_action(tmp_path):
@@ -371,5 +388,7 @@ def test_votes_replay_from_a_record_and_have_no_interop_action(tmp_path):
     game, again = kumiki.read_record(kumiki.write_record(state))
     assert [str(m) for m in again.history] == ["waive 1.1", "waive 1.1", "Y1 z 0,0"]
     assert again.to_json()["votes"] == state.to_json()["votes"] == {"0": "1.1", "1": "1.1"}
+    from kumiki.interop import encode
+
     with pytest.raises(ValueError, match="no action"):
-        kumiki.interop.encode(game, state.history[0])
+        encode(game, state.history[0])

@@ -68,3 +68,27 @@ def test_look_here_points_at_a_brick_for_everyone(server: Any, pages: Any) -> No
     expect(bob.get_by_test_id("chat-1")).to_contain_text("look here (4,-2)")
     until(bob, "window.__kumiki.towerbrix.pointed.includes('4,-2')")
     until(bob, "!window.__kumiki.towerbrix.pointed.includes('Y1')")  # the marker goes after a few seconds
+
+
+@pytest.mark.parametrize(
+    ("game", "spot", "at"),
+    [("kuzushi", None, "1,0"), ("blokus3d", (4.5, 3.5, 0), "4,3"), ("kozo", (2.5, 0.5, 0), "2,0")],
+)
+def test_look_here_on_every_board(server: Any, pages: Any, game: str, spot: Any, at: str) -> None:
+    created = server.create(game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    ann, bob = pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, "window.__kumiki.views > 0")
+    until(bob, "window.__kumiki.views > 0")
+    if spot is None:  # the flat Kuzushi grid: the cell under the mouse
+        ann.get_by_test_id("cell-1-0").hover()
+    else:
+        hook = "blokus" if game == "blokus3d" else game
+        until(ann, f"window.__kumiki.frames > 5 && window.__kumiki.{hook} !== undefined")
+        ann.mouse.move(*ann.evaluate(f"window.__kumiki.{hook}.project({spot[0]}, {spot[1]}, {spot[2]})"))
+    ann.get_by_test_id("signal-look").click()
+    expect(bob.get_by_test_id("chat-0")).to_contain_text(f"look here ({at})")
+    until(bob, f"(window.__kumiki.pointed || []).includes('{at}')")
+    if game == "kuzushi":
+        expect(bob.get_by_test_id(f"pointed-{at.replace(',', '-')}")).to_be_visible()

@@ -37,3 +37,15 @@ def test_any_move_typed_in_is_explained(server: Any, pages: Any) -> None:
     page.get_by_test_id("why-move").fill(legal)
     page.get_by_test_id("why-ask").click()
     expect(page.get_by_test_id("why")).to_have_text(f"{legal}: this move is legal now.")
+
+
+def test_kozo_says_why_a_piece_cannot_go_over_the_chimney(server: Any, pages: Any) -> None:
+    created = server.create("kozo", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    page.get_by_test_id("piece-I2").click()
+    page.mouse.move(*page.evaluate("window.__kumiki.kozo.project(1.5, 1.5, 0)"))  # the chimney
+    page.get_by_test_id("why-here").click()
+    expect(page.get_by_test_id("why")).to_contain_text("chimney")
+    assert page.evaluate("window.__kumiki.ply") == 0

@@ -46,3 +46,25 @@ def test_blokus3d_names_the_rule_a_placement_breaks(client: TestClient) -> None:
         answer = ask(ann, "I2 0,0,0 1,0,0")  # outside structure A's outline
         assert answer["legal"] is False and str(answer["reason"]).startswith("I2 0,0,0 1,0,0:")
         assert answer["reason"] != "" and "\n" not in str(answer["reason"])
+
+
+def test_questions_are_rate_limited_per_seat(client: TestClient) -> None:
+    game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    with client.websocket_connect(url(game, 1)) as bob:
+        receive_until(bob, view_at(0))
+        answers = [ask(bob, "B 3,3") for _ in range(7)]
+        assert [a["type"] for a in answers[:5]] == ["why"] * 5  # five at once
+        assert answers[-1]["type"] == "error" and answers[-1]["code"] == "rate_limited"
+
+
+def test_a_move_with_an_endless_number_is_one_line(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "ann"}]
+    game = create(client, seats, game="towerbrix", options={"players": 1, "mode": "solo"})
+    huge = "Y1 z " + "9" * 400 + ",0"
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": huge})
+        refused = receive_until(ann, error("illegal"))
+        assert "too large" in refused["message"] and "\n" not in refused["message"]
+        big = ask(ann, "Y1 z " + "9" * 280 + ",0")  # finite, but far off any table
+        assert big["legal"] is False and "\n" not in str(big["reason"])

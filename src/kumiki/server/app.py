@@ -627,3 +627,7 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
         connection.send(error_message(refusal.code, refusal.message))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))
+    except (ValueError, OverflowError) as error:  # an engine's refusal that is not an IllegalMove: one line, no trace
+        connection.send(error_message("illegal", str(error).splitlines()[0] if str(error) else "not a legal move"))
+        if kind in ("move", "undo"):
+            connection.send(room.view_message(connection.seat))

@@ -98,6 +98,7 @@ class Room:
         self._clock_start: tuple[int, float] | None = None  # (ply, when that move was stored)
         self.chat: list[dict[str, Any]] = []  # the table's talk: messages and signals, in order (loaded by the Hub)
         self._chat_buckets: dict[int, TokenBucket] = {}
+        self._why_buckets: dict[int, TokenBucket] = {}  # "why" plays a move on a copy: at most 1 a second a seat
         self._silent: bool | None = None
         self.rematch: dict[str, Any] | None = None  # the next game with the same seats, once someone asked for it
 
@@ -270,6 +271,8 @@ class Room:
             raise Refusal("bad_message", f'ask {{"type": "why", "move": "<notation>"}} (at most {MAX_WHY} characters)')
         if seat is None:
             raise Refusal("forbidden", "spectators have no moves to ask about: open the game with a seat's invite link")
+        if not self._why_buckets.setdefault(seat, TokenBucket(WHY_RATE, WHY_BURST)).take():
+            raise Refusal("rate_limited", "too many questions at once: ask again in a second")
         state = self.state
         if state.over:
             legal, reason = False, "the game is over"
@@ -280,8 +283,8 @@ class Room:
                 move = state.game.parse_move(text)
                 state.copy().play(move, player=seat)
                 legal, reason = True, f"{move} is a legal move now"
-            except IllegalMove as error:
-                legal, reason = False, str(error)
+            except (IllegalMove, ValueError, OverflowError) as error:  # any refusal of the engine, in its words
+                legal, reason = False, str(error).splitlines()[0] if str(error) else type(error).__name__
         return json.dumps({"type": "why", "move": text, "legal": legal, "reason": reason})
 
     async def undo(self, seat: int | None) -> None:
@@ -389,6 +392,14 @@ class Room:
         while not self.state.over and self.is_agent(self.state.to_move):
             seat, ply = self.state.to_move, len(self.state.history)
             assert seat is not None
+            if self.hub.agent_pace > 0 and len(self.state.actors) > 1:
+                # everyone builds at once: a computer teammate edits at a human pace, never right after the last
+                # edit on the table, so people see each change and have room to act; it waits before it thinks, so
+                # no search is thrown away when someone edits meanwhile
+                wait = self.last_edit + self.hub.agent_pace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue  # look again: the position may have changed while it waited
             level = self.row.seats[seat].level or "easy"
             history = [str(m) for m in self.state.history]
             args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers))
@@ -401,12 +412,6 @@ class Room:
             except Exception:  # a bug in an agent: log it; the next connect or move starts the agent again
                 log.exception("the agent of game %s seat %s failed", self.row.id, seat)
                 return
-            if self.hub.agent_pace > 0 and len(self.state.actors) > 1:
-                # everyone builds at once: a computer teammate edits at a human pace, never right after the last
-                # edit on the table, so people see each change and have room to act
-                wait = self.last_edit + self.hub.agent_pace - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
@@ -417,6 +422,7 @@ class Room:
 
 
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
+WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
 
 
 class Hub:

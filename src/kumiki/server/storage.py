@@ -273,12 +273,9 @@ class Storage:
 
     def open_tables(self, game: str | None = None, limit: int = 50) -> list[GameRow]:
         """Games still going with a seat nobody has taken (kind "open"), newest first."""
-        with self.engine.connect() as conn:
-            query = select(seats_table.c.game_id).where(seats_table.c.kind == "open").distinct()
-            ids = [r[0] for r in conn.execute(query)]
-        if not ids:
-            return []
-        where = games_table.c.id.in_(ids) & (games_table.c.status == "playing") & games_table.c.imported.is_(False)
+        with_open_seat = select(seats_table.c.game_id).where(seats_table.c.kind == "open")
+        where = games_table.c.id.in_(with_open_seat) & (games_table.c.status == "playing")
+        where = where & games_table.c.imported.is_(False)
         if game is not None:
             where = where & (games_table.c.game == game)
         return self._rows(where, limit=limit)

@@ -163,6 +163,19 @@ def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
     return apply_edit(current, parse_towerbrix_move(edit))
 
 
+def _vote_to_back(view: Mapping[str, Any], player: int) -> str | None:
+    """Challenges 9 and 13 by vote: the vote that backs the card most seats name (the earliest such card on a tie),
+    when ours names another; None when there is no vote to follow. Needs no hidden information."""
+    votes: Mapping[str, str] = view.get("votes") or {}
+    if view.get("waive") != "vote" or not votes:
+        return None
+    counts: dict[str, int] = {}
+    for handle in votes.values():
+        counts[handle] = counts.get(handle, 0) + 1
+    leading = min(counts, key=lambda h: (-counts[h], [int(v) for v in h.split(".")]))
+    return None if votes.get(str(player)) == leading else f"waive {leading}"
+
+
 def _sound(deck: str, bricks: Sequence[Brick]) -> bool:
     """A tower that could be evaluated as it stands: the deck's bricks, connected, standing."""
     return bool(bricks) and meets_deck(bricks, deck) and connected(bricks) and judge(bricks).stands
@@ -482,6 +495,10 @@ class TeammateAgent(Agent):
         game = state.game
         if not self._remembers(state, view):
             self._rebuild(state, player)
+        vote = _vote_to_back(view, player)
+        if vote is not None and vote in {str(m) for m in state.legal_moves()}:  # no search, no edit: a turn apart
+            self._seen = [*map(str, state.history), vote]
+            return game.parse_move(vote)
         if view.get("bricks_hidden"):  # challenge 10's blind player may only say ok
             self._seen = [*map(str, state.history), "ok"]
             return game.parse_move("ok")
@@ -574,7 +591,7 @@ class TeammateAgent(Agent):
     def _replay_turn(self, past: State, player: int, move: str) -> None:
         """Book ``move``, played at our past turn ``past``, as ours (see :meth:`_rebuild`)."""
         view = past.view(player)
-        if view.get("bricks_hidden"):
+        if view.get("bricks_hidden") or move.startswith("waive"):  # a vote is a turn apart (see choose)
             return
         current = _view_bricks(view)
         edits, branch = self._turn(past.game, player, view, _view_deck(past), own_cards(view, player), current)

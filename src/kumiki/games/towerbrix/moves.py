@@ -9,6 +9,7 @@ brick's minimum corner ``x,y`` on the table plane; the brick is then lowered unt
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -93,7 +94,10 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
     if match:
         axis = match[2].lower()
         assert axis in AXES
-        return place_move(_brick(match[1], stripped), axis, float(match[3]), float(match[4]))
+        x, y = float(match[3]), float(match[4])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise MoveSyntaxError(f"{stripped!r}: the corner's coordinates are too large")
+        return place_move(_brick(match[1], stripped), axis, x, y)
     raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1', 'ok' or 'waive 0.1'")
 
 

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 FAR = 1000.0  # a corner further than this from the origin is refused (the table is unbounded, floats are not)
 
 
+MAX_VOTES = 3  # waive votes per seat and attempt: a vote is no edit, so this keeps every build finite
+
+
 class TowerBrix(Game):
     """TowerBrix with its options fixed: holds the deck and the brick proportions."""
 
@@ -134,6 +137,7 @@ class TowerBrixState(State):
         self.oks: set[int] = set()
         self.edits = 0
         self.votes: dict[int, tuple[int, int]] = {}  # waive votes of this attempt: seat -> (card's seat, place)
+        self.voted: dict[int, int] = {}  # how many times each seat voted in this attempt (at most MAX_VOTES)
         self.movers: list[int] = []  # the seat that played each move of history
         self._verdict: tuple[tuple[Brick, ...], Any] | None = None
         self._spots: tuple[tuple[Brick, ...], list[tuple[str, float, float]]] | None = None
@@ -285,8 +289,8 @@ class TowerBrixState(State):
             return []
         seat = self.to_move if player is None else player
         moves = [OK]
-        if self.voting():  # a vote for each face-down card but the one this seat votes for already
-            mine = self.votes.get(seat) if seat is not None else None
+        if self.voting() and seat is not None and self.voted.get(seat, 0) < MAX_VOTES:
+            mine = self.votes.get(seat)  # a vote for each face-down card but the one this seat votes for already
             handles = [(s, k) for s, hand in enumerate(self.hands) for k in range(1, len(hand) + 1)]
             moves.extend(waive_move(s, k) for s, k in handles if (s, k) != mine)
         if seat == self.game.blind:
@@ -333,6 +337,8 @@ class TowerBrixState(State):
             voter = self.to_move if player is None else player
             if voter is not None and self.votes.get(voter) == (seat, place_in_hand):
                 raise IllegalMove(f"{move}: that is your vote already")
+            if voter is not None and self.voted.get(voter, 0) >= MAX_VOTES:
+                raise IllegalMove(f"{move}: a seat votes at most {MAX_VOTES} times an attempt")
             return
         if (self.to_move if player is None else player) == g.blind:
             raise IllegalMove(f"{move}: the blind player (challenge 10) takes no part in the building; say ok")
@@ -365,10 +371,9 @@ class TowerBrixState(State):
             return
         if move.kind == "ok":
             self.oks.add(player)
-        elif move.kind == "waive":  # a change of the team's plan: it counts as an edit and puts the thumbs down
+        elif move.kind == "waive":  # the tower is unchanged: no edit, the thumbs stay
             self.votes[player] = (int(move.x), int(move.y))
-            self.edits += 1
-            self.oks = set()
+            self.voted[player] = self.voted.get(player, 0) + 1
         else:
             if move.kind == "remove":
                 del self.bricks[move.brick]
@@ -456,6 +461,7 @@ class TowerBrixState(State):
         self.oks = set()
         self.edits = 0
         self.votes = {}
+        self.voted = {}
         if self.round >= g.options["rounds"]:
             self.over = True
             self.to_move = None
@@ -500,6 +506,7 @@ class TowerBrixState(State):
         twin.oks = set(self.oks)
         twin.edits = self.edits
         twin.votes = dict(self.votes)
+        twin.voted = dict(self.voted)
         twin.movers = list(self.movers)
         twin._verdict = self._verdict
         twin._spots = self._spots

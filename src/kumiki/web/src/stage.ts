@@ -104,6 +104,26 @@ export class Stage {
     });
   }
 
+  /** "Look here": a cone in `colour` pointing down at `position`, shown for `ms` milliseconds. */
+  mark(position: THREE.Vector3, colour: THREE.ColorRepresentation, ms = 4000): void {
+    const marker = new THREE.Mesh(new THREE.ConeGeometry(0.3, 0.8, 16), new THREE.MeshBasicMaterial({ color: colour }));
+    marker.rotation.x = -Math.PI / 2; // the cone points down at the spot
+    marker.position.copy(position);
+    this.scene.add(marker);
+    window.setTimeout(() => {
+      this.scene.remove(marker);
+      marker.geometry.dispose();
+      (marker.material as THREE.Material).dispose();
+    }, ms);
+  }
+
+  /** The cell "x,y" of the table (the plane z = 0) under a page position, or null off it. */
+  cellAt(clientX: number, clientY: number): string | null {
+    const point = new THREE.Vector3();
+    if (!this.ray(clientX, clientY).ray.intersectPlane(new THREE.Plane(new THREE.Vector3(0, 0, 1), 0), point)) return null;
+    return `${Math.floor(point.x)},${Math.floor(point.y)}`;
+  }
+
   /** A ray from the camera through a page position (client pixels): what lies under the pointer. */
   ray(clientX: number, clientY: number): THREE.Raycaster {
     const rect = this.canvas.getBoundingClientRect();

@@ -3,7 +3,7 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { hooks } from "../hooks";
+import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, ghostButtons, ghostKey, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
 
@@ -345,6 +345,22 @@ class Blokus3DModule implements GameModule, GhostActions {
 
   back(): void {
     this.select(null);
+  }
+
+  /** "Look here": the column under the pointer, "x,y". */
+  target(): string | null {
+    const [x, y] = this.pointerCell.map(Math.floor);
+    return x >= 0 && x < 10 && y >= 0 && y < 10 ? `${x},${y}` : null;
+  }
+
+  /** A marker in the seat's colour over the column pointed at, for four seconds. */
+  highlight(at: string, seat: number): void {
+    const [x, y] = at.split(",").map(Number);
+    const view = this.msg?.view as BlokusView | undefined;
+    if (!view || !Number.isInteger(x) || !Number.isInteger(y)) return;
+    const top = view.cubes.filter((c) => c.x === x && c.y === y).reduce((z, c) => Math.max(z, c.z + 1), 0);
+    this.stage.mark(new THREE.Vector3(x + 0.5, y + 0.5, top + 0.6), seatColour(seat));
+    pointedAt(at);
   }
 
   /** "Why not here?": the chosen piece in this orientation at the pointer, lowered straight down onto the stacks

@@ -6,7 +6,7 @@ import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { h, playerName } from "../dom";
-import { hooks } from "../hooks";
+import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, drawIcon, ghostButtons, ghostKey, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
 import { Stage, disposeGroup } from "../stage";
 
@@ -145,6 +145,7 @@ class KozoModule implements GameModule, GhostActions {
   private choice: Placement | null = null;
   private spot: KozoMove | null = null;
   private pointer: [number, number] | null = null;
+  private lastTap: [number, number] | null = null;
   private toppling: { pivot: THREE.Group; axis: THREE.Vector3; start: number; z: number } | null = null;
   private fallUntil = 0; // while a fall is shown, the tower drawn is the one that fell (ms, performance.now)
   private cube = new THREE.BoxGeometry(1, 1, 1);
@@ -176,7 +177,9 @@ class KozoModule implements GameModule, GhostActions {
     place.addEventListener("click", () => this.confirm());
     const back = h("button", { "data-testid": "kozo-back" }, "Back (Esc)");
     back.addEventListener("click", () => this.back());
-    const actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false));
+    const why = h("button", { "data-testid": "why-here", title: "the rule that stops the chosen piece, in this orientation, where you point" }, "Why not here?");
+    why.addEventListener("click", () => this.whyHere());
+    const actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false), why);
     actions.hidden = !ctx.interactive;
     side.append(this.round, buttons, this.tray, this.info, actions, this.table, this.falls);
     root.append(this.stage.element, side);
@@ -574,6 +577,7 @@ class KozoModule implements GameModule, GhostActions {
 
   private hover(e: PointerEvent): void {
     this.pointer = [e.clientX, e.clientY];
+    this.lastTap = null; // the mouse moved on: it points now
     this.snap();
   }
 
@@ -698,6 +702,7 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   private click(e: PointerEvent): void {
+    this.lastTap = [e.clientX, e.clientY]; // where "look here" points, on touch screens too
     if (this.fallUntil) {
       this.endFall(); // the first click only puts the fall away, so nothing is placed on a tower not seen
       return;
@@ -738,6 +743,58 @@ class KozoModule implements GameModule, GhostActions {
 
   toggleTopView(): void {
     this.setCamera(!this.top);
+  }
+
+  /** "Why not here?": the chosen piece in this orientation over the pointed column, lowered onto the polycubes
+   * there, with its balance cube on its highest cube; the engine names the first rule it breaks. */
+  whyHere(): void {
+    const view = this.msg?.view as KozoView | undefined;
+    const at = this.target();
+    const shape = this.shape ?? (this.selected ? this.shapes[this.selected] : null);
+    if (!this.selected || !shape || !view || !at || !this.ctx.why) {
+      this.ctx.hint("Pick a piece, point at a column of the tower, then ask why it cannot go there.");
+      return;
+    }
+    const [px, py] = at.split(",").map(Number);
+    const cells = shape.split(" ").map((c) => c.split(",").map(Number)) as Cell[];
+    const height = new Map<string, number>();
+    for (const [x, y, z] of view.pieces.flatMap((p) => p.cells)) height.set(`${x},${y}`, Math.max(height.get(`${x},${y}`) ?? 0, z + 1));
+    let dz = 0;
+    for (const [x, y, z] of cells) dz = Math.max(dz, (height.get(`${x + px},${y + py}`) ?? 0) - z);
+    const placed = cells.map(([x, y, z]) => [x + px, y + py, z + dz] as Cell);
+    const high = placed.reduce((a, b) => (b[2] > a[2] ? b : a));
+    const text = `${this.selected} ${placed.map(cellText).join(" ")}`;
+    if (this.msg?.legal.some((m) => m.startsWith(`${text} + `))) {
+      this.ctx.hint(`${text}: the piece can go here — now choose a spot for the balance cube.`);
+      return;
+    }
+    this.ctx.why(`${text} + ${high[0]},${high[1]},${high[2] + 1}`);
+  }
+
+  /** "Look here": the column under the pointer, "x,y": of the cube pointed at (the tower seen from the side), else
+   * of the base. */
+  target(): string | null {
+    const at = this.lastTap ?? this.pointer;
+    if (!at) return null;
+    const hit = this.stage.ray(...at).intersectObjects(this.tower.children, true).find((h) => h.face);
+    let cell: string | null;
+    if (hit && hit.face) {
+      const normal = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
+      cell = `${Math.floor(hit.point.x - normal.x * 0.01)},${Math.floor(hit.point.y - normal.y * 0.01)}`; // inside the cube
+    } else cell = this.stage.cellAt(...at);
+    const [x, y] = (cell ?? "").split(",").map(Number);
+    return cell && x >= 0 && x <= 2 && y >= 0 && y <= 2 ? cell : null;
+  }
+
+  /** A marker in the seat's colour over the column pointed at, for four seconds. */
+  highlight(at: string, seat: number): void {
+    const [x, y] = at.split(",").map(Number);
+    const view = this.msg?.view as KozoView | undefined;
+    if (!view || !Number.isInteger(x) || !Number.isInteger(y)) return;
+    const cells = [...view.pieces.flatMap((p) => p.cells), ...view.balance_cubes];
+    const top = cells.filter((c) => c[0] === x && c[1] === y).reduce((z, c) => Math.max(z, c[2] + 1), 0);
+    this.stage.mark(new THREE.Vector3(x + 0.5, y + 0.5, top + 0.6), seatColour(seat));
+    pointedAt(at);
   }
 
   rotate(axis: "x" | "y" | "z"): void {

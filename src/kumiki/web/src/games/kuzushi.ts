@@ -2,7 +2,7 @@
 
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { countFrame } from "../hooks";
+import { countFrame, pointedAt } from "../hooks";
 
 interface Cell {
   x: number;
@@ -40,6 +40,8 @@ class KuzushiModule implements GameModule {
   private svg!: SVGSVGElement;
   private msg: BoardUpdate | null = null;
   private cursor: [number, number] = [0, 0];
+  private hovered: [number, number] | null = null;
+  private pointed = new Map<string, number>(); // "x,y" -> the seat that points at it ("look here"), for a while
 
   mount(root: HTMLElement, ctx: GameContext): void {
     this.root = root;
@@ -52,10 +54,31 @@ class KuzushiModule implements GameModule {
       '<span><b class="glyph flag">F</b> FLAG</span><span><b class="glyph playable">·</b> playable</span>' +
       '<span><b class="glyph limit">▭</b> N×N limit</span>';
     root.append(this.svg, legend);
+    this.svg.addEventListener("pointerover", (event) => {
+      const cell = (event.target as Element).closest("[data-x]");
+      if (cell) this.hovered = [Number(cell.getAttribute("data-x")), Number(cell.getAttribute("data-y"))];
+    });
     this.svg.addEventListener("click", (event) => {
       const target = (event.target as Element).closest("[data-x]");
       if (target) this.play(Number(target.getAttribute("data-x")), Number(target.getAttribute("data-y")));
     });
+  }
+
+  /** "Look here": the cell under the pointer (else the keyboard cursor's), "x,y". */
+  target(): string | null {
+    const [x, y] = this.hovered ?? this.cursor;
+    return `${x},${y}`;
+  }
+
+  /** A ring in the seat's colour round the cell pointed at, for four seconds. */
+  highlight(at: string, seat: number): void {
+    this.pointed.set(at, seat);
+    pointedAt(at);
+    if (this.msg) this.draw();
+    window.setTimeout(() => {
+      if (this.pointed.get(at) === seat) this.pointed.delete(at);
+      if (this.msg) this.draw();
+    }, 4000);
   }
 
   private play(x: number, y: number): void {
@@ -81,6 +104,7 @@ class KuzushiModule implements GameModule {
     if (event.key in moves) {
       const [dx, dy] = moves[event.key];
       this.cursor = [Math.max(-n, Math.min(n, x + dx)), Math.max(-n, Math.min(n, y + dy))];
+      this.hovered = null; // the keys point now: "look here" follows the cursor
       this.draw();
       return true;
     }
@@ -133,6 +157,12 @@ class KuzushiModule implements GameModule {
         if (flippable.has(key)) g.classList.add("flippable");
         if (last === key) g.append(el("rect", { x: sx(x) + 2, y: sy(y) + 2, width: UNIT - 4, height: UNIT - 4, class: "last", "data-testid": "last-move" }));
         if (this.cursor[0] === x && this.cursor[1] === y) g.append(el("rect", { x: sx(x) + 4, y: sy(y) + 4, width: UNIT - 8, height: UNIT - 8, class: "cursor" }));
+        const by = this.pointed.get(key);
+        if (by !== undefined) {
+          const ring = el("circle", { cx: sx(x) + UNIT / 2, cy: sy(y) + UNIT / 2, r: UNIT / 2 - 2, class: "pointed", "data-testid": `pointed-${x}-${y}` });
+          ring.setAttribute("stroke", seatColour(by));
+          g.append(ring);
+        }
         this.svg.append(g);
       }
     }

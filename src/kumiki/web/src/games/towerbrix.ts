@@ -8,7 +8,7 @@ import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { h, playerName } from "../dom";
-import { hooks } from "../hooks";
+import { hooks, pointedAt } from "../hooks";
 import { Stage, disposeGroup } from "../stage";
 
 type Axis = "x" | "y" | "z";
@@ -226,6 +226,7 @@ class TowerBrixModule implements GameModule {
       if (this.selected) this.drawGhost();
     });
     this.stage.onClick((e) => {
+      this.lastPointer = [e.clientX, e.clientY]; // a tap points too (a touch screen has no hover)
       if (e.button === 0) this.click(e);
     });
     this.publish();
@@ -829,16 +830,11 @@ class TowerBrixModule implements GameModule {
       if (Number.isFinite(x) && Number.isFinite(y)) position = new THREE.Vector3(x, y, 0.6);
     }
     if (!position) return;
-    const marker = new THREE.Mesh(new THREE.ConeGeometry(0.3, 0.8, 16), new THREE.MeshBasicMaterial({ color: seatColour(seat) }));
-    marker.rotation.x = -Math.PI / 2; // the cone points down at the spot
-    marker.position.copy(position);
-    this.stage.scene.add(marker);
+    this.stage.mark(position, seatColour(seat));
+    pointedAt(at);
     this.pointed.push(at);
     this.publish();
     window.setTimeout(() => {
-      this.stage.scene.remove(marker);
-      marker.geometry.dispose();
-      (marker.material as THREE.Material).dispose();
       this.pointed.splice(this.pointed.indexOf(at), 1);
       this.publish();
     }, 4000);

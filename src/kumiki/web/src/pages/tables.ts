@@ -20,7 +20,7 @@ export function openTables(box: HTMLElement, error: HTMLElement, game?: string):
           const b = h("button", { type: "button", "data-testid": `join-${t.id}-${seat}` }, `Take seat ${seat}`);
           b.addEventListener("click", async () => {
             error.textContent = "";
-            const chosen = name.value.trim() || `player ${seat}`;
+            const chosen = name.value.trim() || `player ${seat + 1}`;
             try {
               const joined = await postJson<{ invite: string }>(`/api/games/${encodeURIComponent(t.id)}/join`, { seat, name: chosen });
               if (name.value.trim()) localStorage.setItem(NAME_KEY, name.value.trim());
