@@ -92,3 +92,23 @@ def test_look_here_on_every_board(server: Any, pages: Any, game: str, spot: Any,
     until(bob, f"(window.__kumiki.pointed || []).includes('{at}')")
     if game == "kuzushi":
         expect(bob.get_by_test_id(f"pointed-{at.replace(',', '-')}")).to_be_visible()
+
+
+def test_challenge_10_the_blind_seat_reads_what_the_others_describe(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=10, turns="free")
+    ann, bob = pages(), pages()  # bob, the last seat, is blind
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    until(bob, "window.__kumiki.frames > 5 && window.__kumiki.towerbrix")
+    ann.get_by_test_id("brick-Y1").click()
+    ann.get_by_test_id("axis-z").click()
+    ann.mouse.click(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
+    until(ann, "window.__kumiki.towerbrix.bricks.includes('Y1')")
+    until(bob, "window.__kumiki.ply >= 1")
+    assert bob.evaluate("window.__kumiki.towerbrix.bricks") == []  # the blind seat sees no tower
+    expect(bob.get_by_test_id("towerbrix-round")).to_contain_text("you do not see the tower")
+    ann.get_by_test_id("chat-input").fill("a yellow brick stands at the corner")
+    ann.get_by_test_id("chat-input").press("Enter")
+    expect(bob.get_by_test_id("chat-0")).to_have_text("ann: a yellow brick stands at the corner")
