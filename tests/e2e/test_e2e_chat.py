@@ -45,9 +45,10 @@ def test_challenge_3_allows_gestures_only(server: Any, pages: Any) -> None:
     expect(ann.get_by_test_id("chat-0")).to_contain_text("ann: 👀 look here")
 
 
-def test_look_here_points_at_a_brick_for_everyone(server: Any, pages: Any) -> None:
+def towerbrix_pair_with_a_brick(server: Any, pages: Any, challenge: int) -> tuple[Any, Any]:
+    """Two browsers at a free-turn TowerBrix challenge, ann and bob; ann has put Y1 standing at the corner 0,0."""
     seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
-    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=3, turns="free")
+    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=challenge, turns="free")
     ann, bob = pages(), pages()
     ann.goto(server.url + created["seats"][0]["invite"])
     bob.goto(server.url + created["seats"][1]["invite"])
@@ -56,6 +57,11 @@ def test_look_here_points_at_a_brick_for_everyone(server: Any, pages: Any) -> No
     ann.get_by_test_id("brick-Y1").click()
     ann.get_by_test_id("axis-z").click()
     ann.mouse.click(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
+    return ann, bob
+
+
+def test_look_here_points_at_a_brick_for_everyone(server: Any, pages: Any) -> None:
+    ann, bob = towerbrix_pair_with_a_brick(server, pages, challenge=3)
     until(bob, "window.__kumiki.towerbrix.bricks.includes('Y1')")
     # ann points at the brick she placed and signals "look here": bob sees the marker over it, and the chat says so
     ann.mouse.move(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 1.5)"))
@@ -95,16 +101,7 @@ def test_look_here_on_every_board(server: Any, pages: Any, game: str, spot: Any,
 
 
 def test_challenge_10_the_blind_seat_reads_what_the_others_describe(server: Any, pages: Any) -> None:
-    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
-    created = server.create("towerbrix", seats, players=2, mode="challenge", challenge=10, turns="free")
-    ann, bob = pages(), pages()  # bob, the last seat, is blind
-    ann.goto(server.url + created["seats"][0]["invite"])
-    bob.goto(server.url + created["seats"][1]["invite"])
-    until(ann, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
-    until(bob, "window.__kumiki.frames > 5 && window.__kumiki.towerbrix")
-    ann.get_by_test_id("brick-Y1").click()
-    ann.get_by_test_id("axis-z").click()
-    ann.mouse.click(*ann.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
+    ann, bob = towerbrix_pair_with_a_brick(server, pages, challenge=10)  # bob, the last seat, is blind
     until(ann, "window.__kumiki.towerbrix.bricks.includes('Y1')")
     until(bob, "window.__kumiki.ply >= 1")
     assert bob.evaluate("window.__kumiki.towerbrix.bricks") == []  # the blind seat sees no tower

@@ -13,11 +13,17 @@ from playwright.sync_api import expect
 from tests.helpers import until
 
 
-def test_blokus3d_says_why_a_piece_cannot_go_where_you_point(server: Any, pages: Any) -> None:
-    created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+def ann_against_the_computer(server: Any, pages: Any, game: str, hook: str) -> Any:
+    """Seat 0 of a new 3D game against a random computer, its board drawn and ann to move."""
+    created = server.create(game, [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
     page = pages()
     page.goto(server.url + created["seats"][0]["invite"])
-    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
+    until(page, f"window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.{hook}")
+    return page
+
+
+def test_blokus3d_says_why_a_piece_cannot_go_where_you_point(server: Any, pages: Any) -> None:
+    page = ann_against_the_computer(server, pages, "blokus3d", "blokus")
     page.get_by_test_id("piece-I3").click()
     page.mouse.move(*page.evaluate("window.__kumiki.blokus.project(0.5, 0.5, 0)"))  # outside structure A
     page.get_by_test_id("why-here").click()
@@ -40,10 +46,7 @@ def test_any_move_typed_in_is_explained(server: Any, pages: Any) -> None:
 
 
 def test_kozo_says_why_a_piece_cannot_go_over_the_chimney(server: Any, pages: Any) -> None:
-    created = server.create("kozo", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
-    page = pages()
-    page.goto(server.url + created["seats"][0]["invite"])
-    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    page = ann_against_the_computer(server, pages, "kozo", "kozo")
     page.get_by_test_id("piece-I2").click()
     page.mouse.move(*page.evaluate("window.__kumiki.kozo.project(1.5, 1.5, 0)"))  # the chimney
     page.get_by_test_id("why-here").click()

@@ -29,7 +29,7 @@ def test_every_game_has_a_card_a_summary_and_presets_that_make_real_games(name: 
         assert game.new_state(seed=1).legal_moves()  # a game one can start
 
 
-def test_the_game_pages_and_pictures_are_served(client: TestClient) -> None:
+def test_the_game_pages_are_served_and_every_game_has_a_card(client: TestClient) -> None:
     page = client.get("/play/kozo")
     assert page.status_code == 200 and "html" in page.headers["content-type"]
     assert set(ABOUT) == set(WEB_GAMES)

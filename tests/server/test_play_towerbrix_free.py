@@ -13,7 +13,6 @@ from tests.server.helpers import create, error, receive_until, url, view_at
 
 import kumiki
 from kumiki.server.limits import Limits
-from kumiki.server.storage import Storage
 
 FREE = {"players": 3, "turns": "free", "difficulty": "easy", "max_edits": 20}
 
@@ -95,11 +94,8 @@ def test_a_computer_teammate_edits_at_a_human_pace(serve: Any) -> None:
         receive_until(ann, view_at(0))
         ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
         receive_until(ann, view_at(2))
-    storage = Storage(client.app.state.hub.storage.url)  # type: ignore[attr-defined]
-    try:
-        human, computer = storage.move_time(game["id"], 0), storage.move_time(game["id"], 1)
-    finally:
-        storage.close()
+    storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+    human, computer = storage.move_time(game["id"], 0), storage.move_time(game["id"], 1)
     assert human is not None and computer is not None
     assert computer - human >= 0.75  # not at once: the table had time to see ann's brick
 

@@ -93,18 +93,17 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, player)
         if state.to_move == player:
-            self._mask_state = state
-            self._mask_ply = len(state.history)
-            self._mask = mask
+            self._keep_mask(state, mask)
         return {"observation": observation, "action_mask": mask}
+
+    def _keep_mask(self, state: State, mask: np.ndarray[Any, np.dtype[np.int8]]) -> None:
+        self._mask_state, self._mask_ply, self._mask = state, len(state.history), mask
 
     def _legal_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The mover's mask now: the one last shown, unless the agent stepped without observing."""
         state = self.state
         if state is not self._mask_state or len(state.history) != self._mask_ply:
-            self._mask_state = state
-            self._mask_ply = len(state.history)
-            self._mask = self._encoding.observe_and_mask(state, state.to_move or 0)[1]
+            self._keep_mask(state, self._encoding.observe_and_mask(state, state.to_move or 0)[1])
         return self._mask
 
     def step(self, action: int | None) -> None:

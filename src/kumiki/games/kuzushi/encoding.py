@@ -54,27 +54,26 @@ class KuzushiEncoding(Encoding):
         self.observation_dtype = np.int8
         players = game.players
         self.seats = [[(p + k) % players for k in range(players)] for p in range(players)]
-        self.city = 1 << game.city_index
-        # gauge[k]: the first k inner cells; full: every inner cell
-        self.gauge = [sum(inner[:k]) for k in range(self.cells + 1)]
-        self.full = self.gauge[-1]
+        # gauge[k]: the first k inner cells; full: every inner cell (only the shifted planes below are kept)
+        gauge = [sum(inner[:k]) for k in range(self.cells + 1)]
+        full = gauge[-1]
         supply = max(1, game.tiles_per_player)
-        self.gauge_of_tiles = [self.gauge[min(self.cells, round(self.cells * t / supply))] for t in range(supply + 1)]
+        gauge_of_tiles = [gauge[min(self.cells, round(self.cells * t / supply))] for t in range(supply + 1)]
         # All the planes are one Python int, plane k shifted by k * w*w bits (a bitboard's own layout), unpacked by
         # one numpy call and cut to the inner M×M cells by a view. The planes that depend on few facts (the CITY, a
         # seat's tiles gauge, the to-move planes) are made once, already shifted.
         self.stride = stride = w * w
         self.plane_of_bases = [k * stride for k in range(players)]
         self.plane_of_flags = [(players + k) * stride for k in range(players)]
-        self.city_plane = self.city << (2 * players * stride)
+        self.city_plane = (1 << game.city_index) << (2 * players * stride)
         self.playable_shift = (2 * players + 1) * stride
         self.gauge_planes = [
-            [board << ((2 * players + 2 + k) * stride) for board in self.gauge_of_tiles] for k in range(players)
+            [board << ((2 * players + 2 + k) * stride) for board in gauge_of_tiles] for k in range(players)
         ]
         # to_move_planes[player][to_move] (the last entry: nobody, the game is over)
         self.to_move_planes = [
             [
-                sum(self.full << ((3 * players + 2 + k) * stride) for k, q in enumerate(seats) if q == to_move)
+                sum(full << ((3 * players + 2 + k) * stride) for k, q in enumerate(seats) if q == to_move)
                 for to_move in [*range(players), -1]
             ]
             for seats in self.seats

@@ -163,6 +163,15 @@ def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
     return apply_edit(current, parse_towerbrix_move(edit))
 
 
+def _allowed(state: State, move: str) -> bool:
+    """Whether the seat to move may play ``move`` now (the rules' own check, without listing every legal move)."""
+    try:
+        state.check(state.game.parse_move(move))  # type: ignore[attr-defined]
+    except IllegalMove:
+        return False
+    return True
+
+
 def _vote_to_back(view: Mapping[str, Any], player: int) -> str | None:
     """Challenges 9 and 13 by vote: the vote that backs the card most seats name (the earliest such card on a tie),
     when ours names another; None when there is no vote to follow. Needs no hidden information."""
@@ -496,7 +505,7 @@ class TeammateAgent(Agent):
         if not self._remembers(state, view):
             self._rebuild(state, player)
         vote = _vote_to_back(view, player)
-        if vote is not None and vote in {str(m) for m in state.legal_moves()}:  # no search, no edit: a turn apart
+        if vote is not None and _allowed(state, vote):  # no search, no edit: a turn apart
             self._seen = [*map(str, state.history), vote]
             return game.parse_move(vote)
         if view.get("bricks_hidden"):  # challenge 10's blind player may only say ok
@@ -540,11 +549,9 @@ class TeammateAgent(Agent):
         return edits, "work" if self._working(view, player, current, edits) else "wait"
 
     def _play(self, state: State, edit: str, current: Mapping[str, Brick], edits: int) -> Move:
+        if not _allowed(state, edit):  # e.g. challenge 8, where a placed brick stays: wait instead
+            edit = "ok"
         move = state.game.parse_move(edit)
-        try:
-            state.check(move)  # type: ignore[attr-defined]
-        except IllegalMove:  # e.g. challenge 8, where a placed brick stays: wait instead
-            edit, move = "ok", state.game.parse_move("ok")
         self._played(edit, current, edits)
         self._seen = [*map(str, state.history), str(move)]
         self._origin = None  # from here on, what we planned is known

@@ -105,6 +105,22 @@ export function ghostButtons(ghost: GhostActions, withPlace = true): HTMLElement
   return box;
 }
 
+/** The height of each column ("x,y" -> one above its highest cube) of a stack of cubes. */
+export function columnTops(cubes: Iterable<Cell>): Map<string, number> {
+  const tops = new Map<string, number>();
+  for (const [x, y, z] of cubes) tops.set(`${x},${y}`, Math.max(tops.get(`${x},${y}`) ?? 0, z + 1));
+  return tops;
+}
+
+/** A shape key's cells moved by (dx, dy) and lowered straight down until some cube rests on the columns `tops`
+ * (or the table): where a piece pointed at "here" would come to rest. */
+export function lowered(shape: string, dx: number, dy: number, tops: Map<string, number>): Cell[] {
+  const cells = shape.split(" ").map((c) => c.split(",").map(Number)) as Cell[];
+  let dz = 0;
+  for (const [x, y, z] of cells) dz = Math.max(dz, (tops.get(`${x + dx},${y + dy}`) ?? 0) - z);
+  return cells.map(([x, y, z]) => [x + dx, y + dy, z + dz] as Cell);
+}
+
 /** A cell written as in the games' notation, "x,y,z". */
 export function cellText(c: Cell): string {
   return c.join(",");

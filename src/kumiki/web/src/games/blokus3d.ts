@@ -4,7 +4,7 @@ import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { hooks, pointedAt } from "../hooks";
-import { type Cell, type GhostActions, ghostButtons, ghostKey, nextFittingShape, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
 
 interface Cube {
@@ -358,7 +358,7 @@ class Blokus3DModule implements GameModule, GhostActions {
     const [x, y] = at.split(",").map(Number);
     const view = this.msg?.view as BlokusView | undefined;
     if (!view || !Number.isInteger(x) || !Number.isInteger(y)) return;
-    const top = view.cubes.filter((c) => c.x === x && c.y === y).reduce((z, c) => Math.max(z, c.z + 1), 0);
+    const top = this.tops(view).get(at) ?? 0;
     this.stage.mark(new THREE.Vector3(x + 0.5, y + 0.5, top + 0.6), seatColour(seat));
     pointedAt(at);
   }
@@ -374,11 +374,12 @@ class Blokus3DModule implements GameModule, GhostActions {
     const cells = this.shape.split(" ").map((c) => c.split(",").map(Number)) as Cell[];
     const dx = Math.round(this.pointerCell[0] - cells.reduce((s, c) => s + c[0] + 0.5, 0) / cells.length);
     const dy = Math.round(this.pointerCell[1] - cells.reduce((s, c) => s + c[1] + 0.5, 0) / cells.length);
-    const height = new Map<string, number>();
-    for (const c of view.cubes) height.set(`${c.x},${c.y}`, Math.max(height.get(`${c.x},${c.y}`) ?? 0, c.z + 1));
-    let dz = 0;
-    for (const [x, y, z] of cells) dz = Math.max(dz, (height.get(`${x + dx},${y + dy}`) ?? 0) - z);
-    this.ctx.why(`${this.selected} ${cells.map(([x, y, z]) => `${x + dx},${y + dy},${z + dz}`).join(" ")}`);
+    this.ctx.why(`${this.selected} ${lowered(this.shape, dx, dy, this.tops(view)).map(cellText).join(" ")}`);
+  }
+
+  /** The height of each column of the structure now. */
+  private tops(view: BlokusView): Map<string, number> {
+    return columnTops(view.cubes.map((c) => [c.x, c.y, c.z] as Cell));
   }
 
   toggleTopView(): void {

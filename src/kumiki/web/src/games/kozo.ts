@@ -7,7 +7,7 @@ import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
-import { type Cell, type GhostActions, cellText, drawIcon, ghostButtons, ghostKey, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
 import { Stage, disposeGroup } from "../stage";
 
 interface KozoPiece {
@@ -145,7 +145,6 @@ class KozoModule implements GameModule, GhostActions {
   private choice: Placement | null = null;
   private spot: KozoMove | null = null;
   private pointer: [number, number] | null = null;
-  private lastTap: [number, number] | null = null;
   private toppling: { pivot: THREE.Group; axis: THREE.Vector3; start: number; z: number } | null = null;
   private fallUntil = 0; // while a fall is shown, the tower drawn is the one that fell (ms, performance.now)
   private cube = new THREE.BoxGeometry(1, 1, 1);
@@ -577,7 +576,6 @@ class KozoModule implements GameModule, GhostActions {
 
   private hover(e: PointerEvent): void {
     this.pointer = [e.clientX, e.clientY];
-    this.lastTap = null; // the mouse moved on: it points now
     this.snap();
   }
 
@@ -702,7 +700,7 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   private click(e: PointerEvent): void {
-    this.lastTap = [e.clientX, e.clientY]; // where "look here" points, on touch screens too
+    this.pointer = [e.clientX, e.clientY]; // a tap points too (a touch screen has no hover), for "look here"
     if (this.fallUntil) {
       this.endFall(); // the first click only puts the fall away, so nothing is placed on a tower not seen
       return;
@@ -711,7 +709,6 @@ class KozoModule implements GameModule, GhostActions {
     if (this.msg?.over) return this.ctx.hint("The game is over.");
     if (!this.places.length) return this.ctx.hint("It is not your turn: wait for the other player's move.");
     const before = this.step === "piece" ? this.choice : this.spot;
-    this.pointer = [e.clientX, e.clientY];
     this.snap();
     const after = this.step === "piece" ? this.choice : this.spot;
     // a touch has no hover: the first tap shows the ghost, a second tap on the same place confirms it
@@ -756,12 +753,7 @@ class KozoModule implements GameModule, GhostActions {
       return;
     }
     const [px, py] = at.split(",").map(Number);
-    const cells = shape.split(" ").map((c) => c.split(",").map(Number)) as Cell[];
-    const height = new Map<string, number>();
-    for (const [x, y, z] of view.pieces.flatMap((p) => p.cells)) height.set(`${x},${y}`, Math.max(height.get(`${x},${y}`) ?? 0, z + 1));
-    let dz = 0;
-    for (const [x, y, z] of cells) dz = Math.max(dz, (height.get(`${x + px},${y + py}`) ?? 0) - z);
-    const placed = cells.map(([x, y, z]) => [x + px, y + py, z + dz] as Cell);
+    const placed = lowered(shape, px, py, columnTops(view.pieces.flatMap((p) => p.cells)));
     const high = placed.reduce((a, b) => (b[2] > a[2] ? b : a));
     const text = `${this.selected} ${placed.map(cellText).join(" ")}`;
     if (this.msg?.legal.some((m) => m.startsWith(`${text} + `))) {
@@ -774,7 +766,7 @@ class KozoModule implements GameModule, GhostActions {
   /** "Look here": the column under the pointer, "x,y": of the cube pointed at (the tower seen from the side), else
    * of the base. */
   target(): string | null {
-    const at = this.lastTap ?? this.pointer;
+    const at = this.pointer;
     if (!at) return null;
     const hit = this.stage.ray(...at).intersectObjects(this.tower.children, true).find((h) => h.face);
     let cell: string | null;
@@ -791,8 +783,7 @@ class KozoModule implements GameModule, GhostActions {
     const [x, y] = at.split(",").map(Number);
     const view = this.msg?.view as KozoView | undefined;
     if (!view || !Number.isInteger(x) || !Number.isInteger(y)) return;
-    const cells = [...view.pieces.flatMap((p) => p.cells), ...view.balance_cubes];
-    const top = cells.filter((c) => c[0] === x && c[1] === y).reduce((z, c) => Math.max(z, c[2] + 1), 0);
+    const top = columnTops([...view.pieces.flatMap((p) => p.cells), ...view.balance_cubes]).get(at) ?? 0;
     this.stage.mark(new THREE.Vector3(x + 0.5, y + 0.5, top + 0.6), seatColour(seat));
     pointedAt(at);
   }

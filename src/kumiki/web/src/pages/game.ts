@@ -2,7 +2,7 @@
 
 import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
-import { tutorialBox, type Progress } from "./tutorial";
+import { tutorialBox } from "./tutorial";
 import { h, seatLabel, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
@@ -44,13 +44,10 @@ export function gamePage(app: HTMLElement, id: string): void {
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
   const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token, () => module?.target?.() ?? null);
-  const tutorial = new URLSearchParams(location.search).get("tutorial") ? { box: null as ReturnType<typeof tutorialBox> | null, progress: { myMoves: 0, refused: 0, over: false } as Progress } : null;
+  // Learn to play (?tutorial=1): the steps box, made once the page knows the game and the seat
+  const wantsTutorial = !!new URLSearchParams(location.search).get("tutorial");
+  let tutorial: ReturnType<typeof tutorialBox> | null = null;
   const tutorialSlot = h("div", {});
-  const progressed = (change: Partial<Progress>) => {
-    if (!tutorial?.box) return;
-    tutorial.progress = { ...tutorial.progress, ...change };
-    tutorial.box.update(tutorial.progress);
-  };
   const panel = h("aside", { class: "panel" }, tutorialSlot, status, error, over, again, againLink, scores, undo, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
@@ -82,9 +79,9 @@ export function gamePage(app: HTMLElement, id: string): void {
         why: (move) => socket.send({ type: "why", move }),
       });
       whyForm.hidden = msg.seat === null;
-      if (tutorial && msg.seat !== null) {
-        tutorial.box = tutorialBox(msg.game);
-        tutorialSlot.append(tutorial.box.element);
+      if (wantsTutorial && msg.seat !== null) {
+        tutorial = tutorialBox(msg.game);
+        tutorialSlot.append(tutorial.element);
       }
       help.textContent = msg.seat === null ? "You are watching this game." : module.help;
     }
@@ -95,7 +92,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     chat.silence(!!msg.silent);
     if (last && msg.ply !== last.ply) error.textContent = "";
     last = msg;
-    progressed({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
+    tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
     const name = (seat: number) => seatLabel(msg.seats[seat]);
     seatNames = name;
@@ -144,7 +141,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (chat.waiting() || msg.code === "silence") chat.refused(`Not sent: ${msg.message}`);
     else showError(`Move refused: ${msg.message}`);
     hooks.lastError = msg.code;
-    if (msg.code === "illegal") progressed({ refused: (tutorial?.progress.refused ?? 0) + 1 });
+    if (msg.code === "illegal") tutorial?.refused();
   };
 
   const onChat = (msg: ChatMessage) => {
@@ -155,7 +152,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   const onWhy = (msg: WhyMessage) => {
     whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${msg.reason}`;
     whyAnswer.classList.toggle("legal", msg.legal);
-    if (!msg.legal) progressed({ refused: (tutorial?.progress.refused ?? 0) + 1 });
+    if (!msg.legal) tutorial?.refused();
   };
 
   const onRematch = (msg: RematchMessage) => {

@@ -83,8 +83,9 @@ export function hasTutorial(game: string): boolean {
   return game in TUTORIALS;
 }
 
-/** The steps box of the game page; `update` moves it on as the player progresses. */
-export function tutorialBox(game: string): { element: HTMLElement; update(p: Progress): void } {
+/** The steps box of the game page: `update` (what a view shows) and `refused` (a move refused, or asked about and not
+ * legal) move it on as the player progresses. */
+export function tutorialBox(game: string): { element: HTMLElement; update(change: Partial<Progress>): void; refused(): void } {
   const steps = TUTORIALS[game]?.steps ?? [];
   const text = h("p", { "data-testid": "tutorial-step" });
   const count = h("b", {});
@@ -92,12 +93,16 @@ export function tutorialBox(game: string): { element: HTMLElement; update(p: Pro
   const real = h("a", { href: `/play/${game}`, class: "button", "data-testid": "tutorial-done" }, "Play a real game");
   const element = h("section", { class: "tutorial", "data-testid": "tutorial" }, h("h3", {}, "Learn to play ", count), text, next, " ", real);
   let at = 0;
-  let last: Progress = { myMoves: 0, refused: 0, over: false };
+  const progress: Progress = { myMoves: 0, refused: 0, over: false };
   const show = () => {
     count.textContent = `— step ${at + 1} of ${steps.length}`;
     text.textContent = steps[at]?.text ?? "";
     next.hidden = at >= steps.length - 1;
     element.setAttribute("data-step", String(at + 1));
+  };
+  const advance = () => {
+    while (at < steps.length - 1 && steps[at].done(progress)) at += 1;
+    show();
   };
   next.addEventListener("click", () => {
     at = Math.min(at + 1, steps.length - 1);
@@ -106,10 +111,13 @@ export function tutorialBox(game: string): { element: HTMLElement; update(p: Pro
   show();
   return {
     element,
-    update(p: Progress) {
-      last = p;
-      while (at < steps.length - 1 && steps[at].done(last)) at += 1;
-      show();
+    update(change: Partial<Progress>) {
+      Object.assign(progress, change);
+      advance();
+    },
+    refused() {
+      progress.refused += 1;
+      advance();
     },
   };
 }
