@@ -44,6 +44,7 @@ def test_the_kuzushi_tutorial_from_the_card_to_a_real_game(server: Any, pages: A
     expect(tutorial).to_have_attribute("data-step", "3")
     for _ in range(2):
         until(page, "window.__kumiki.over || (window.__kumiki.toMove === 1 && window.__kumiki.legal > 0)")
+        assert not page.evaluate("window.__kumiki.over"), "the tutorial's game ended before step 3 could be done"
         move = page.evaluate("window.__kumiki.legalMoves[0]")
         x, y = re.fullmatch(r"[BF] (-?\d+),(-?\d+)", move).groups()  # type: ignore[union-attr]
         ply = page.evaluate("window.__kumiki.ply")

@@ -31,7 +31,8 @@ const never = () => false;
 const TUTORIALS: Record<string, Tutorial> = {
   kuzushi: {
     seats: [{ kind: "agent", level: "random" }, { kind: "human", name: "you" }],
-    options: { size: 4, tiles: 6 },
+    // 10 tiles: with a random opponent every game gives you at least the three moves step 3 asks for (with 6, half ended sooner)
+    options: { size: 4, tiles: 10 },
     steps: [
       { text: "You are seat 1 and move first. Place a BASE next to the CITY (C): click an empty cell marked ·.", done: moves(1) },
       { text: "Rules refuse a move that breaks them, and say why. Click a cell far from every tile, or type B 3,3 in the box “Why can't I play…” below and press Why not?", done: refused },
