@@ -596,20 +596,20 @@ def test_a_polycube_knife_edge_is_the_same_whichever_way_round() -> None:
         )
 
 
-@pytest.mark.xfail(reason="the fault comes from a non-minimal certificate: it names c1 on c0, which holds")
 def test_a_cube_on_a_corner_is_the_fault_not_the_cubes_below() -> None:
+    # The LP's Farkas ray named c1 on c0, which holds; the mechanism tried first (c2 alone tips) is the real fault.
     verdict = judge(cubes((0, 0, 0), (0, 0, 1), (1, 1, 2)))
     assert verdict.moving == ("c2",)
     assert verdict.fault == "c2 tips over the edge of c1"
 
 
-@pytest.mark.xfail(reason="the fault is the lowest interface among the certificate's bodies, not the lowest failing")
+@pytest.mark.xfail(reason="the mechanism found first is the highest that tips (c4 on c3), not the lowest failing")
 def test_an_overloaded_harmonic_stack_gives_way_at_the_bottom() -> None:
     assert judge(harmonic_stack(5, 1.1)).fault == "c1 tips over the edge of c0"
 
 
-@pytest.mark.xfail(reason="above 64 bodies the fault is found by bisecting prefixes, which a counterweight misleads")
 def test_a_large_tower_names_the_block_that_falls() -> None:
+    # Bisecting prefixes (the LP's way above 64 bodies) is misled by the counterweight; the mechanism is not.
     # A cantilever held by a stack of 62 light blocks over its post, and one cube overhanging 0.7 at the top: only
     # the top cube falls, but the prefix [post, arm] already falls (its counterweight comes later).
     bodies = [box("post", (0, 0, 0, 1, 1, 1)), box("arm", (0, 0, 1, 3, 1, 2))]

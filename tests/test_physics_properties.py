@@ -315,8 +315,13 @@ def test_body_from_cells_is_exactly_the_solid_of_its_cells(cells: set[tuple[int,
 
 
 def test_a_fall_without_a_ready_certificate_still_names_a_body() -> None:
-    # HiGHS kept its presolved answer here and gave no Farkas ray; the fault must still name who moves.
-    v = judge(brick_stack(11, 19042, 3), margin=False)
+    # HiGHS kept its presolved answer here and gave no Farkas ray; the fault must still name who moves (the LP's
+    # own way, without the certificates, which find a mechanism higher up: p10 tips over the edge of p6).
+    v = judge(brick_stack(11, 19042, 3), margin=False, shortcuts=False)
     assert not v.stands
     assert v.moving == ("p3",)
     assert v.fault == "p3 tips over the edge of p2"
+    shown = judge(brick_stack(11, 19042, 3), margin=False)
+    assert (shown.stands, shown.edge) == (v.stands, v.edge)
+    assert shown.moving == ("p10",)
+    assert shown.fault == "p10 tips over the edge of p6"

@@ -14,9 +14,12 @@ With a fixed ``seed`` and ``iterations`` (and no ``seconds``) the choice is repr
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from kumiki.agents.base import Agent, require_moves
@@ -28,7 +31,7 @@ from kumiki.core.options import Option
 class Node:
     """A position in the tree. ``totals[i]`` is the sum of player i's rewards over the playouts through it."""
 
-    __slots__ = ("children", "heuristic", "move", "player", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "expanded", "heuristic", "move", "player", "state", "totals", "untried", "visits")
 
     def __init__(self, state: State, move: Move | None, heuristic: float = 0.0) -> None:
         self.state = state
@@ -37,6 +40,7 @@ class Node:
         self.player = state.to_move
         self.children: list[Node] = []
         self.untried: list[tuple[float, Move]] = []
+        self.expanded = False  # untried is filled when the node is first reached again (most leaves never are)
         self.visits = 0
         self.totals = [0.0] * state.game.players
 
@@ -80,6 +84,18 @@ def margin_reward(state: State, scale: float = 4.0) -> list[float]:
 
 
 REWARDS = {"outcome": outcome_reward, "margin": margin_reward}
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cycle collector (reference counting still frees everything else); restart it after, if it ran."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 class MCTSAgent(Agent):
@@ -147,13 +163,23 @@ class MCTSAgent(Agent):
         if len(moves) == 1:
             self.last_iterations = 0
             return moves[0]
-        root = self.search(state.copy())
-        best = max(root.children, key=lambda child: child.visits)
-        assert best.move is not None
-        return best.move
+        with collector_paused():  # restarted once the tree is freed: a collection then has little to walk
+            root = self.search(state.copy())
+            move = max(root.children, key=lambda child: child.visits).move
+            del root
+        assert move is not None
+        return move
 
     def search(self, state: State) -> Node:
-        """Grow a tree from ``state`` within the budget; returns its root."""
+        """Grow a tree from ``state`` within the budget; returns its root.
+
+        Python's cycle collector is paused meanwhile: the tree and the games' caches hold no reference cycles to
+        find, yet every full collection walks them all (it took a third of the time; ``bench/kozo_speed.py``).
+        """
+        with collector_paused():
+            return self._search(state)
+
+    def _search(self, state: State) -> Node:
         rng = self.rng
         c = self.options["c"]
         seconds = self.options["seconds"]
@@ -179,13 +205,14 @@ class MCTSAgent(Agent):
             path = [root]
             # Selection: descend by UCB1 on the mover's own reward while the node may not grow.
             while True:
+                if not node.expanded:
+                    self._expandable(node, bias)
                 if node.untried and (not widening or len(node.children) < 1 + widening * sqrt(node.visits)):
                     # Expansion.
                     heuristic, move = node.untried.pop()
                     after = node.state.copy()
                     after.play(move)
                     child = Node(after, move, heuristic)
-                    self._expandable(child, bias)
                     node.children.append(child)
                     node = child
                     path.append(node)
@@ -229,6 +256,7 @@ class MCTSAgent(Agent):
 
         Each carries its progressive-bias term: ``bias`` times the move's value scaled to 0…1 among its siblings.
         """
+        node.expanded = True
         state = node.state
         if state.over:
             return

@@ -32,6 +32,23 @@ class Interface:
     plane: float
     rects: list[tuple[float, float, float, float]] = field(default_factory=list)
     _outline: tuple[list[tuple[float, float]], float, float, bool, bool] | None = None
+    _points: dict[float, list[tuple[float, float, float]]] = field(default_factory=dict)
+
+    def points(self, grow: float) -> list[tuple[float, float, float]]:
+        """The force points in 3D, the touching rects grown by ``grow`` (see :func:`support_points`); kept per
+        ``grow``, and shared by the same contact in the next tower."""
+        found = self._points.get(grow)
+        if found is None:
+            u, v = IN_PLANE[self.axis]
+            found = []
+            for a, b in support_points(self, grow):
+                p = [0.0, 0.0, 0.0]
+                p[self.axis] = self.plane
+                p[u] = a
+                p[v] = b
+                found.append((p[0], p[1], p[2]))
+            self._points[grow] = found
+        return found
 
     def outline(self) -> tuple[list[tuple[float, float]], float, float, bool, bool]:
         """The hull of the touching rects (computed once): corners, the centre of its bounding box, and whether
@@ -105,6 +122,68 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
         if box[2] <= tol:
             _ground_contact(b, box, tower, found)
     return [found[key] for key in sorted(found)]
+
+
+def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float) -> list[Interface]:
+    """The interfaces of ``tower`` given those of the same tower without ``body`` (``parent``, numbered without it):
+    what :func:`find_interfaces` finds, in its order, comparing only the new body's boxes with the others'.
+    Raises TowerError if the new body overlaps another or reaches below the table."""
+    merged = [
+        i
+        if i.lower < body and i.upper < body
+        else Interface(
+            i.lower + (i.lower >= body), i.upper + (i.upper >= body), i.axis, i.plane, i.rects, i._outline, i._points
+        )
+        for i in parent
+    ]  # GROUND (-1) is below every body
+    mine = tower.bodies[body].boxes
+    for box in mine:
+        if box[2] < -tol:
+            raise TowerError(f"{tower.bodies[body].name!r} reaches below the table (z = {box[2]:g})")
+    lo = [min(box[a] for box in mine) - tol for a in range(3)]
+    hi = [max(box[a + 3] for box in mine) + tol for a in range(3)]
+    others = [
+        (b, box)
+        for b, other in enumerate(tower.bodies)
+        if b != body
+        for box in other.boxes
+        if box[0] <= hi[0]
+        and box[3] >= lo[0]
+        and box[1] <= hi[1]
+        and box[4] >= lo[1]
+        and box[2] <= hi[2]
+        and box[5] >= lo[2]
+    ]  # the boxes near the new body's bounding box
+    new: dict[tuple[int, int, int, float], Interface] = {}
+    for box in mine:
+        for b, other in others:
+            gaps = [max(box[a], other[a]) - min(box[a + 3], other[a + 3]) for a in range(3)]
+            if max(gaps) > tol:
+                continue  # apart along some axis: neither touching nor overlapping
+            if all(g < -tol for g in gaps):
+                names = sorted((tower.bodies[body].name, tower.bodies[b].name))
+                raise TowerError(f"bodies {names[0]!r} and {names[1]!r} overlap")
+            for axis in (2, 0, 1):
+                u, v = IN_PLANE[axis]
+                for lower, low_box, upper, up_box in ((body, box, b, other), (b, other, body, box)):
+                    top = low_box[axis + 3]
+                    if abs(up_box[axis] - top) > tol:
+                        continue
+                    ou0, ov0 = max(low_box[u], up_box[u]), max(low_box[v], up_box[v])
+                    ou1, ov1 = min(low_box[u + 3], up_box[u + 3]), min(low_box[v + 3], up_box[v + 3])
+                    if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
+                        continue
+                    key = (lower, upper, axis, round(top / max(tol * 100.0, 1e-300)))
+                    interface = new.get(key)
+                    if interface is None:
+                        interface = new[key] = Interface(lower, upper, axis, top)
+                    interface.rects.append((ou0, ov0, max(ou1, ou0), max(ov1, ov0)))
+    ground: dict[tuple[int, int, int, float], Interface] = {}
+    for box in mine:
+        if box[2] <= tol:
+            _ground_contact(body, box, tower, ground)
+    merged += [*new.values(), *ground.values()]
+    return sorted(merged, key=lambda i: (i.lower, i.upper, i.axis, i.plane))
 
 
 def _check_overlaps(tower: Tower, boxes: list[tuple[int, tuple[float, ...]]], cell: float, tol: float) -> None:

@@ -7,12 +7,13 @@ Lengths are divided by the tower's size and masses by its total mass, so no answ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import highspy
 import numpy as np
 
-from kumiki.physics.contacts import IN_PLANE, Interface, find_interfaces, support_points
+from kumiki.physics.contacts import IN_PLANE, Interface, find_interfaces, interfaces_with, support_points
 from kumiki.physics.model import Tower
 
 TOLERANCE = 1e-9  # faces closer than this (relative to the tower's size) touch
@@ -97,22 +98,49 @@ def solver() -> Solver:
 
 @dataclass
 class Setup:
-    """A tower in normalized units: centres and masses per body, and its interfaces."""
+    """A tower in normalized units: centres and masses per body, and its interfaces; and, for the certificates and
+    for the next tower built on it, each body's centre and mass in the tower's own units and the bounding box."""
 
     tower: Tower
     scale: float
     centres: np.ndarray  # (bodies, 3)
     masses: list[float]
     interfaces: list[Interface]
+    raw_centres: list[tuple[float, float, float]] = field(default_factory=list)
+    raw_masses: list[float] = field(default_factory=list)
+    bounds: tuple[list[float], list[float]] = field(default_factory=lambda: ([0.0] * 3, [0.0] * 3))
+    paths: dict[float, Any] = field(default_factory=dict)  # per ε: the load path found (certificates.Path)
+    inherited: tuple[dict[float, Any], float, int] | None = None  # the parent's paths, its scale, the body added
 
 
-def prepare(tower: Tower) -> Setup:
-    scale = tower.scale()
-    interfaces = find_interfaces(tower, TOLERANCE * scale)
-    total = sum(body.mass for body in tower.bodies)
-    centres = np.array([body.centre for body in tower.bodies], dtype=np.float64).reshape(-1, 3) / scale
-    masses = [body.mass / total for body in tower.bodies]
-    return Setup(tower, scale, centres, masses, interfaces)
+def prepare(tower: Tower, parent: Setup | None = None, added: int | None = None) -> Setup:
+    """The tower in normalized units with its interfaces. Given the ``parent`` setup of the same tower without body
+    ``added``, only that body's contacts are looked for (the same interfaces, in the same order)."""
+    if parent is not None and added is not None:
+        body = tower.bodies[added]
+        raw_centres = [*parent.raw_centres[:added], body.centre, *parent.raw_centres[added:]]
+        raw_masses = [*parent.raw_masses[:added], body.mass, *parent.raw_masses[added:]]
+        low, high = list(parent.bounds[0]), list(parent.bounds[1])
+        for box in body.boxes:
+            for axis in range(3):
+                low[axis] = min(low[axis], box[axis])
+                high[axis] = max(high[axis], box[axis + 3])
+    else:
+        raw_centres = [body.centre for body in tower.bodies]
+        raw_masses = [body.mass for body in tower.bodies]
+        low, high = tower.bounds()
+    scale = max(1e-300, *(h - lo for lo, h in zip(low, high, strict=True)))  # as Tower.scale()
+    if parent is not None and added is not None:
+        interfaces = interfaces_with(tower, parent.interfaces, added, TOLERANCE * scale)
+    else:
+        interfaces = find_interfaces(tower, TOLERANCE * scale)
+    total = sum(raw_masses)
+    centres = np.array(raw_centres, dtype=np.float64).reshape(-1, 3) / scale
+    masses = [m / total for m in raw_masses]
+    setup = Setup(tower, scale, centres, masses, interfaces, raw_centres, raw_masses, (low, high))
+    if parent is not None and added is not None:
+        setup.inherited = (parent.paths, parent.scale, added)
+    return setup
 
 
 @dataclass

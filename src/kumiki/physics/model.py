@@ -59,6 +59,11 @@ class Tower:
 
     def scale(self) -> float:
         """The tower's size: the largest extent along any axis (tolerances are relative to it)."""
+        lo, hi = self.bounds()
+        return max(1e-300, *(h - low for low, h in zip(lo, hi, strict=True)))
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """The lowest and highest coordinate along each axis over every box."""
         lo = [math.inf] * 3
         hi = [-math.inf] * 3
         for body in self.bodies:
@@ -66,7 +71,7 @@ class Tower:
                 for axis in range(3):
                     lo[axis] = min(lo[axis], box[axis])
                     hi[axis] = max(hi[axis], box[axis + 3])
-        return max(1e-300, *(h - low for low, h in zip(lo, hi, strict=True)))
+        return lo, hi
 
 
 def body_from_cells(

@@ -20,6 +20,7 @@ from typing import Any
 import highspy
 import numpy as np
 
+from kumiki.physics.certificates import load_path, mechanism
 from kumiki.physics.contacts import GROUND
 from kumiki.physics.forces import TOLERANCE, Setup, body_rhs, csc, normal_entries, points, prepare, solver
 from kumiki.physics.margin import tilt_margin
@@ -132,11 +133,37 @@ def _fault(setup: Setup, moving: list[int]) -> str:
     return f"{bodies[lowest_body].name} has nothing to rest on"
 
 
-def judge(tower: Tower, margin: bool = True, explain: bool = True) -> Verdict:
+def judge(
+    tower: Tower,
+    margin: bool = True,
+    explain: bool = True,
+    *,
+    setup: Setup | None = None,
+    added: int | None = None,
+    shortcuts: bool = True,
+) -> Verdict:
     """Stand or fall, whether it hangs on a knife edge, the tilt margin in degrees (if ``margin``), and for a
-    falling tower which bodies would move and where it gives way (if ``explain``; it costs one more solve)."""
-    setup = prepare(tower)
+    falling tower which bodies would move and where it gives way (if ``explain``).
+
+    The certificates (:mod:`kumiki.physics.certificates`) settle most towers without an LP; ``shortcuts=False``
+    asks the LP every time (the reference they are tested against). ``setup`` passes a tower already prepared
+    (:func:`~kumiki.physics.forces.prepare`, perhaps from its parent's); ``added`` names a body without which the
+    tower stands clearly (one just placed), which narrows the search for what falls to sets holding it.
+    """
+    setup = setup if setup is not None else prepare(tower)
     count = len(tower.bodies)
+    shrunk_mechanism: list[int] | None = None
+    if shortcuts:
+        if load_path(setup, -EPSILON):
+            return Verdict(True, False, tilt_margin(setup) if margin else 0.0, count)
+        moving = mechanism(setup, EPSILON, added)
+        if moving is not None:
+            return _falls(setup, moving, False, explain)
+        shrunk_mechanism = mechanism(setup, -EPSILON, added)
+        if shrunk_mechanism is not None and load_path(setup, EPSILON):
+            if tower.tie == "stands":
+                return Verdict(True, True, 0.0, count)
+            return _falls(setup, shrunk_mechanism, True, explain)
     if _feasible(setup, -EPSILON):
         tilt = tilt_margin(setup) if margin else 0.0
         return Verdict(True, False, tilt, count)
@@ -145,12 +172,21 @@ def judge(tower: Tower, margin: bool = True, explain: bool = True) -> Verdict:
         return Verdict(True, True, 0.0, count)
     if not explain:
         return Verdict(False, edge, 0.0, count)
+    if edge and shrunk_mechanism is not None:
+        return _falls(setup, shrunk_mechanism, True, explain)
     if edge:
         _feasible(setup, -EPSILON)  # the certificate of the knife edge comes from the shrunk model
-    moving = _moving_bodies(setup)
-    names = tuple(tower.bodies[b].name for b in moving)
+    return _falls(setup, _moving_bodies(setup), edge, explain)
+
+
+def _falls(setup: Setup, moving: list[int], edge: bool, explain: bool) -> Verdict:
+    """The verdict of a falling tower: what moves and where it gives way (if ``explain``)."""
+    bodies = setup.tower.bodies
+    if not explain:
+        return Verdict(False, edge, 0.0, len(bodies))
+    names = tuple(bodies[b].name for b in moving)
     fault = _fault(setup, moving) + (" (balanced exactly on the edge)" if edge else "")
-    return Verdict(False, edge, 0.0, count, fault, names)
+    return Verdict(False, edge, 0.0, len(bodies), fault, names)
 
 
 def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = True) -> Verdict:

@@ -1,5 +1,5 @@
-"""Kozo's AI helpers: an exact pre-check that rejects certainly-falling placements before the LP, a cheap balance
-estimate for move ordering, and the heuristic playout the MCTS agent uses (docs/rules/kozo.md, "AI").
+"""Kozo's AI helpers: a cheap balance estimate for move ordering (kept in a table per placement), the prior, and the
+heuristic playout the MCTS agent uses (docs/rules/kozo.md, "AI").
 
 Nothing here changes a verdict: the judge (with its cache per tower, in rules.py) stays the referee. The rules do
 not import this module: the agents find its hooks, ``move_values(state, moves)`` and ``heuristic_playout(state,
@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from kumiki.games.kozo.rules import BASE_REGION  # the AI knows the rules, never the other way round
+from kumiki.games.kozo.moves import KozoMove
+from kumiki.games.kozo.pieces import Placement
 from kumiki.geometry.polycube import Cell
-from kumiki.physics.contacts import find_interfaces, hull, support_points
-from kumiki.physics.model import Tower, body_from_cells
-from kumiki.physics.statics import EPSILON, TOLERANCE
+from kumiki.physics.contacts import hull
 
 if TYPE_CHECKING:
-    from kumiki.games.kozo.moves import KozoMove
     from kumiki.games.kozo.rules import KozoState
 
-CLEARLY_OUT = 1e-4  # cube edges: a centre of mass this far outside the grown support cannot be a rounding artefact
 FALL_PENALTY = 100.0  # a move that falls loses the round's points: far below any move that stands
 HEIGHT_COST = 0.2  # prior points per level the piece reaches
 WANTED = 6  # standing moves a node's prior looks for with the judge
@@ -35,41 +33,6 @@ def heuristic_playout(state: KozoState, rng: random.Random) -> None:
     the rest and the later rounds as played without a fall; in place."""
     playout_round(state, rng)
     finish_later_rounds(state)
-
-
-def move_falls(state: KozoState, move: KozoMove) -> bool:
-    """The exact pre-check for a move: True only if the polycube of ``move`` must fall at step 1 (no LP solved)."""
-    body = body_from_cells(move.piece, move.cells)
-    tower = Tower((*state.bodies, body, *state.balance_bodies), BASE_REGION, "falls")
-    return certainly_falls(tower, len(state.bodies))
-
-
-def certainly_falls(tower: Tower, body: int) -> bool:
-    """True only if ``body`` cannot be held, so the judge must say "falls" (and not on a knife edge).
-
-    Exact where it answers True: ``body`` carries nothing (no contact presses on it from above), and for each
-    horizontal axis its side contacts all face one way, so (frictionless, compressive only) they push with zero
-    force; then only the contacts under it hold it, and it stands in the grown model only if its centre of mass is
-    over the hull of their grown support points. Anything else (it carries something, it is pinched from both
-    sides, the centre is within ``CLEARLY_OUT`` of that hull) returns False: the LP decides.
-    """
-    scale = tower.scale()
-    interfaces = find_interfaces(tower, TOLERANCE * scale)
-    sides: dict[int, set[bool]] = {0: set(), 1: set()}
-    points: list[tuple[float, float]] = []
-    for interface in interfaces:
-        if body not in (interface.upper, interface.lower):
-            continue
-        if interface.axis == 2:
-            if interface.lower == body:
-                return False  # it carries something (perhaps along an edge): the LP decides
-            points += support_points(interface, EPSILON * scale)
-        else:
-            sides[interface.axis].add(interface.upper == body)
-    if any(len(facing) == 2 for facing in sides.values()):
-        return False  # pinched: side forces could hold a moment
-    x, y, _ = tower.bodies[body].centre
-    return _distance_outside(hull(points), (x, y)) > CLEARLY_OUT
 
 
 def _distance_outside(corners: list[tuple[float, float]], p: tuple[float, float]) -> float:
@@ -119,6 +82,30 @@ def own_slack(cells: tuple[Cell, ...], occupied: dict[Cell, int] | set[Cell]) ->
     return inside
 
 
+_SLACKS: dict[tuple[tuple[Cell, ...], int], float] = {}  # own_slack by a placement's cells and which bottoms rest
+SLACKS = 1_000_000  # entries kept before the table starts again
+
+
+def placement_slack(state: KozoState, placement: Placement, level: int) -> float:
+    """``own_slack`` of ``placement`` lowered to ``level`` on ``state``'s tower, from a table: it depends only on
+    the placement and on which of its bottom cubes rest on something (the base, or a column's top cube)."""
+    top = state.top
+    mask = 0
+    for i, (column, bottom) in enumerate(placement.bottoms):
+        at = level + bottom
+        if at == 0 or top[column] == at:
+            mask |= 1 << i
+    key = (placement.cells, mask)
+    slack = _SLACKS.get(key)
+    if slack is None:
+        resting = {(x, y, level + bottom - 1) for i, ((x, y), bottom) in enumerate(placement.bottoms) if mask >> i & 1}
+        slack = own_slack(tuple((x, y, z + level) for x, y, z in placement.cells), resting)
+        if len(_SLACKS) >= SLACKS:
+            _SLACKS.clear()
+        _SLACKS[key] = slack
+    return slack
+
+
 def move_value(state: KozoState, move: KozoMove) -> float:
     """The one-ply prior of a move for the mover: the points it scores; how well the piece sits on what is under
     it (a piece hanging out of its support is the likeliest to fall); how low it stays (a squat tower keeps safe
@@ -126,7 +113,12 @@ def move_value(state: KozoState, move: KozoMove) -> float:
     placed high (it closes the top of a tall column, one landing spot fewer for the next player)."""
     g = state.game
     slack = own_slack(move.cells, state.cells)
-    value = float(g.size[move.piece])
+    return _value(g.size[move.piece], slack, move)
+
+
+def _value(size: int, slack: float, move: KozoMove) -> float:
+    """``move_value`` from the piece's size and the placement's slack."""
+    value = float(size)
     value += 2.0 * min(slack, 0.5) if slack >= 0 else -FALL_PENALTY * 0.05 + slack
     value -= HEIGHT_COST * max(z for _, _, z in move.cells)
     value += 0.05 * move.balance[2]
@@ -137,7 +129,16 @@ def move_values(state: KozoState, moves: list[KozoMove], wanted: int = WANTED, b
     """``move_value`` of every move, and the best of them put to the judge (both steps, cached), best first, until
     ``wanted`` stand or ``budget`` were tried: a move that falls drops to the bottom. The MCTS agent grows a node's
     children best prior first (progressive widening), so the unchecked rest is rarely reached."""
-    values = [move_value(state, move) for move in moves]
+    size = state.game.size
+    slacks: dict[tuple[Cell, ...], float] = {}  # per placement: its moves differ only by the balance cube
+    by_cells = _placements_by_cells(state)
+    values = []
+    for move in moves:
+        slack = slacks.get(move.cells)
+        if slack is None:
+            placement, level = by_cells[move.piece, move.cells]
+            slack = slacks[move.cells] = placement_slack(state, placement, level)
+        values.append(_value(size[move.piece], slack, move))
     found = 0
     for i in sorted(range(len(moves)), key=values.__getitem__, reverse=True)[:budget]:
         if standing_after(state, moves[i]) is None:
@@ -159,31 +160,80 @@ def standing_after(state: KozoState, move: KozoMove) -> KozoState | None:
 
 
 def playout_round(state: KozoState, rng: random.Random, turns: int = PLAYOUT_TURNS, tries: int = 2) -> None:
-    """Play up to ``turns`` turns of the current round, in place: each turn the mover tries the biggest pieces
-    first, placements in random order, those that sit well on their support first, and keeps the first that the
-    judge lets stand (after ``tries`` falls it plays the last one tried)."""
+    """Play up to ``turns`` turns of the current round, in place: each turn the mover takes the biggest pieces,
+    the placements that sit well on their support first, in random order, each with a random balance spot, and
+    keeps the first that the judge lets stand (after ``tries`` falls it plays the last one tried)."""
     start = state.round
     for _ in range(turns):
         if state.over or state.round != start:
             break
-        moves = state.legal_moves()
-        if not moves:
+        picked = _pick_biggest(state, rng, tries)
+        if not picked:
             break
-        g = state.game
-        biggest = max(g.size[m.piece] for m in moves)
-        pick = [m for m in moves if g.size[m.piece] == biggest]
-        rng.shuffle(pick)
-        good = [m for m in pick if own_slack(m.cells, state.cells) > 0] or pick
         chosen = None
-        for move in good[:tries]:
-            after = standing_after(state, move)
-            if after is not None:
-                chosen = after
+        move = None
+        for placement, level in picked:
+            cells = tuple((x, y, z + level) for x, y, z in placement.cells)
+            move = KozoMove(placement.piece, cells, rng.choice(state.balance_spots(cells)))
+            chosen = standing_after(state, move)
+            if chosen is not None:
                 break
         if chosen is None:
-            state.play(good[min(tries, len(good)) - 1])
+            assert move is not None
+            state.play(move)
         else:
             state.__dict__.update(chosen.__dict__)
+
+
+def _pick_biggest(state: KozoState, rng: random.Random, tries: int) -> list[tuple[Placement, int]]:
+    """Up to ``tries`` placements of the biggest pieces the mover can lower, drawn at random, those that sit well on
+    their support (positive slack) if there are any: the first of a random order of all of them, found by drawing
+    placements one by one (a turn looks at a handful, not at every placement)."""
+    g = state.game
+    pool = set(state.pool)
+    sizes = sorted({g.size[name] for name in pool}, reverse=True)
+    if state.required_size is not None:
+        sizes = [size for size in sizes if size == state.required_size]
+    for size in sizes:
+        placements = g.placements_by_size[size]
+        good: list[tuple[Placement, int]] = []
+        fallback: list[tuple[Placement, int]] = []
+        for i in _random_order(len(placements), rng):
+            placement = placements[i]
+            if placement.piece not in pool:
+                continue
+            level = state.resting_level(placement)
+            if level is None:
+                continue
+            if len(fallback) < tries:
+                fallback.append((placement, level))
+            if placement_slack(state, placement, level) > 0.0:
+                good.append((placement, level))
+                if len(good) >= tries:
+                    break
+        if fallback:
+            return good or fallback
+    return []
+
+
+def _random_order(n: int, rng: random.Random) -> Iterator[int]:
+    """0…n−1 in a uniformly random order, drawn lazily: random draws while few are taken, then a shuffle of the
+    rest."""
+    seen: set[int] = set()
+    draw = rng.random
+    while len(seen) * 4 < n:
+        i = int(draw() * n)
+        if i not in seen:
+            seen.add(i)
+            yield i
+    rest = [i for i in range(n) if i not in seen]
+    rng.shuffle(rest)
+    yield from rest
+
+
+def _placements_by_cells(state: KozoState) -> dict[tuple[str, tuple[Cell, ...]], tuple[Placement, int]]:
+    """Every placement the mover may lower, by piece and lowered cells, with its level."""
+    return {(name, cells): (placement, level) for name, found in state.lowered() for placement, level, cells in found}
 
 
 def finish_later_rounds(state: KozoState) -> None:

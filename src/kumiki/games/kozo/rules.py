@@ -7,6 +7,7 @@ polycube; the judge checks the tower after each step, and the player who makes i
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
 from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
 from kumiki.geometry.polycube import Cell, normalize, orientations
+from kumiki.physics.forces import Setup, prepare
 from kumiki.physics.model import Body, Tower, body_from_cells
 from kumiki.physics.statics import Verdict, judge
 
@@ -24,33 +26,43 @@ if TYPE_CHECKING:
 
 BASE_REGION = ((0.0, 0.0, 3.0, 3.0),)
 CACHE_SIZE = 200_000  # towers whose verdict is kept per game (about 100 MB at most)
+SETUPS = 4_096  # standing towers whose prepared contacts are kept per game (about 40 MB at most)
 
 
 class VerdictCache:
     """The judge's verdicts per tower, shared by every state of a game (agents reach one tower by many orders).
 
     A standing verdict names no body, so it is kept under the tower as a set (the same cubes by any order); a
-    falling one names the bodies that move, so it is kept under the tower in its order of play.
+    falling one names the bodies that move, so it is kept under the tower in its order of play. The prepared
+    contacts of the last standing towers are kept too (``SETUPS``): the next piece's contacts are found from them.
+    ``shortcuts=False`` makes every verdict the plain LP's, from contacts found afresh (the reference in
+    ``bench/kozo_speed.py``).
     """
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE, shortcuts: bool = True) -> None:
         self.size = size
+        self.shortcuts = shortcuts
         self.standing: dict[tuple[frozenset[Any], frozenset[Cell]], Verdict] = {}
         self.falling: dict[tuple[tuple[Any, ...], tuple[Cell, ...]], Verdict] = {}
+        self.setups: OrderedDict[tuple[frozenset[Any], frozenset[Cell]], Setup] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
     def clear(self) -> None:
-        """Forget every verdict (benchmarks use it to time the judge itself)."""
+        """Forget every verdict and prepared tower (benchmarks use it to time the judge itself)."""
         self.standing.clear()
         self.falling.clear()
+        self.setups.clear()
 
-    def get(self, state: KozoState) -> Verdict:
+    def get(self, state: KozoState, parent: Setup | None = None, added: int | None = None) -> Verdict:
+        """The verdict on ``state``'s tower; ``parent`` is the prepared tower without body ``added`` (the one just
+        placed), if known. Leaves the prepared tower on the state (``state.setup``) when it stands."""
         placed = state.placed
         key = (frozenset(cells for _, _, cells in placed), frozenset(state.balances))
         verdict = self.standing.get(key)
         if verdict is not None:
             self.hits += 1
+            state.setup = self.setups.get(key)
             return verdict
         order = (tuple((name, cells) for name, _, cells in placed), tuple(state.balances))
         verdict = self.falling.get(order)
@@ -58,7 +70,17 @@ class VerdictCache:
             self.hits += 1
             return verdict
         self.misses += 1
-        verdict = judge(state.tower(), margin=False, explain=True)
+        tower = state.tower()
+        if not self.shortcuts:
+            verdict = judge(tower, margin=False, explain=True, shortcuts=False)
+        else:
+            setup = prepare(tower, parent, added) if parent is not None else prepare(tower)
+            verdict = judge(tower, margin=False, explain=True, setup=setup, added=added)
+            if verdict.stands:
+                state.setup = setup
+                self.setups[key] = setup
+                if len(self.setups) > SETUPS:
+                    self.setups.popitem(last=False)
         table: dict[Any, Verdict] = self.standing if verdict.stands else self.falling
         if len(table) >= self.size:
             table.clear()
@@ -83,6 +105,9 @@ class Kozo(Game):
         self.random_size = bool(self.options["random_size"])
         self.tiebreak = str(self.options["tiebreak"])
         self.placements = {name: placements(name, shape) for name, shape in self.pieces.items()}
+        self.placements_by_size: dict[int, list[Placement]] = {}
+        for name in self.names:
+            self.placements_by_size.setdefault(self.size[name], []).extend(self.placements[name])
         self.shapes = {name: set(orientations(normalize(shape))) for name, shape in self.pieces.items()}
         self._by_upper = {name.upper(): name for name in self.names}
         self.verdicts = VerdictCache()
@@ -168,11 +193,13 @@ class KozoState(State):
         self.to_move = self.round % g.players
         self._verdict_cache: Verdict | None = None
         self._margin_cache: float | None = None
+        self.setup: Setup | None = None  # the current tower prepared for the judge, when known
         self._begin_turn()
 
     def _begin_turn(self) -> None:
         """Draw the size (variant), then end the round if the mover has no placement at all."""
         g = self.game
+        self._lowered: list[tuple[str, list[tuple[Placement, int, tuple[Cell, ...]]]]] | None = None
         self.required_size = None
         if g.random_size and self.pool:
             sizes = sorted({g.size[name] for name in self.pool})
@@ -194,13 +221,36 @@ class KozoState(State):
     def resting_level(self, placement: Placement) -> int | None:
         """The level the placement comes to rest at when lowered, or None if a balance cube would stop it."""
         z = 0
+        top = self.top
         for col, bottom in placement.bottoms:
-            z = max(z, self.top[col] - bottom)
-        for col, bottom in placement.bottoms:
-            top = self.balance_top.get(col)
-            if top is not None and z + bottom < top:
-                return None
+            if top[col] - bottom > z:
+                z = top[col] - bottom
+        balance_top = self.balance_top
+        if balance_top:
+            for col, bottom in placement.bottoms:
+                cap = balance_top.get(col)
+                if cap is not None and z + bottom < cap:
+                    return None
         return z
+
+    def lowered(self) -> list[tuple[str, list[tuple[Placement, int, tuple[Cell, ...]]]]]:
+        """Per piece the mover may play (pool order), its placements that can be lowered, the level each comes to
+        rest at and its cells there, sorted by cells (computed once per turn: the moves and the agents' helpers
+        share it)."""
+        if self._lowered is None:
+            placements = self.game.placements
+            level = self.resting_level
+            out = []
+            for name in self._allowed_pieces():
+                found = []
+                for placement in placements[name]:
+                    z = level(placement)
+                    if z is not None:
+                        found.append((placement, z, tuple([(x, y, c + z) for x, y, c in placement.cells])))
+                found.sort(key=lambda entry: entry[2])
+                out.append((name, found))
+            self._lowered = out
+        return self._lowered
 
     def _allowed_pieces(self) -> list[str]:
         g = self.game
@@ -225,17 +275,20 @@ class KozoState(State):
     def legal_moves(self, player: int | None = None) -> list[KozoMove]:
         if (player is not None and not self.may_act(player)) or self.over:
             return []
-        g = self.game
+        top = self.top
+        taken = set(self.balances)
+        columns = sorted(top)
         moves = []
-        for name in self._allowed_pieces():
-            for placement in g.placements[name]:
-                z = self.resting_level(placement)
-                if z is None:
-                    continue
-                cells = tuple((x, y, c + z) for x, y, c in placement.cells)
-                for spot in self.balance_spots(cells):
-                    moves.append(KozoMove(name, cells, spot))
-        moves.sort(key=lambda m: (g.order[m.piece], m.cells, m.balance))
+        for name, found in self.lowered():
+            for _, _, cells in found:
+                raised: dict[tuple[int, int], int] = {}
+                for x, y, c in cells:
+                    if c + 1 > raised.get((x, y), 0):
+                        raised[x, y] = c + 1
+                for x, y in columns:
+                    h = raised.get((x, y)) or top[x, y]
+                    if h > 0 and (x, y, h) not in taken:
+                        moves.append(KozoMove(name, cells, (x, y, h)))
         return moves
 
     def play(self, move: KozoMove | str, player: int | None = None) -> None:  # type: ignore[override]
@@ -254,6 +307,7 @@ class KozoState(State):
         g = self.game
         self.pool.remove(move.piece)
         index = len(self.placed)
+        parent = self.setup
         self.placed.append((move.piece, player, move.cells))
         self.bodies.append(body_from_cells(f"{move.piece} #{index + 1}", move.cells))
         for cell in move.cells:
@@ -262,8 +316,7 @@ class KozoState(State):
             self.top[(x, y)] = max(self.top[(x, y)], z + 1)
         self.history.append(move)
         self.last_mover[-1].append(player)
-        self._verdict_cache = self._margin_cache = None
-        verdict = self.verdict()
+        verdict = self._judge(parent, index)
         if not verdict.stands:
             self._fall(player, 1, move, verdict)
             return
@@ -273,8 +326,7 @@ class KozoState(State):
         box = (bx + 0.5 - half, by + 0.5 - half, float(bz), bx + 0.5 + half, by + 0.5 + half, bz + BALANCE_EDGE)
         self.balance_bodies.append(Body(f"balance cube {len(self.balances)}", (box,)))
         self.balance_top[(bx, by)] = max(self.balance_top.get((bx, by), 0.0), bz + BALANCE_EDGE)
-        self._verdict_cache = self._margin_cache = None
-        verdict = self.verdict()
+        verdict = self._judge(self.setup, len(self.bodies) + len(self.balance_bodies) - 1)
         if not verdict.stands:
             self._fall(player, 2, move, verdict)
             return
@@ -333,6 +385,13 @@ class KozoState(State):
         """The current round's tower for the judge: polycubes and balance cubes (same wood), on the 3×3 base."""
         return Tower((*self.bodies, *self.balance_bodies), BASE_REGION, "falls")
 
+    def _judge(self, parent: Setup | None, added: int) -> Verdict:
+        """The verdict after body ``added`` joined the tower ``parent`` had prepared (the tower before stood)."""
+        self._verdict_cache = self._margin_cache = None
+        self.setup = None
+        self._verdict_cache = self.game.verdicts.get(self, parent, added)
+        return self._verdict_cache
+
     def verdict(self) -> Verdict:
         """The judge's verdict on the current tower (cached until the tower changes)."""
         if self._verdict_cache is None:
@@ -376,8 +435,9 @@ class KozoState(State):
         other = object.__new__(KozoState)
         other.__dict__.update(self.__dict__)
         other.history = list(self.history)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if self.game.random_size:  # else the generator is never drawn from: the copy may share it
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
         other.points = [list(r) for r in self.points]
         other.falls = list(self.falls)
         other.last_mover = [list(r) for r in self.last_mover]
