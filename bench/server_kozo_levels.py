@@ -17,7 +17,7 @@ import time
 import kumiki
 from kumiki.server.agents import choose_move, level_agent
 
-TARGET_S = 5.0
+TARGET_S = 3.0
 
 
 def positions(games: int, every: int) -> list[tuple[int, list[str]]]:

@@ -362,3 +362,30 @@ def test_when_the_builder_passes_on_an_empty_table_the_next_teammate_builds() ->
     nxt = state.to_move
     move = agents[nxt].choose(state)
     assert str(move) != "ok"
+
+
+def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_need_it() -> None:
+    # Two teammates build together; whenever one answers the other's placement with a repair (the tower is sound,
+    # its cards fail), it must not move or take away that brick if moving another brick alone makes its cards hold.
+    from kumiki.games.towerbrix.agents import _read_view, _sound, just_placed
+
+    answered = 0
+    for seed in range(6):
+        game = kumiki.load_game("towerbrix", players=2, mode="base", deck="green", difficulty="medium")
+        state = game.new_state(seed=seed)
+        agents = [kumiki.load_agent("towerbrix-teammate", iterations=300, seed=p) for p in range(2)]
+        while not state.over and not state.evaluations and len(state.history) < 60:
+            player, _, deck, cards, current = _read_view(state)
+            fresh = just_placed(state, player)
+            bricks = list(current.values())
+            repair = fresh is not None and _sound(deck, bricks)
+            repair = repair and not all(card.check(Tower(bricks)) for card in cards)
+            move = agents[player].choose(state)
+            if repair:
+                agent = agents[player]
+                other = best_moves(cards, deck, current, agent._know, agent._bad, len(cards) - 1, keep=fresh)
+                if other is not None:
+                    answered += 1
+                    assert move.brick != fresh, (seed, str(move), other)  # type: ignore[attr-defined]
+            state.play(move)
+    assert answered >= 3  # the situation the rule is about did come up

@@ -20,7 +20,12 @@ def test_a_newcomer_goes_from_a_card_through_the_tutorial_to_a_game_and_plays_ag
     for name in ("kuzushi", "blokus3d", "kozo", "towerbrix"):
         card = page.get_by_test_id(f"game-card-{name}")
         expect(card).to_be_visible()
-        assert card.locator("img").evaluate("img => img.complete && img.naturalWidth > 100")  # the picture loads
+        width = card.locator("img").evaluate(  # the picture loads (waited for: a loaded machine is slow)
+            "img => img.complete ? img.naturalWidth : new Promise(done => {"
+            " img.addEventListener('load', () => done(img.naturalWidth));"
+            " img.addEventListener('error', () => done(0)); })"
+        )
+        assert width > 100
     page.get_by_test_id("game-card-kuzushi").click()
     page.wait_for_url(re.compile(r"/play/kuzushi$"))
     expect(page.get_by_test_id("about-title")).to_have_text("Kuzushi")
@@ -41,6 +46,8 @@ def test_a_newcomer_goes_from_a_card_through_the_tutorial_to_a_game_and_plays_ag
     assert page.get_by_test_id("opt-tiles").input_value() == "10"
     page.get_by_test_id("seat-0-name").fill("newcomer")
     page.get_by_test_id("seat-1-kind").select_option("agent")
+    # each level says how much stronger the ladder study measured it than the one below
+    expect(page.get_by_test_id("seat-1-level").locator("option[value=hard]")).to_contain_text("Elo above medium")
     page.get_by_test_id("seat-1-level").select_option("random")
     page.get_by_test_id("create").click()
     page.get_by_test_id("play").click()

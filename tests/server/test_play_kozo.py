@@ -20,14 +20,17 @@ def test_the_catalog_lists_kozo_with_its_options_and_the_same_level_names(client
     options = {o["name"]: o for o in kozo["options"]}
     assert options["rounds"]["default"] == 3 and options["tiebreak"]["choices"] == ["shared", "later_turn"]
     assert catalog["levels"] == list(LEVELS)  # the per-game levels change the agents, not the names
+    assert kozo["level_notes"]["hard"].startswith("about ") and kozo["level_notes"]["hard"].endswith("Elo above medium")
+    assert "easy" not in kozo["level_notes"]  # nothing below easy
 
 
 def test_kozo_levels_are_its_own_agents_and_other_games_keep_theirs() -> None:
     assert set(GAME_LEVELS["kozo"]) <= set(LEVELS)
     assert level_agent("kozo", "easy") == ("kozo-greedy", {})
-    assert level_agent("kozo", "medium")[0] == "mcts" and level_agent("kozo", "hard") == ("mcts", {"seconds": 3.0})
+    assert level_agent("kozo", "medium") == ("mcts", {"iterations": 40})
+    assert level_agent("kozo", "hard") == ("mcts", {"iterations": 250})  # a fixed budget: the strength measured
     assert level_agent("kozo", "random") == ("random", {})
-    assert level_agent("kuzushi", "easy") == LEVELS["easy"] and level_agent("blokus3d", "medium") == LEVELS["medium"]
+    assert level_agent("kuzushi", "easy") == ("greedy", {}) and level_agent("blokus3d", "hard")[0] == "mcts"
 
 
 def test_a_kozo_game_against_random_is_played_to_the_end_and_its_record_replays(client: TestClient) -> None:

@@ -10,11 +10,13 @@ from typing import Any, cast
 
 from kumiki.agents.base import Agent
 from kumiki.agents.greedy import GreedyAgent
+from kumiki.agents.levels import level_agents
 from kumiki.agents.mcts import MCTSAgent
 from kumiki.agents.random_agent import RandomAgent
 from kumiki.core.options import parse_value, shown
 
-_AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, MCTSAgent)}
+_PLAIN: tuple[type[Agent], ...] = (RandomAgent, GreedyAgent, MCTSAgent)
+_AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (*_PLAIN, *level_agents())}
 
 # Game-specific agents live with their game and are imported only when asked for: name -> "module:Class".
 _LAZY_AGENTS: dict[str, str] = {
@@ -23,6 +25,11 @@ _LAZY_AGENTS: dict[str, str] = {
     "towerbrix-solo": "kumiki.games.towerbrix.agents:SoloAgent",
     "towerbrix-teammate": "kumiki.games.towerbrix.agents:TeammateAgent",
 }
+
+
+def option_names(name: str) -> set[str]:
+    """The options agent ``name`` takes."""
+    return {o.name for o in _agent_class(name).option_spec}
 
 
 def agents() -> list[str]:

@@ -14,33 +14,14 @@ from itertools import zip_longest
 from typing import Any
 
 from kumiki import State, load_agent, load_game
+from kumiki.agents.levels import COMMON_LEVELS
+from kumiki.agents.levels import GAME_LEVELS as CALIBRATED
 
-# The lobby's levels and the agent behind each (docs/server.md lists them).
+# The lobby's levels and the agent behind each: the calibrated levels of each game (kumiki.agents.levels, measured
+# by the ladder studies; docs/agents.md), and "random" for trying the app out and for tests.
 AgentSpec = tuple[str, dict[str, Any]]
-LEVELS: dict[str, AgentSpec] = {
-    "easy": ("greedy", {}),
-    "medium": ("mcts", {"iterations": 500}),
-    "hard": ("mcts", {"seconds": 3.0}),
-    "random": ("random", {}),  # a uniformly random legal move: for trying the app out, and for tests
-}
-# A game whose agents need other settings at some level: Kozo's MCTS judges towers with an LP at every node, so
-# 500 iterations would take some 20 s (0.03-0.05 s an iteration, measured); these keep every level under about
-# 5 s a move on 2 cores.
-GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
-    "kozo": {
-        "easy": ("kozo-greedy", {}),  # the baseline: the largest piece that stands, the safest balance cube
-        "medium": ("mcts", {"iterations": 20}),
-        "hard": ("mcts", {"seconds": 3.0}),
-    },
-    # TowerBrix is cooperative with secret cards: every level is a teammate that knows only its own cards; the
-    # levels give its solver more steps for a plan (a move may take several plans; the times are in docs/server.md).
-    # A fresh agent rebuilds its memory of the game from the moves (what it inferred, the towers it gave up on).
-    "towerbrix": {
-        "easy": ("towerbrix-teammate", {"iterations": 300}),
-        "medium": ("towerbrix-teammate", {"iterations": 800}),
-        "hard": ("towerbrix-teammate", {"iterations": 1500}),
-    },
-}
+LEVELS: dict[str, AgentSpec] = {**COMMON_LEVELS, "random": ("random", {})}
+GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {game: dict(levels) for game, levels in CALIBRATED.items()}
 # OpenSpiel's MCTS (kumiki[openspiel]) is offered as a level of its own where OpenSpiel is installed: a bot from
 # another library at the table. Its simulations per game keep a move within about 2 s on this machine (Kozo and
 # TowerBrix roll out with the physics judge, a simulation costing some 0.06 s and 0.35 s).

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 
 import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
+from kumiki.agents.levels import level_note
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
@@ -141,6 +142,9 @@ def catalog() -> dict[str, Any]:
                 entry["nullable"] = True
             options.append(entry)
         entry = {"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options}
+        notes = {level: note for level in LEVELS if (note := level_note(name, level))}
+        if notes:
+            entry["level_notes"] = notes  # "about 240 Elo above medium", from the ladder studies
         if name in ABOUT:
             entry["about"] = ABOUT[name].public(name)
         listing.append(entry)

@@ -400,18 +400,19 @@ def best_moves(
     know: TeamKnowledge,
     bad: Container[frozenset[tuple[str, tuple[float, ...]]]] = (),
     better_than: int = -1,
+    keep: str | None = None,
 ) -> tuple[float, int, str] | None:
     """The best single move of one brick that carries nothing, leaving the tower sound: (value, own cards held,
     edit), the value being own cards held + ``OTHERS_WEIGHT`` x the others' value (:meth:`TeamKnowledge.expected`)
     - ``MOVE_COST``. Every placement where the lowered brick touches the rest of the tower is tried (a full
     enumeration, not a sample); only moves that make more than ``better_than`` of our cards hold count; towers in
     ``bad`` (ones somebody's cards fail on) are never made; the judge is asked only about the candidates in order
-    of value, until one stands."""
+    of value, until one stands; brick ``keep`` is never the one moved."""
 
     checker = _Checker([], deck, None, False)
     scored: list[tuple[float, int, str, list[Brick]]] = []
     for brick in current.values():
-        if _carries(current, brick):
+        if brick.id == keep or _carries(current, brick):
             continue
         rest = {k: v for k, v in current.items() if k != brick.id}
         others = list(rest.values())
@@ -433,6 +434,32 @@ def best_moves(
         if meets_deck(trial, deck) and checker.valid(trial):
             return value, held, edit
     return None
+
+
+def just_placed(state: State, player: int) -> str | None:
+    """The brick another seat placed with the game's last move (None if the last move was not a placement, or
+    ours): a teammate leaves it where it is unless its own cards need it moved."""
+    if not state.history:
+        return None
+    last = state.history[-1]
+    if getattr(last, "kind", "") != "place":
+        return None
+    seats = state.move_seats()
+    mover = seats[-1] if seats else (player - 1) % state.game.players  # turns go round in a fixed cycle
+    return None if mover == player else str(getattr(last, "brick", "")) or None
+
+
+def _moves(
+    current: Mapping[str, Brick], option: tuple[float, str, list[Brick] | None, bool], brick: str | None
+) -> bool:
+    """Whether a repair option (a single edit, or a plan's tower) moves or takes away ``brick``."""
+    if brick is None or brick not in current:
+        return False
+    _, edit, plan, _ = option
+    if plan is None:
+        return parse_towerbrix_move(edit).brick == brick
+    goal = {b.id: b for b in plan}
+    return brick not in goal or not _same(goal[brick], current[brick])
 
 
 def _unknown_plans(moves: int) -> int:
@@ -461,6 +488,7 @@ class TeammateAgent(Agent):
       value - a cost per brick moved; the others' narrowed-down hands are met together with its own cards when the
       solver can. A plan of several moves begins by lifting a brick and puts it back last, so the tower stays
       incomplete (the others wait) until the plan is done.
+    - **The brick a teammate has just placed stays** unless nothing else makes our own cards hold.
 
     Search effort is counted in solver steps (``iterations``), not seconds, so a seeded game plays the same on any
     machine under any load. Asked to move in a game whose moves it has not all seen (the web server asks a fresh
@@ -513,7 +541,8 @@ class TeammateAgent(Agent):
             return game.parse_move("ok")
         edits, branch = self._turn(game, player, view, deck, cards, current)
         if branch == "repair":
-            edit = self._repair(cards, deck, current, int(game.options.get("max_edits", 40)) - edits)
+            keep = just_placed(state, player)
+            edit = self._repair(cards, deck, current, int(game.options.get("max_edits", 40)) - edits, keep)
         elif branch == "work":
             edit = self._work(cards, deck, current)
         else:
@@ -774,17 +803,23 @@ class TeammateAgent(Agent):
             edit = plan_edit(current, self._target) if self._target else None
         return edit
 
-    def _repair(self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick], left: int) -> str | None:
+    def _repair(
+        self, cards: Sequence[Any], deck: str, current: Mapping[str, Brick], left: int, keep: str | None = None
+    ) -> str | None:
         """Our cards fail on the sound tower on the table: the best single move that makes them all hold, or the
         first edit of a plan that ends on a sound tower where they all hold (from the tower on the table, failing
         that a new tower), whichever is worth more (cards met + the others' value - the edits' cost); first with
-        the others' narrowed-down hands as cards to meet, then without."""
+        the others' narrowed-down hands as cards to meet, then without. Brick ``keep`` (the one a teammate has
+        just placed) stays where it is unless nothing else makes our cards hold."""
         know = self._know
         assert know is not None
         wishes = self._wishes(cards)
+        fallback: tuple[float, str, list[Brick] | None, bool] | None = None
         for wanted in wishes:
             options: list[tuple[float, str, list[Brick] | None, bool]] = []
-            single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1)
+            single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1, keep=keep)
+            if single is None and keep is not None:
+                single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1)
             if single is not None:
                 options.append((single[0], single[2], None, False))
             tries: list[tuple[list[Brick] | None, int]] = [(list(current.values()), 1)]
@@ -806,13 +841,18 @@ class TeammateAgent(Agent):
                 value = len(wanted) + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST * moved - LIFT_COST * lift
                 options.append((value, "", plan, lift))
                 break
-            if options:
-                _, edit, chosen, lift = max(options, key=lambda option: option[0])
-                if chosen is None:
-                    return edit
-                self._target = chosen
-                self._hold = lift_choice(current, chosen) if lift else None
-                return f"-{self._hold}" if self._hold else plan_edit(current, chosen)
+            kept = [option for option in options if not _moves(current, option, keep)]
+            if kept or (options and fallback is None):
+                fallback = max(kept or options, key=lambda option: option[0])
+            if kept:
+                break
+        if fallback is not None:  # what keeps the brick just placed, else (our cards need it moved) the best
+            _, edit, chosen, lift = fallback
+            if chosen is None:
+                return edit
+            self._target = chosen
+            self._hold = lift_choice(current, chosen) if lift else None
+            return f"-{self._hold}" if self._hold else plan_edit(current, chosen)
         # Nothing makes all our cards hold within the edits left: the move that helps them most (the one case
         # where an edit to a sound tower does not mean "my cards hold here"), else any move off this tower.
         facts = Facts(list(current.values()))

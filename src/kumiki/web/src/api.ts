@@ -38,6 +38,8 @@ export interface CatalogGame {
   players: [number, number];
   options: OptionSpec[];
   about?: About;
+  /** Per level, how far above the level below the ladder study measured it ("about 240 Elo above medium"). */
+  level_notes?: Record<string, string>;
 }
 
 export interface Catalog {

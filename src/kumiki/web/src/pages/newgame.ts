@@ -59,7 +59,8 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
       const kind = h("select", { class: "kind", "data-testid": `seat-${i}-kind`, "aria-label": `seat ${i} kind` });
       kind.append(h("option", { value: "human" }, "human"), h("option", { value: "agent" }, "computer"), h("option", { value: "open" }, "open seat (anyone may take it)"));
       const level = h("select", { class: "level", "data-testid": `seat-${i}-level`, "aria-label": `seat ${i} level` });
-      for (const l of levels) level.append(h("option", { value: l }, l));
+      const notes = current().level_notes ?? {};
+      for (const l of levels) level.append(h("option", { value: l }, notes[l] ? `${l}: ${notes[l]}` : l));
       const remembered = i === 0 ? localStorage.getItem(NAME_KEY) : null; // your name, from your last game here
       const name = h("input", { class: "name", "data-testid": `seat-${i}-name`, "aria-label": `seat ${i} name`, value: remembered || `player ${i}` });
       kind.value = old[i]?.kind ?? (i === 0 ? "human" : "agent");

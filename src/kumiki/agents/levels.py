@@ -1,0 +1,137 @@
+"""The computer's levels in each game (easy, medium, hard): the agent behind each, what the ladder study measured,
+and the named agents ``kozo:level=hard`` (docs/agents.md, "Levels").
+
+Every level has a fixed budget (iterations, not seconds), so a level plays the same on every machine and its
+strength is the one the study measured; the budgets keep a move within 3 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kumiki.agents.base import Agent
+from kumiki.core.game import Move, State
+from kumiki.core.options import Option
+
+LEVELS = ("easy", "medium", "hard")
+AgentSpec = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a level's ladder study found against the level below: the Elo gap, the 95% intervals of both
+    ratings, and the study file that reproduces it."""
+
+    above: str
+    elo: float
+    interval: tuple[float, float]
+    below_interval: tuple[float, float]
+    study: str
+
+    @property
+    def apart(self) -> bool:
+        """The two ratings' 95% intervals do not overlap."""
+        return self.interval[0] > self.below_interval[1]
+
+
+# The agent behind each level, per game. TowerBrix is co-operative with secret cards: every level is a teammate that
+# knows only its own cards; the levels give its solver more steps for a plan.
+GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
+    "kuzushi": {
+        "easy": ("greedy", {}),
+        "medium": ("mcts", {"iterations": 1000}),
+        "hard": ("mcts", {"iterations": 5000}),
+    },
+    "blokus3d": {
+        "easy": ("greedy", {}),
+        "medium": ("mcts", {"iterations": 100}),
+        "hard": ("mcts", {"iterations": 2000}),
+    },
+    "kozo": {
+        "easy": ("kozo-greedy", {}),
+        "medium": ("mcts", {"iterations": 40}),
+        "hard": ("mcts", {"iterations": 250}),
+    },
+    "towerbrix": {
+        "easy": ("towerbrix-teammate", {"iterations": 300}),
+        "medium": ("towerbrix-teammate", {"iterations": 800}),
+        "hard": ("towerbrix-teammate", {"iterations": 1500}),
+    },
+}
+# For a game without levels of its own (a game added later).
+COMMON_LEVELS: dict[str, AgentSpec] = {
+    "easy": ("greedy", {}),
+    "medium": ("mcts", {"iterations": 500}),
+    "hard": ("mcts", {"iterations": 3000}),
+}
+
+# Filled from the ladder studies (studies/<game>-levels.toml; docs/agents.md has the tables): per game and level,
+# how it stands against the level below.
+MEASURED: dict[str, dict[str, Measured]] = {
+    "kuzushi": {
+        "medium": Measured("easy", 310.0, (-35.0, 98.0), (-401.0, -198.0), "studies/kuzushi-levels.toml"),
+        "hard": Measured("medium", 208.0, (174.0, 362.0), (-35.0, 98.0), "studies/kuzushi-levels.toml"),
+    },
+    "blokus3d": {
+        "medium": Measured("easy", 561.0, (-50.0, 277.0), (-1088.0, -384.0), "studies/blokus3d-levels.toml"),
+        "hard": Measured("medium", 357.0, (332.0, 880.0), (-50.0, 277.0), "studies/blokus3d-levels.toml"),
+    },
+    "kozo": {
+        "medium": Measured("easy", 342.0, (-104.0, 78.0), (-668.0, -227.0), "studies/kozo-levels.toml"),
+        "hard": Measured("medium", 342.0, (207.0, 732.0), (-104.0, 78.0), "studies/kozo-levels.toml"),
+    },
+}
+
+
+def level_spec(game: str, level: str) -> AgentSpec:
+    """The agent (name and options) behind ``level`` in ``game``; ValueError for an unknown level."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    return GAME_LEVELS.get(game, COMMON_LEVELS)[level]
+
+
+def level_note(game: str, level: str) -> str:
+    """One line for the lobby: how far above the level below this one was measured, if it was."""
+    found = MEASURED.get(game, {}).get(level)
+    if found is None:
+        return ""
+    return f"about {found.elo:.0f} Elo above {found.above}"
+
+
+def level_agent(game: str, level: str, seed: int | None = None) -> Agent:
+    """A fresh agent of ``level`` in ``game`` (given ``seed`` where the agent takes one)."""
+    from kumiki.agents import load_agent, option_names  # the registry imports this module
+
+    name, options = level_spec(game, level)
+    if seed is not None and "seed" in option_names(name):
+        options = {**options, "seed": seed}
+    return load_agent(name, **options)
+
+
+class LevelAgent(Agent):
+    """A game's level as an agent: ``kozo:level=hard`` is whatever the web app's hard computer is in Kozo."""
+
+    game = ""
+    option_spec = (
+        Option("level", str, "medium", "easy, medium or hard", choices=LEVELS),
+        Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.agent = level_agent(self.game, self.options["level"], self.options["seed"])
+
+    def choose(self, state: State) -> Move:
+        if state.game.name != self.game:
+            raise ValueError(f"{self.name} plays {self.game} only, not {state.game.name}")
+        return self.agent.choose(state)
+
+
+def level_agents() -> list[type[LevelAgent]]:
+    """One named agent per game with levels: ``kuzushi``, ``blokus3d``, ``kozo``, ``towerbrix``."""
+    out: list[type[LevelAgent]] = []
+    for game in GAME_LEVELS:
+        doc = f"{game}'s easy, medium or hard computer, as in the web app ({game}:level=hard)."
+        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), {"name": game, "game": game, "__doc__": doc}))
+    return out

@@ -1,0 +1,65 @@
+"""The computer's calibrated levels: each game's easy, medium and hard agents, the named agents ``kozo:level=hard``,
+and the ladder studies that measure them (studies/<game>-levels.toml; docs/agents.md, "Levels")."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import kumiki
+from kumiki.agents import agent_from_spec, parse_agent_spec
+from kumiki.agents.levels import GAME_LEVELS, LEVELS, MEASURED, level_note, level_spec
+
+STUDIES = Path(__file__).resolve().parent.parent / "studies"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_LEVELS))
+def test_every_game_has_three_levels_with_fixed_budgets(game: str) -> None:
+    assert tuple(GAME_LEVELS[game]) == LEVELS
+    for level in LEVELS:
+        name, options = level_spec(game, level)
+        assert "seconds" not in options  # a budget in iterations plays the same, as strong, on every machine
+        kumiki.load_agent(name, **options)
+
+
+@pytest.mark.parametrize("game", sorted(GAME_LEVELS))
+def test_the_ladder_study_plays_the_shipped_levels(game: str) -> None:
+    # The study that measures the levels must play exactly the agents the web app and the named agents use.
+    study = tomllib.loads((STUDIES / f"{game}-levels.toml").read_text())
+    agents = {short: parse_agent_spec(spec) for short, spec in study["agents"].items()}
+    assert agents == {level: level_spec(game, level) for level in LEVELS}
+
+
+def test_a_named_level_is_the_web_apps_agent() -> None:
+    agent = agent_from_spec("kozo:level=hard", seed=3)
+    assert agent.agent.options["iterations"] == 250 and agent.agent.options["seed"] == 3  # type: ignore[attr-defined]
+    state = kumiki.load_game("kuzushi").new_state()
+    move = kumiki.load_agent("kuzushi", level="easy", seed=1).choose(state)
+    assert move in state.legal_moves()
+
+
+def test_a_named_level_refuses_another_game_and_an_unknown_level_in_one_line() -> None:
+    state = kumiki.load_game("kuzushi").new_state()
+    with pytest.raises(ValueError, match="kozo plays kozo only, not kuzushi"):
+        kumiki.load_agent("kozo", level="easy").choose(state)
+    with pytest.raises(ValueError, match="'easy', 'medium', 'hard'"):
+        kumiki.load_agent("kozo", level="nightmare")
+
+
+def test_measured_gaps_name_their_study_and_read_as_a_lobby_note() -> None:
+    for game, levels in MEASURED.items():
+        for level, found in levels.items():
+            assert (STUDIES.parent / found.study).is_file()
+            assert LEVELS.index(found.above) == LEVELS.index(level) - 1
+            assert level_note(game, level) == f"about {found.elo:.0f} Elo above {found.above}"
+    assert level_note("kuzushi", "easy") == ""  # nothing below easy
+
+
+def test_every_measured_level_is_at_least_100_elo_above_the_one_below_with_intervals_apart() -> None:
+    # The acceptance of issue #18, as the studies measured it (docs/agents.md, "Levels").
+    assert set(MEASURED) == {"kuzushi", "blokus3d", "kozo"}  # TowerBrix is co-operative: no Elo ladder
+    for levels in MEASURED.values():
+        for found in levels.values():
+            assert found.elo >= 100 and found.apart, found
