@@ -10,7 +10,7 @@ import kumiki
 from bench.kozo_certificates import random_towers
 from kumiki.games.kozo import KozoMove, ai
 from kumiki.games.kozo.ai import FALL_PENALTY, own_slack, standing_after
-from kumiki.games.kozo.rules import BASE_REGION
+from kumiki.games.kozo.rules import BASE_REGION, VerdictCache
 from kumiki.physics.model import Tower, body_from_cells
 from kumiki.physics.statics import judge
 
@@ -126,3 +126,53 @@ def test_a_playout_draws_placements_in_a_uniform_random_order() -> None:
         assert all(sorted(order) == list(range(n)) for order in orders)
     firsts = [next(ai._random_order(4, rng)) for _ in range(4000)]
     assert all(850 < firsts.count(i) < 1150 for i in range(4))  # each first about 1,000 times in 4,000
+
+
+def test_a_tower_met_again_in_another_order_is_judged_in_its_own_order() -> None:
+    # Found by a review: prepared towers were kept under the unordered key, so round 1, the same cubes as round 0
+    # played in another order, extended round 0's numbering of the bodies and fell.
+    u5 = "U5 0,0,0 0,0,1 0,0,2 1,0,0 1,0,2 + 1,0,3"
+    i2 = "I2 1,2,0 1,2,1 + 1,2,2"
+    i3 = "I3 0,0,3 0,0,4 0,0,5 + 0,0,6"
+    z4 = "Z4 2,1,1 2,1,2 2,2,0 2,2,1 + 2,2,2"
+    state = kumiki.load_game("kozo").new_state(seed=0)
+    for move in (u5, i2, z4, i2, u5, i3):  # round 0 (Z4 topples it), then round 1
+        state.play(move)
+    assert [fall.round for fall in state.falls] == [0]
+    fresh = kumiki.load_game("kozo").new_state(seed=0)
+    for move in (i2, u5, i3):
+        fresh.play(move)
+    assert not fresh.falls and judge(fresh.tower(), margin=False, shortcuts=False).stands
+
+
+def test_verdicts_through_the_cache_are_the_plain_lps_whatever_the_order_of_play() -> None:
+    # Several orders of the same moves share the game's cache; every next move is refereed as by a game whose judge
+    # is the plain LP (the same falls, at the same step; the same verdict where it stands).
+    rng = random.Random(7)
+    checked = 0
+    for state in random_towers(40, seed=8):
+        if len(state.history) < 2 or state.round:
+            continue
+        reference = kumiki.load_game("kozo", **state.game.options)
+        reference.verdicts = VerdictCache(shortcuts=False)  # type: ignore[attr-defined]
+        moves = [str(m) for m in state.history]
+        for order in (moves, [*moves[-2:], *moves[:-2]], list(reversed(moves))):
+            other = state.game.new_state(seed=state.seed)
+            try:
+                for move in order:
+                    other.play(move)
+            except kumiki.IllegalMove:
+                continue
+            if other.falls or other.round:
+                continue
+            for move in rng.sample(other.legal_moves(), min(4, len(other.legal_moves()))):
+                after = other.copy()
+                after.play(move)
+                plain = reference.new_state(seed=state.seed)
+                for earlier in [*order, str(move)]:
+                    plain.play(earlier)
+                assert [(f.round, f.step) for f in after.falls] == [(f.round, f.step) for f in plain.falls], move
+                if not after.falls:
+                    assert (after.verdict().stands, after.verdict().edge) == (True, False)
+                checked += 1
+    assert checked >= 100

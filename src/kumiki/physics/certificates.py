@@ -271,8 +271,9 @@ def mechanism(setup: Setup, grow: float, containing: int | None = None) -> list[
     """The first set of bodies (in the order of the module's docstring) that can tip as one while its centre
     of mass goes down, contacts grown by ``grow``; None if none of those sets can.
 
-    ``containing`` tries only the sets with that body: the same answer when the tower without it stands (any set
-    without it would prove that tower falls too), in a fraction of the time.
+    ``containing`` tries only the sets with that body, in a fraction of the time: when the tower without it stands
+    and adding it does not change the tower's size, the same answer (any set without it would prove that tower falls
+    too); when the size changes, ε·size changes with it, and the answer may differ — still a proof, or None.
     """
     found = contacts(setup, grow)
     count = len(setup.masses)
@@ -378,7 +379,7 @@ def _turns(
     low, high = -math.inf, math.inf  # the heights of the axis that every side contact allows
     for normal, sign, points in sides:
         k = sign * (dy if normal == 0 else -dx)  # a point's speed along the normal is k·(z − height)
-        if abs(k) <= slack:
+        if abs(k) <= ON_AXIS * math.hypot(dx, dy):  # (k is a length, like dx and dy; slack is a length squared)
             continue
         for _, _, pz in points:
             if k > 0.0:

@@ -113,9 +113,13 @@ class Setup:
     inherited: tuple[dict[float, Any], float, int] | None = None  # the parent's paths, its scale, the body added
 
 
-def prepare(tower: Tower, parent: Setup | None = None, added: int | None = None) -> Setup:
+def prepare(tower: Tower, parent: Setup | None = None, added: int | None = None, separated: bool = False) -> Setup:
     """The tower in normalized units with its interfaces. Given the ``parent`` setup of the same tower without body
-    ``added``, only that body's contacts are looked for (the same interfaces, in the same order)."""
+    ``added``, only that body's contacts are looked for (the same interfaces, in the same order).
+
+    Faces touch within a tolerance relative to the tower's size; when the new body makes the tower larger, two old
+    faces a hair apart might come to touch, which only a fresh search sees. So a larger tower is searched afresh,
+    unless the caller vouches that its faces either touch or lie far apart (``separated``: Kozo's grid)."""
     if parent is not None and added is not None:
         body = tower.bodies[added]
         raw_centres = [*parent.raw_centres[:added], body.centre, *parent.raw_centres[added:]]
@@ -130,7 +134,7 @@ def prepare(tower: Tower, parent: Setup | None = None, added: int | None = None)
         raw_masses = [body.mass for body in tower.bodies]
         low, high = tower.bounds()
     scale = max(1e-300, *(h - lo for lo, h in zip(low, high, strict=True)))  # as Tower.scale()
-    if parent is not None and added is not None:
+    if parent is not None and added is not None and (separated or scale == parent.scale):
         interfaces = interfaces_with(tower, parent.interfaces, added, TOLERANCE * scale)
     else:
         interfaces = find_interfaces(tower, TOLERANCE * scale)

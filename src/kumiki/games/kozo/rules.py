@@ -34,7 +34,8 @@ class VerdictCache:
 
     A standing verdict names no body, so it is kept under the tower as a set (the same cubes by any order); a
     falling one names the bodies that move, so it is kept under the tower in its order of play. The prepared
-    contacts of the last standing towers are kept too (``SETUPS``): the next piece's contacts are found from them.
+    contacts of the last standing towers are kept too (``SETUPS``), under the order of play (they number the bodies
+    in it): the next piece's contacts are found from them.
     ``shortcuts=False`` makes every verdict the plain LP's, from contacts found afresh (the reference in
     ``bench/kozo_speed.py``).
     """
@@ -44,7 +45,7 @@ class VerdictCache:
         self.shortcuts = shortcuts
         self.standing: dict[tuple[frozenset[Any], frozenset[Cell]], Verdict] = {}
         self.falling: dict[tuple[tuple[Any, ...], tuple[Cell, ...]], Verdict] = {}
-        self.setups: OrderedDict[tuple[frozenset[Any], frozenset[Cell]], Setup] = OrderedDict()
+        self.setups: OrderedDict[tuple[tuple[Any, ...], tuple[Cell, ...]], Setup] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
@@ -59,12 +60,12 @@ class VerdictCache:
         placed), if known. Leaves the prepared tower on the state (``state.setup``) when it stands."""
         placed = state.placed
         key = (frozenset(cells for _, _, cells in placed), frozenset(state.balances))
+        order = (tuple((name, cells) for name, _, cells in placed), tuple(state.balances))
         verdict = self.standing.get(key)
         if verdict is not None:
             self.hits += 1
-            state.setup = self.setups.get(key)
+            state.setup = self.setups.get(order)  # its bodies are numbered in this order of play only
             return verdict
-        order = (tuple((name, cells) for name, _, cells in placed), tuple(state.balances))
         verdict = self.falling.get(order)
         if verdict is not None:
             self.hits += 1
@@ -74,11 +75,11 @@ class VerdictCache:
         if not self.shortcuts:
             verdict = judge(tower, margin=False, explain=True, shortcuts=False)
         else:
-            setup = prepare(tower, parent, added) if parent is not None else prepare(tower)
+            setup = prepare(tower, parent, added, separated=True) if parent is not None else prepare(tower)
             verdict = judge(tower, margin=False, explain=True, setup=setup, added=added)
             if verdict.stands:
                 state.setup = setup
-                self.setups[key] = setup
+                self.setups[order] = setup
                 if len(self.setups) > SETUPS:
                     self.setups.popitem(last=False)
         table: dict[Any, Verdict] = self.standing if verdict.stands else self.falling
