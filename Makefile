@@ -19,7 +19,7 @@ EXTRAS := --extra bench --extra sim --extra web --extra e2e --extra arena --extr
 PIP_TOOLS := pip-tools==7.6.2
 export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in every build log
 
-.PHONY: help run play test test-latest lint types docs dist lock bench load strength pictures clean client system-deps
+.PHONY: help run play test test-latest lint types docs dist lock bench load strength pictures screenshots clean client system-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
@@ -104,6 +104,9 @@ bench: $(STAMP)  ## run the benchmarks and print the figures
 
 pictures: $(STAMP) $(CLIENT)  ## redraw the lobby's game pictures (src/kumiki/web/public/cards) in Chromium
 	$(BIN)/python scripts/lobby_pictures.py
+
+screenshots: $(STAMP) $(CLIENT)  ## the README's screenshots (docs/images) in Chromium
+	$(BIN)/python scripts/screenshots.py
 
 load: $(STAMP)  ## the web server under load: 200 WebSocket clients in 100 Kuzushi games
 	$(BIN)/python -m bench.server_load

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 FROM_ROOT = {"README.md": "index.md", "CHANGELOG.md": "changelog.md"}  # site page <- repository file
 LINK = re.compile(r"(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)")
+IMAGE = re.compile(r"!\[([^\]\n]*)\]\(([^)\s]+)\)")
 IDENTIFIER = re.compile(r"^::: ([\w.]+)\s*$((?:\n {4}.*)*)", re.MULTILINE)
 MEMBERS = re.compile(r"members:\s*\[([^\]]*)\]")
 _documented: dict[str, list[str] | None] = {}
@@ -73,7 +74,16 @@ def rewrite_links(markdown: str, page_uri: str) -> str:
             return text if text.strip("`") == path else f"{text} (`{path}` in the repository)"
         return f"[{text}]({link})"
 
-    return LINK.sub(one, markdown)
+    def picture(match: re.Match[str]) -> str:
+        """An image of the docs folder shown by a page from the repository root (the README's screenshots)."""
+        text, target = match.group(1), match.group(2)
+        wanted = posixpath.normpath(posixpath.join(posixpath.dirname(repository_path(page_uri)), target))
+        if target.startswith(("http://", "https://")) or not wanted.startswith("docs/"):
+            return match.group(0)
+        relative = posixpath.relpath(wanted[len("docs/") :], posixpath.dirname(page_uri) or ".")
+        return f"![{text}]({relative})"
+
+    return IMAGE.sub(picture, LINK.sub(one, markdown))
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
