@@ -18,8 +18,10 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import kumiki
 from kumiki import load_game, write_record
@@ -68,14 +70,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def main() -> None:
+@contextmanager
+def served_in_chromium() -> Iterator[tuple[str, Any]]:
+    """A throwaway `kumiki serve` (its own database in a temporary folder) and Chromium: (the server's URL, the
+    browser). Exits in one line without Chromium or the built client."""
     chromium = shutil.which("chromium")
     dist = Path(kumiki.__file__).parent / "web" / "dist" / "index.html"
     if chromium is None or not dist.exists():
         sys.exit("needs Chromium and the built client (make test installs both)")
     from playwright.sync_api import sync_playwright
 
-    OUT.mkdir(parents=True, exist_ok=True)
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
@@ -96,26 +100,32 @@ def main() -> None:
                     executable_path=chromium,
                     args=["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
                 )
-                page = browser.new_page(viewport=SIZE)
-                for game in ("kuzushi", "blokus3d", "kozo", "towerbrix"):
-                    state, ply = pick(game)
-                    request = urllib.request.Request(
-                        f"{url}/api/records", data=write_record(state).encode(), method="POST",
-                        headers={"Content-Type": "text/plain"},
-                    )  # fmt: skip
-                    with urllib.request.urlopen(request) as answer:
-                        replay = json.load(answer)["replay"]
-                    page.goto(url + replay)
-                    page.wait_for_selector('[data-testid="replay-slider"]')
-                    page.evaluate(f"() => {{ const s = document.querySelector('[data-testid=\"replay-slider\"]');"
-                                  f" s.value = '{ply}'; s.dispatchEvent(new Event('input')); }}")  # fmt: skip
-                    page.wait_for_timeout(1500)
-                    page.locator('[data-testid="board"]').first.screenshot(path=str(OUT / f"{game}.png"))
-                    print(f"{game}: move {ply} -> {OUT / f'{game}.png'}")
+                yield url, browser
                 browser.close()
         finally:
             server.terminate()
             server.wait(10)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with served_in_chromium() as (url, browser):
+        page = browser.new_page(viewport=SIZE)
+        for game in ("kuzushi", "blokus3d", "kozo", "towerbrix"):
+            state, ply = pick(game)
+            request = urllib.request.Request(
+                f"{url}/api/records", data=write_record(state).encode(), method="POST",
+                headers={"Content-Type": "text/plain"},
+            )  # fmt: skip
+            with urllib.request.urlopen(request) as answer:
+                replay = json.load(answer)["replay"]
+            page.goto(url + replay)
+            page.wait_for_selector('[data-testid="replay-slider"]')
+            page.evaluate(f"() => {{ const s = document.querySelector('[data-testid=\"replay-slider\"]');"
+                          f" s.value = '{ply}'; s.dispatchEvent(new Event('input')); }}")  # fmt: skip
+            page.wait_for_timeout(1500)
+            page.locator('[data-testid="board"]').first.screenshot(path=str(OUT / f"{game}.png"))
+            print(f"{game}: move {ply} -> {OUT / f'{game}.png'}")
 
 
 if __name__ == "__main__":
