@@ -107,8 +107,7 @@ def pettingzoo(name: str, options: dict[str, Any]) -> Callable[[int], int]:
             if terminated or truncated:
                 action = None
             else:
-                legal = observation["action_mask"].nonzero()[0]
-                action = int(legal[rng.randrange(len(legal))])
+                action = rng.choice(observation["action_mask"].nonzero()[0].tolist())
                 moves += 1
             environment.step(action)
         return moves
@@ -126,8 +125,7 @@ def gymnasium(name: str, options: dict[str, Any]) -> Callable[[int], int]:
         observation, _ = environment.reset(seed=seed if seed == 0 else None)  # seeded once, as training runs do
         done = False
         while not done:
-            legal = observation["action_mask"].nonzero()[0]
-            action = int(legal[rng.randrange(len(legal))])
+            action = rng.choice(observation["action_mask"].nonzero()[0].tolist())
             observation, _, done, _, _ = environment.step(action)
         return len(environment.state.history)
 

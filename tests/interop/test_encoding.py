@@ -253,3 +253,40 @@ def test_kuzushi_observations_are_the_documented_planes(options: dict[str, Any])
             np.testing.assert_array_equal(observation, expected)
             legal = [encode(game, move) for move in state.legal_moves()] if state.to_move == player else []
             assert np.flatnonzero(mask).tolist() == sorted(legal)
+
+
+@pytest.mark.parametrize(("name", "options"), OPTION_SETS)
+def test_play_unchecked_of_a_legal_move_is_play(name: str, options: dict[str, Any]) -> None:
+    """The adapters' step plays the moves their masks allow with ``play_unchecked``: it must land in the very
+    position ``play`` reaches (the same board, scores, mover and legal moves), move after move."""
+    checked = kumiki.load_game(name, **options).new_state(seed=11)
+    unchecked = checked.copy()
+    rng = random.Random(11)
+    while not checked.over:
+        move = rng.choice(checked.legal_moves())
+        checked.play(move)
+        unchecked.play_unchecked(move)
+        assert unchecked.render() == checked.render()
+        assert (unchecked.to_move, unchecked.over) == (checked.to_move, checked.over)
+        assert unchecked.history == checked.history
+        assert unchecked.scores() == checked.scores()
+        assert unchecked.legal_moves() == checked.legal_moves()
+
+
+def test_kozo_legal_actions_read_a_state_of_another_game_instance() -> None:
+    """Kozo lists its legal actions by the game's own placement objects: a state of another Kozo (equal options, or
+    another pool) still gets exactly the actions of its moves that this encoding has."""
+    encoding = kumiki.load_game("kozo").encoding
+    for options in ({}, {"pieces": '{"I2": [[0,0,0],[1,0,0]], "L3": [[0,0,0],[1,0,0],[0,1,0]]}'}):
+        other = kumiki.load_game("kozo", **options)
+        state = other.new_state(seed=3)
+        rng = random.Random(3)
+        for _ in range(3):
+            expected = []
+            for move in state.legal_moves():
+                try:
+                    expected.append(encoding.encode(move))
+                except ValueError:
+                    continue
+            assert encoding.legal_actions(state) == sorted(expected)
+            state.play(rng.choice(state.legal_moves()))

@@ -122,6 +122,13 @@ class State(ABC):
         """Apply a move (or its notation) for seat ``player`` (default: ``to_move``). Raises IllegalMove with the
         reason, leaving the state untouched (also when ``player`` is not among ``actors``)."""
 
+    def play_unchecked(self, move: Move) -> None:
+        """Apply a move the caller knows is legal for ``to_move`` in this very position (one of ``legal_moves()``,
+        or an action the encoding's mask of this position allows), skipping the checks ``play`` makes: the
+        adapters' step, where the mask has already decided. An illegal move here may corrupt the state (as
+        python-chess's ``push``); the default is ``play``."""
+        self.play(move)
+
     @property
     def actors(self) -> list[int]:
         """The seats that may act now: ``[to_move]`` in turn-based play, several in a simultaneous phase (TowerBrix

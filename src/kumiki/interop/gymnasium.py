@@ -12,6 +12,7 @@ with it).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,6 +72,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         self.lowest = utility_range(self.game)[0]
         self.state: State = self.game.new_state(seed=0)
         self.opponents: dict[int, Agent] = {}
+        self._seeds: random.Random | None = None
         self._mask = np.zeros(encoding.num_actions, dtype=np.int8)
 
     def _observation(self) -> dict[str, Any]:
@@ -93,10 +95,14 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game (its seed and the opponents' seeds drawn from ``seed``), played up to your seat's turn."""
         super().reset(seed=seed)
-        draw = self.np_random.integers(2**31, size=self.game.players + 1)
+        if seed is not None or self._seeds is None:
+            # the episodes' seeds come from np_random through a Python generator: one numpy draw per seeding, not
+            # one per episode (a numpy call costs as much as several moves of a small game)
+            self._seeds = random.Random(int(self.np_random.integers(2**63)))
+        draw = self._seeds.getrandbits
         others = [p for p in range(self.game.players) if p != self.seat]
-        self.opponents = {p: make_agent(seed=int(draw[p])) for p, make_agent in zip(others, self._makers, strict=True)}
-        self.state = self.game.new_state(seed=int(draw[-1]))
+        self.opponents = {p: make_agent(seed=draw(31)) for p, make_agent in zip(others, self._makers, strict=True)}
+        self.state = self.game.new_state(seed=draw(31))
         self._others_play()
         return self._observation(), {}
 
@@ -110,7 +116,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             move = self._encoding.decode(action, state)
             if not self._mask[action]:
                 raise IllegalMove(f"{move} is not a legal move now")
-            state.play(move)
+            state.play_unchecked(move)  # the mask has checked it
         except (IllegalMove, ValueError, IndexError) as error:
             return self._observation(), float(self.lowest), True, False, {"illegal": str(error)}
         self._others_play()

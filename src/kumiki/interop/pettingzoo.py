@@ -15,6 +15,7 @@ These checks are built in rather than stacked as wrappers, which cost more than 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -56,11 +57,9 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._encoding = self.game.encoding
         self._num_actions = self.game.num_actions
-        # the mask the last observation showed the agent to move, kept for the step's legality check so the legal
-        # actions are listed once a position (a position is known by its moves played: states only move forward)
-        self._mask_state: State | None = None
-        self._mask_ply = -1
-        self._mask: np.ndarray[Any, np.dtype[np.int8]] = np.zeros(0, dtype=np.int8)
+        # (state, moves played, mask): the mask the last observation showed the agent to move, kept for the step's
+        # legality check so the legal actions are listed once a position (states only move forward)
+        self._shown: tuple[State | None, int, np.ndarray[Any, np.dtype[np.int8]]] = (None, -1, np.zeros(0, np.int8))
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The space of ``agent``'s observations: the observation array and the action mask."""
@@ -93,18 +92,29 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, player)
         if state.to_move == player:
-            self._keep_mask(state, mask)
+            self._shown = (state, len(state.history), mask)
         return {"observation": observation, "action_mask": mask}
 
-    def _keep_mask(self, state: State, mask: np.ndarray[Any, np.dtype[np.int8]]) -> None:
-        self._mask_state, self._mask_ply, self._mask = state, len(state.history), mask
+    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
+        """The agent to move's observation, cumulative reward, termination, truncation and info (PettingZoo's
+        ``last``, without its per-step assertion)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _legal_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The mover's mask now: the one last shown, unless the agent stepped without observing."""
         state = self.state
-        if state is not self._mask_state or len(state.history) != self._mask_ply:
-            self._keep_mask(state, self._encoding.observe_and_mask(state, state.to_move or 0)[1])
-        return self._mask
+        shown, ply, mask = self._shown
+        if state is not shown or len(state.history) != ply:
+            mask = self._encoding.observe_and_mask(state, state.to_move or 0)[1]
+            self._shown = (state, len(state.history), mask)
+        return mask
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to move (None for an agent whose game is over)."""
@@ -119,11 +129,14 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= action < self._num_actions:
             raise ValueError(f"{agent}: action {action} is out of range 0…{self._num_actions - 1}")
         state = self.state
-        if state.over or not self._legal_mask()[action]:
+        shown, ply, mask = self._shown
+        if shown is not state or ply != len(state.history):
+            mask = self._legal_mask()
+        if state.over or not mask[action]:
             self._clear_rewards()
             self._illegal(agent, action)
             return
-        state.play(self._encoding.decode(action, state))
+        state.play_unchecked(self._encoding.decode(action, state))  # the mask has checked it
         if state.over:
             # the only rewards of a game come at its end: until then every reward stays 0, with nothing to add up
             for name, value in zip(self.possible_agents, utilities(state), strict=True):
@@ -132,7 +145,12 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
             self._cumulative_rewards[agent] = 0.0
             self._accumulate_rewards()
         else:
-            self._select()
+            self.agent_selection = self.possible_agents[state.to_move]  # type: ignore[index]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """The agent to act, again and again, until every agent is done (or ``max_iter`` turns): PettingZoo's
+        ``agent_iter``, as a generator."""
+        return _Turns(self, max_iter)
 
     def _illegal(self, agent: str, action: int) -> None:
         """End the game: -1 for ``agent``, 0 for the others (PettingZoo's TerminateIllegalWrapper's rule)."""
@@ -155,6 +173,21 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
     def close(self) -> None:
         """Nothing to release: the environment holds no window or file."""
         pass
+
+
+class _Turns:
+    """``agent_iter``'s iterable: each ``iter()`` starts afresh, as PettingZoo's own does."""
+
+    def __init__(self, environment: KumikiEnv, max_iter: int) -> None:
+        self.environment = environment
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        environment = self.environment
+        for _ in range(self.max_iter):
+            if not environment.agents:
+                return
+            yield environment.agent_selection
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> KumikiEnv:

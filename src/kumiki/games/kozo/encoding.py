@@ -43,6 +43,8 @@ class KozoEncoding(Encoding):
         self.placements: list[Placement] = [p for name in game.names for p in game.placements[name]]
         self.index = {(p.piece, p.cells): i for i, p in enumerate(self.placements)}
         self.num_actions = len(self.placements) * _COLUMNS
+        # a placement's first action, by the placement object itself (the game's own, which lowered() hands out)
+        self.first_action = {id(p): i * _COLUMNS for i, p in enumerate(self.placements)}
         # the highest level a cube can reach: every piece stacked by its tallest side
         self.height = sum(max(max(c) - min(c) + 1 for c in zip(*shape, strict=True)) for shape in game.pieces.values())
         self.cubes = sum(game.size.values())
@@ -75,6 +77,43 @@ class KozoEncoding(Encoding):
         if column is None:
             raise ValueError(f"{move}: the balance cube is not over a ring column, no action")
         return placement * _COLUMNS + column
+
+    def legal_actions(self, state: State, player: int | None = None) -> list[int]:
+        """``legal_moves()``'s actions, built from the same walk over the lowered placements and the balance spots
+        without making the moves (the adapters' mask every step: making and encoding 500 moves cost more than
+        the move played)."""
+        s: KozoState = state  # type: ignore[assignment]
+        if (player is not None and not s.may_act(player)) or s.over:
+            return []
+        top = s.top
+        taken = set(s.balances)
+        columns = [(x, y, _RING_INDEX[x, y]) for x, y in sorted(top)]
+        first_action = self.first_action
+        if s.game is not self.game:  # a state of another Kozo: its own placement objects (those without an action
+            # here, from another pool, are left out as the base class leaves out moves encode refuses)
+            first_action = {}
+            for of_piece in s.game.placements.values():
+                for p in of_piece:
+                    index = self.index.get((p.piece, p.cells))
+                    if index is not None:
+                        first_action[id(p)] = index * _COLUMNS
+        out: list[int] = []
+        append = out.append
+        for _, found in s.lowered():
+            for placement, _, cells in found:
+                first = first_action.get(id(placement))
+                if first is None:
+                    continue
+                raised: dict[tuple[int, int], int] = {}
+                for x, y, c in cells:
+                    if c + 1 > raised.get((x, y), 0):
+                        raised[x, y] = c + 1
+                for x, y, k in columns:
+                    h = raised.get((x, y)) or top[x, y]
+                    if h > 0 and (x, y, h) not in taken:
+                        append(first + k)
+        out.sort()
+        return out
 
     def decode(self, action: int, state: State | None = None) -> Move:
         """The move of ``action`` in ``state``; without a state, on the empty ring (a round's first move)."""

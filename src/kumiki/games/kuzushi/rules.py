@@ -198,6 +198,12 @@ class KuzushiState(State):
         self._apply(p, i, move.kind == BASE)
         self.history.append(move)
 
+    def play_unchecked(self, move: KuzushiMove) -> None:  # type: ignore[override]
+        g = self.game
+        n = g.size
+        self._apply(self.to_move, (move.x + n) * g.width + move.y + n, move.kind == BASE)  # type: ignore[arg-type]
+        self.history.append(move)
+
     def scores(self) -> list[float]:
         per = self.game.tiles_per_player
         return [float(per - left + (seat == 0)) for seat, left in enumerate(self._tiles)]

@@ -22,7 +22,7 @@ from kumiki.games.towerbrix.moves import OK, TIME, TowerBrixMove, place_move, re
 
 if TYPE_CHECKING:
     from kumiki.core.game import Move, State
-    from kumiki.games.towerbrix.rules import TowerBrix, TowerBrixState
+    from kumiki.games.towerbrix.rules import Spot, TowerBrix, TowerBrixState
 
 _BRICK_FIELDS = 10  # present, axis one-hot (3), box (6)
 
@@ -43,7 +43,10 @@ class TowerBrixEncoding(Encoding):
         self.reach = len(self.bricks) * game.size[0]
         self.steps = round(2 * self.reach / game.grid) + 1
         self.first_place = 2 + len(self.bricks)
-        self.num_actions = self.first_place + len(self.bricks) * len(AXES) * self.steps**2
+        self.per_brick = len(AXES) * self.steps**2
+        self.num_actions = self.first_place + len(self.bricks) * self.per_brick
+        # the last spots listed and their actions less the brick's first (one tuple: swapped whole)
+        self._offsets: tuple[list[Spot] | None, list[int]] = (None, [])
         self.cards = {card.id: i for i, card in enumerate(game.deck)}
         players = game.players
         self.layout: dict[str, tuple[int, int]] = {}
@@ -75,15 +78,45 @@ class TowerBrixEncoding(Encoding):
             raise ValueError(f"{move}: {move.brick} is not used with this deck, no action")
         if move.kind == "remove":
             return 2 + brick
+        offset = self._spot_offset(move.axis, move.x, move.y)
+        if isinstance(offset, str):
+            raise ValueError(f"{move}: {offset}, no action")
+        return self.first_place + brick * self.per_brick + offset
+
+    def _spot_offset(self, axis: str, x: float, y: float) -> int | str:
+        """A placement's action less its brick's first, or why the spot has none."""
         grid = self.game.grid
-        xi = (move.x + self.reach) / grid
-        yi = (move.y + self.reach) / grid
+        xi = (x + self.reach) / grid
+        yi = (y + self.reach) / grid
         ix, iy = round(xi), round(yi)
         if abs(xi - ix) > 1e-9 or abs(yi - iy) > 1e-9:
-            raise ValueError(f"{move}: the corner is off the {grid:g} grid, no action")
+            return f"the corner is off the {grid:g} grid"
         if not (0 <= ix < self.steps and 0 <= iy < self.steps):
-            raise ValueError(f"{move}: the corner lies beyond {self.reach:g} of the origin, no action")
-        return self.first_place + ((brick * len(AXES) + AXES.index(move.axis)) * self.steps + ix) * self.steps + iy
+            return f"the corner lies beyond {self.reach:g} of the origin"
+        return (AXES.index(axis) * self.steps + ix) * self.steps + iy
+
+    def legal_actions(self, state: State, player: int | None = None) -> list[int]:
+        """``legal_moves()``'s actions with the placements numbered from their spots, not made as moves (the
+        adapters' mask every step: a tower has hundreds of placements)."""
+        s: TowerBrixState = state  # type: ignore[assignment]
+        head, free, spots = s.legal_parts(player)
+        out = []
+        for move in head:
+            try:
+                out.append(self.encode(move))
+            except ValueError:  # a waive vote
+                continue
+        if free:
+            known, offsets = self._offsets
+            if known is not spots:  # the state keeps its spots per tower: offsets are worked out once per list
+                found = (self._spot_offset(axis, x, y) for axis, x, y in spots)
+                offsets = [o for o in found if not isinstance(o, str)]
+                self._offsets = (spots, offsets)
+            for brick in free:
+                first = self.first_place + self.brick_index[brick] * self.per_brick
+                out.extend([first + o for o in offsets])
+        out.sort()
+        return out
 
     def decode(self, action: int, state: State | None = None) -> Move:
         action = self.check_action(action)

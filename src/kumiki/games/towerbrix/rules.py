@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 FAR = 1000.0  # a corner further than this from the origin is refused (the table is unbounded, floats are not)
 
 
+Spot = tuple[str, float, float]  # where a brick not in the tower may be placed: (axis, x, y)
 MAX_VOTES = 3  # waive votes per seat and attempt: a vote is no edit, so this keeps every build finite
 
 
@@ -285,8 +286,17 @@ class TowerBrixState(State):
         corner 0,0 on an empty table, else at every grid corner where the lowered brick shares a face with a brick
         of the tower. Moving a placed brick, or placing the other brick of a colour, is legal but not listed; so is
         ``time`` in challenge 2, which a clock plays, not a player."""
+        moves, free, spots = self.legal_parts(player)
+        for brick_id in free:
+            moves.extend(place_move(brick_id, axis, x, y) for axis, x, y in spots)
+        return moves
+
+    def legal_parts(self, player: int | None = None) -> tuple[list[TowerBrixMove], list[str], list[Spot]]:
+        """``legal_moves`` in three parts: the moves before the placements (``ok``, votes, removals), the bricks
+        that may be placed, and the (axis, x, y) spots each may go to (``legal_moves`` places every one of the
+        bricks at every spot, in that order): for callers that number the placements without making them."""
         if (player is not None and not self.may_act(player)) or self.over:
-            return []
+            return [], [], []
         seat = self.to_move if player is None else player
         moves = [OK]
         if self.voting() and seat is not None and self.voted.get(seat, 0) < MAX_VOTES:
@@ -294,20 +304,17 @@ class TowerBrixState(State):
             handles = [(s, k) for s, hand in enumerate(self.hands) for k in range(1, len(hand) + 1)]
             moves.extend(waive_move(s, k) for s, k in handles if (s, k) != mine)
         if seat == self.game.blind:
-            return moves
+            return moves, [], []
         fixed = self.game.challenge is not None and self.game.challenge.fixed_bricks
         if not fixed:
             moves.extend(remove_move(b) for b in BRICK_IDS if b in self.bricks and not self.carried(b))
         free = [b for b in self.game.usable if b not in self.bricks]
         free = [b for i, b in enumerate(free) if all(f[0] != b[0] for f in free[:i])]  # one per colour
         if not free:
-            return moves
-        spots = self.placement_spots()
-        for brick_id in free:
-            moves.extend(place_move(brick_id, axis, x, y) for axis, x, y in spots)
-        return moves
+            return moves, [], []
+        return moves, free, self.placement_spots()
 
-    def placement_spots(self) -> list[tuple[str, float, float]]:
+    def placement_spots(self) -> list[Spot]:
         """The (axis, x, y) of the listed placements of a brick not in the tower (cached per tower)."""
         key = tuple(self.bricks_in_order())
         if self._spots is not None and self._spots[0] == key:
