@@ -290,3 +290,29 @@ def test_kozo_legal_actions_read_a_state_of_another_game_instance() -> None:
                     continue
             assert encoding.legal_actions(state) == sorted(expected)
             state.play(rng.choice(state.legal_moves()))
+
+
+def kozo_tower_the_plain_way(state: Any, player: int, height: int) -> np.ndarray:
+    """The tower part of Kozo's observation cube by cube: each seat's polycube cubes (seats from the observer),
+    then the balance cubes, below the top level the tensor has."""
+    players = state.game.players
+    tower = np.zeros((players + 1, height, 3, 3), dtype=np.float32)
+    for _, seat, cells in state.placed:
+        for x, y, z in cells:
+            if z < height:
+                tower[(seat - player) % players, z, x, y] = 1.0
+    for x, y, z in state.balances:
+        if z < height:
+            tower[players, z, x, y] = 1.0
+    return tower
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3, "random_size": True, "rounds": 2}])
+def test_kozo_observations_show_the_tower_cube_by_cube(options: dict[str, Any]) -> None:
+    game = kumiki.load_game("kozo", **options)
+    encoding = game.encoding
+    lo, hi = encoding.layout["tower"]
+    for state in playout("kozo", options, 4):
+        for player in range(game.players):
+            expected = kozo_tower_the_plain_way(state, player, encoding.height)
+            np.testing.assert_array_equal(encoding.observe(state, player)[lo:hi], expected.reshape(-1))

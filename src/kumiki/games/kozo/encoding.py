@@ -142,14 +142,16 @@ class KozoEncoding(Encoding):
         h = self.height
         lo, hi = self.layout["tower"]
         tower = out[lo:hi].reshape(players + 1, h, 3, 3)
-        for _, seat, cells in s.placed:
-            k = (seat - player) % players
-            for x, y, z in cells:
-                if z < h:
-                    tower[k, z, x, y] = 1.0
-        for x, y, z in s.balances:
-            if z < h:
-                tower[players, z, x, y] = 1.0
+        if s.cells:  # every polycube cube at once: its cell, and its piece's seat numbered from the observer
+            cubes = np.array(list(s.cells), dtype=np.intp)
+            piece = np.fromiter(s.cells.values(), dtype=np.intp, count=len(s.cells))
+            seats = (np.array([seat for _, seat, _ in s.placed], dtype=np.intp) - player) % players
+            low = cubes[:, 2] < h
+            tower[seats[piece[low]], cubes[low, 2], cubes[low, 0], cubes[low, 1]] = 1.0
+        if s.balances:
+            cubes = np.array(s.balances, dtype=np.intp)
+            low = cubes[:, 2] < h
+            tower[players, cubes[low, 2], cubes[low, 0], cubes[low, 1]] = 1.0
         lo, _ = self.layout["pool"]
         for name in s.pool:
             out[lo + g.order[name]] = 1.0
