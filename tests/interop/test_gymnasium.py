@@ -65,3 +65,18 @@ def test_an_illegal_action_ends_the_episode_with_the_lowest_return() -> None:
 def test_bad_arguments_fail_in_one_line(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make("kuzushi", **kwargs)
+
+
+def test_a_state_played_on_outside_step_is_checked_afresh() -> None:
+    """The step plays the move its mask allowed without play()'s checks: a mask of an older position (the state
+    was played on directly since) must not let a move through that is illegal now."""
+    environment = make("kuzushi")
+    observation, _ = environment.reset(seed=1)
+    state = environment.state
+    action = int(np.flatnonzero(observation["action_mask"])[0])  # legal when shown
+    state.play(environment._encoding.decode(action, state))  # our seat plays it directly ...
+    state.play(state.legal_moves()[0])  # ... and so does the opponent: our turn again, the cell is taken
+    moves = len(state.history)
+    _, reward, done, _, info = environment.step(action)
+    assert done and reward == -1.0 and "not a legal move" in info["illegal"]
+    assert len(state.history) == moves  # nothing was played

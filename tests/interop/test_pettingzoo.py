@@ -151,3 +151,20 @@ def test_only_waiting_truncates_after_max_cycles() -> None:
         _, _, terminations, truncations, _ = environment.step({})
         assert not any(terminations.values())
     assert all(truncations.values()) and environment.agents == []
+
+
+def test_a_state_played_on_outside_step_is_checked_afresh() -> None:
+    """The step plays the move the agent's mask allowed without play()'s checks: a mask of an older position (the
+    state was played on directly since) must not let a move through that is illegal now."""
+    environment = env("kuzushi")
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    observation, *_ = environment.last()
+    state = environment.state
+    action = int(np.flatnonzero(observation["action_mask"])[0])  # legal when shown
+    state.play(environment.game.encoding.decode(action, state))  # this agent plays it directly ...
+    state.play(state.legal_moves()[0])  # ... and so does the other: its turn again, the cell is taken
+    moves = len(state.history)
+    environment.step(action)
+    assert environment.rewards[agent] == -1.0 and "not a legal move" in environment.infos[agent]["illegal"]
+    assert len(state.history) == moves  # nothing was played

@@ -74,10 +74,12 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         self.opponents: dict[int, Agent] = {}
         self._seeds: random.Random | None = None
         self._mask = np.zeros(encoding.num_actions, dtype=np.int8)
+        self._mask_of: tuple[State | None, int] = (None, -1)  # the position the mask is of: (state, moves played)
 
     def _observation(self) -> dict[str, Any]:
-        observation, mask = self._encoding.observe_and_mask(self.state, self.seat)
-        self._mask = mask
+        state = self.state
+        observation, mask = self._encoding.observe_and_mask(state, self.seat)
+        self._mask, self._mask_of = mask, (state, len(state.history))
         return {"observation": observation, "action_mask": mask}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
@@ -114,6 +116,10 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         try:
             action = int(action)
             move = self._encoding.decode(action, state)
+            shown, ply = self._mask_of
+            if shown is not state or ply != len(state.history):  # the state was played on outside step()
+                self._mask = self._encoding.observe_and_mask(state, self.seat)[1]
+                self._mask_of = (state, len(state.history))
             if not self._mask[action]:
                 raise IllegalMove(f"{move} is not a legal move now")
             state.play_unchecked(move)  # the mask has checked it
