@@ -316,3 +316,14 @@ def test_kozo_observations_show_the_tower_cube_by_cube(options: dict[str, Any]) 
         for player in range(game.players):
             expected = kozo_tower_the_plain_way(state, player, encoding.height)
             np.testing.assert_array_equal(encoding.observe(state, player)[lo:hi], expected.reshape(-1))
+
+
+def test_towerbrix_legal_actions_read_a_state_of_another_deck() -> None:
+    """The pink deck uses a brick the green one does not (G): the green encoding leaves its placements out, as
+    the base class leaves out moves ``encode`` refuses."""
+    green = kumiki.load_game("towerbrix", players=2)
+    state = kumiki.load_game("towerbrix", players=2, deck="pink").new_state(seed=1)
+    rng = random.Random(1)
+    for _ in range(4):
+        assert green.encoding.legal_actions(state) == Encoding.legal_actions(green.encoding, state)
+        state.play(rng.choice(state.legal_moves()))

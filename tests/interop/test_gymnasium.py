@@ -80,3 +80,14 @@ def test_a_state_played_on_outside_step_is_checked_afresh() -> None:
     _, reward, done, _, info = environment.step(action)
     assert done and reward == -1.0 and "not a legal move" in info["illegal"]
     assert len(state.history) == moves  # nothing was played
+
+
+def test_a_mask_the_learner_wrote_in_lets_no_illegal_move_through() -> None:
+    environment = make("kuzushi")
+    observation, _ = environment.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[-1])
+    observation["action_mask"][illegal] = 1  # the learner's own array: its business, not the environment's
+    moves = len(environment.state.history)
+    _, reward, done, _, info = environment.step(illegal)
+    assert done and reward == -1.0 and "not a legal move" in info["illegal"]
+    assert len(environment.state.history) == moves

@@ -168,3 +168,30 @@ def test_a_state_played_on_outside_step_is_checked_afresh() -> None:
     environment.step(action)
     assert environment.rewards[agent] == -1.0 and "not a legal move" in environment.infos[agent]["illegal"]
     assert len(state.history) == moves  # nothing was played
+
+
+def test_a_mask_the_learner_wrote_in_lets_no_illegal_move_through() -> None:
+    environment = env("kuzushi")
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    observation, *_ = environment.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[-1])
+    observation["action_mask"][illegal] = 1  # the learner's own array: its business, not the environment's
+    moves = len(environment.state.history)
+    environment.step(illegal)
+    assert environment.rewards[agent] == -1.0 and "not a legal move" in environment.infos[agent]["illegal"]
+    assert len(environment.state.history) == moves
+
+
+def test_agent_iter_takes_any_number_as_pettingzoo_does() -> None:
+    environment = env("kuzushi", size=3)
+    environment.reset(seed=2)
+    turns = 0
+    for _ in environment.agent_iter(float("inf")):
+        observation, _, terminated, truncated, _ = environment.last()
+        action = None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0])
+        environment.step(action)
+        turns += 1
+    assert environment.state.over and turns == len(environment.state.history) + 2  # and each agent's last step
+    environment.reset(seed=2)
+    assert list(environment.agent_iter(0)) == []

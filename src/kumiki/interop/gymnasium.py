@@ -79,7 +79,8 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
     def _observation(self) -> dict[str, Any]:
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, self.seat)
-        self._mask, self._mask_of = mask, (state, len(state.history))
+        # the legality check keeps its own copy: a learner may write in the array it is handed
+        self._mask, self._mask_of = mask.copy(), (state, len(state.history))
         return {"observation": observation, "action_mask": mask}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:

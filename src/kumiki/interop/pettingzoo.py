@@ -91,8 +91,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         player = self._seat[agent]
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, player)
-        if state.to_move == player:
-            self._shown = (state, len(state.history), mask)
+        if state.to_move == player:  # kept apart from the array handed out: a learner may write in that one
+            self._shown = (state, len(state.history), mask.copy())
         return {"observation": observation, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
@@ -184,9 +184,9 @@ class _Turns:
 
     def __iter__(self) -> Iterator[str]:
         environment = self.environment
-        for _ in range(self.max_iter):
-            if not environment.agents:
-                return
+        left = self.max_iter  # any number, as PettingZoo's own (float("inf") too)
+        while environment.agents and left > 0:
+            left -= 1
             yield environment.agent_selection
 
 

@@ -113,7 +113,10 @@ class TowerBrixEncoding(Encoding):
                 offsets = [o for o in found if not isinstance(o, str)]
                 self._offsets = (spots, offsets)
             for brick in free:
-                first = self.first_place + self.brick_index[brick] * self.per_brick
+                index = self.brick_index.get(brick)
+                if index is None:  # a brick this deck does not use (a state of another TowerBrix): no action
+                    continue
+                first = self.first_place + index * self.per_brick
                 out.extend([first + o for o in offsets])
         out.sort()
         return out
