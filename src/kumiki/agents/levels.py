@@ -7,6 +7,7 @@ strength is the one the study measured; the budgets keep a move within 3 s on 2 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,22 +67,30 @@ COMMON_LEVELS: dict[str, AgentSpec] = {
     "hard": ("mcts", {"iterations": 3000}),
 }
 
-# Filled from the ladder studies (studies/<game>-levels.toml; docs/agents.md has the tables): per game and level,
-# how it stands against the level below.
-MEASURED: dict[str, dict[str, Measured]] = {
-    "kuzushi": {
-        "medium": Measured("easy", 310.0, (-35.0, 98.0), (-401.0, -198.0), "studies/kuzushi-levels.toml"),
-        "hard": Measured("medium", 208.0, (174.0, 362.0), (-35.0, 98.0), "studies/kuzushi-levels.toml"),
-    },
+# Each level's rating in its game's ladder study (studies/<game>-levels.toml; docs/agents.md has the tables): Elo
+# and the 95% interval. The gaps the lobby shows are worked out from these (MEASURED).
+RATINGS: dict[str, dict[str, tuple[float, tuple[float, float]]]] = {
+    "kuzushi": {"easy": (-276.0, (-401.0, -198.0)), "medium": (34.0, (-35.0, 98.0)), "hard": (242.0, (174.0, 362.0))},
     "blokus3d": {
-        "medium": Measured("easy", 561.0, (-50.0, 277.0), (-1088.0, -384.0), "studies/blokus3d-levels.toml"),
-        "hard": Measured("medium", 357.0, (332.0, 880.0), (-50.0, 277.0), "studies/blokus3d-levels.toml"),
+        "easy": (-493.0, (-1088.0, -384.0)),
+        "medium": (68.0, (-50.0, 277.0)),
+        "hard": (425.0, (332.0, 880.0)),
     },
-    "kozo": {
-        "medium": Measured("easy", 342.0, (-104.0, 78.0), (-668.0, -227.0), "studies/kozo-levels.toml"),
-        "hard": Measured("medium", 342.0, (207.0, 732.0), (-104.0, 78.0), "studies/kozo-levels.toml"),
-    },
+    "kozo": {"easy": (-342.0, (-668.0, -227.0)), "medium": (0.0, (-104.0, 78.0)), "hard": (342.0, (207.0, 732.0))},
 }
+
+
+def _measured(game: str) -> dict[str, Measured]:
+    """Per level above the lowest, how it stands against the level below in ``game``'s ladder study."""
+    ratings = RATINGS[game]
+    out = {}
+    for below, level in itertools.pairwise(LEVELS):
+        (elo, interval), (below_elo, below_interval) = ratings[level], ratings[below]
+        out[level] = Measured(below, elo - below_elo, interval, below_interval, f"studies/{game}-levels.toml")
+    return out
+
+
+MEASURED: dict[str, dict[str, Measured]] = {game: _measured(game) for game in RATINGS}
 
 
 def level_spec(game: str, level: str) -> AgentSpec:

@@ -107,13 +107,11 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
             self.infos[agent],
         )
 
-    def _legal_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """The mover's mask now: the one last shown, unless the agent stepped without observing."""
-        state = self.state
-        shown, ply, mask = self._shown
-        if state is not shown or len(state.history) != ply:
-            mask = self._encoding.observe_and_mask(state, state.to_move or 0)[1]
-            self._shown = (state, len(state.history), mask)
+    def _mask_now(self, state: State) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The mover's mask worked out afresh (the agent stepped without observing, or the state was played on
+        outside ``step``), and kept."""
+        mask = self._encoding.observe_and_mask(state, state.to_move or 0)[1]
+        self._shown = (state, len(state.history), mask)
         return mask
 
     def step(self, action: int | None) -> None:
@@ -129,9 +127,9 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= action < self._num_actions:
             raise ValueError(f"{agent}: action {action} is out of range 0…{self._num_actions - 1}")
         state = self.state
-        shown, ply, mask = self._shown
+        shown, ply, mask = self._shown  # (checked inline, not by a call: this is the learner's every step)
         if shown is not state or ply != len(state.history):
-            mask = self._legal_mask()
+            mask = self._mask_now(state)
         if state.over or not mask[action]:
             self._clear_rewards()
             self._illegal(agent, action)

@@ -14,12 +14,11 @@ from itertools import zip_longest
 from typing import Any
 
 from kumiki import State, load_agent, load_game
-from kumiki.agents.levels import COMMON_LEVELS
+from kumiki.agents.levels import COMMON_LEVELS, AgentSpec
 from kumiki.agents.levels import GAME_LEVELS as CALIBRATED
 
 # The lobby's levels and the agent behind each: the calibrated levels of each game (kumiki.agents.levels, measured
 # by the ladder studies; docs/agents.md), and "random" for trying the app out and for tests.
-AgentSpec = tuple[str, dict[str, Any]]
 LEVELS: dict[str, AgentSpec] = {**COMMON_LEVELS, "random": ("random", {})}
 GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {game: dict(levels) for game, levels in CALIBRATED.items()}
 # OpenSpiel's MCTS (kumiki[openspiel]) is offered as a level of its own where OpenSpiel is installed: a bot from

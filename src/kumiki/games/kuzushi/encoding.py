@@ -63,29 +63,27 @@ class KuzushiEncoding(Encoding):
         # one numpy call and cut to the inner M×M cells by a view. The planes that depend on few facts (the CITY, a
         # seat's tiles gauge, the to-move planes) are made once, already shifted.
         self.stride = stride = w * w
-        self.plane_of_bases = [k * stride for k in range(players)]
-        self.plane_of_flags = [(players + k) * stride for k in range(players)]
-        self.city_plane = (1 << game.city_index) << (2 * players * stride)
+        plane_of_bases = [k * stride for k in range(players)]
+        plane_of_flags = [(players + k) * stride for k in range(players)]
+        city_plane = (1 << game.city_index) << (2 * players * stride)
         self.playable_shift = (2 * players + 1) * stride
-        self.gauge_planes = [
-            [board << ((2 * players + 2 + k) * stride) for board in gauge_of_tiles] for k in range(players)
-        ]
-        # to_move_planes[player][to_move] (the last entry: nobody, the game is over)
-        self.to_move_planes = [
+        gauge_planes = [[board << ((2 * players + 2 + k) * stride) for board in gauge_of_tiles] for k in range(players)]
+        # fixed_planes[player][to_move]: the CITY and the to-move planes (the last entry: nobody, the game is over)
+        self.fixed_planes = [
             [
-                sum(full << ((3 * players + 2 + k) * stride) for k, q in enumerate(seats) if q == to_move)
+                city_plane | sum(full << ((3 * players + 2 + k) * stride) for k, q in enumerate(seats) if q == to_move)
                 for to_move in [*range(players), -1]
             ]
             for seats in self.seats
         ]
-        # per observer: the CITY and to-move planes by the seat to move (the last: nobody), and per seat from the
-        # observer on, (seat, its BASEs' shift, its FLAGs' shift, its gauge plane by tiles left)
-        self.fixed_planes = [[self.city_plane | plane for plane in by_mover] for by_mover in self.to_move_planes]
+        # seat_planes[player]: per seat from the observer on, (seat, its BASEs' shift, its FLAGs' shift, its gauge
+        # plane by tiles left)
         self.seat_planes = [
-            [(q, self.plane_of_bases[k], self.plane_of_flags[k], self.gauge_planes[k]) for k, q in enumerate(seats)]
+            [(q, plane_of_bases[k], plane_of_flags[k], gauge_planes[k]) for k, q in enumerate(seats)]
             for seats in self.seats
         ]
-        self.mask_shift = self.mask_start = self.planes * stride
+        # the action mask: two planes after the observation's (the legal BASE cells, the observer's own FLAGs)
+        self.mask_start = self.planes * stride
         inner_bits = np.array(cell_bits, dtype=np.intp)
         self.mask_index = np.concatenate([self.mask_start + inner_bits, self.mask_start + stride + inner_bits])
         self.nbits = {extra: (self.planes + 2 * extra) * stride for extra in (False, True)}
@@ -143,7 +141,7 @@ class KuzushiEncoding(Encoding):
         for q, base_shift, flag_shift, gauge in self.seat_planes[player]:
             x |= bases[q] << base_shift | flags[q] << flag_shift | gauge[tiles[q]]
         if with_mask:
-            x |= ((playable if tiles[player] else 0) | flags[player] << self.stride) << self.mask_shift
+            x |= ((playable if tiles[player] else 0) | flags[player] << self.stride) << self.mask_start
         # positional arguments: numpy's keyword parsing costs a third of the unpack here
         raw = np.frombuffer(x.to_bytes(self.nbytes[with_mask], "little"), np.uint8)
         return np.unpackbits(raw, None, self.nbits[with_mask], "little").view(np.int8)

@@ -24,7 +24,7 @@ from kumiki.core.options import Option
 from kumiki.games.towerbrix.bricks import Brick, connected, footprints_overlap, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
-from kumiki.games.towerbrix.moves import apply_edit, parse_towerbrix_move, place_move
+from kumiki.games.towerbrix.moves import TowerBrixMove, apply_edit, parse_towerbrix_move, place_move
 from kumiki.games.towerbrix.rules import _touching_spots
 from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, shifted, solve
 
@@ -439,14 +439,12 @@ def best_moves(
 def just_placed(state: State, player: int) -> str | None:
     """The brick another seat placed with the game's last move (None if the last move was not a placement, or
     ours): a teammate leaves it where it is unless its own cards need it moved."""
-    if not state.history:
-        return None
-    last = state.history[-1]
-    if getattr(last, "kind", "") != "place":
+    last = state.history[-1] if state.history else None
+    if not isinstance(last, TowerBrixMove) or last.kind != "place":
         return None
     seats = state.move_seats()
     mover = seats[-1] if seats else (player - 1) % state.game.players  # turns go round in a fixed cycle
-    return None if mover == player else str(getattr(last, "brick", "")) or None
+    return None if mover == player else last.brick or None
 
 
 def _moves(
