@@ -240,3 +240,32 @@ def test_generator_is_optional_on_reading_and_never_an_option() -> None:
     assert "Generator" not in state.game.options
     # A program that rewrites records may name itself instead.
     assert '[Generator "my converter"]' in kumiki.write_record(state, {"Generator": "my converter"})
+
+
+@pytest.mark.parametrize("value", ["a\nb", "a\r\nb", "end\n", "a\u2028b", "a\x85b"])
+def test_a_tag_value_with_a_line_break_is_refused_when_written(value: str) -> None:
+    state = kumiki.load_game("kuzushi").new_state()
+    with pytest.raises(ValueError, match="cannot hold a line break"):
+        kumiki.write_record(state, {"Event": value})
+
+
+def test_a_record_that_begins_with_a_byte_order_mark_is_read() -> None:
+    game = kumiki.load_game("kuzushi", size=4)
+    state = game.new_state()
+    state.play(state.legal_moves()[0])
+    text = kumiki.write_record(state, {"Event": 'quote " and backslash \\'})
+    _, again = kumiki.read_record("\ufeff" + text)
+    assert again.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("seed", [1.0, 1.5, "1", True])
+def test_a_seed_that_is_no_whole_number_is_refused(seed: object) -> None:
+    with pytest.raises(ValueError, match="a seed is a whole number"):
+        kumiki.load_game("towerbrix").new_state(seed=seed)  # type: ignore[arg-type]
+
+
+def test_a_numpy_integer_seed_is_a_seed_and_its_record_reads_back() -> None:
+    np = pytest.importorskip("numpy")
+    state = kumiki.load_game("kozo").new_state(seed=np.int64(7))
+    assert state.seed == 7 and type(state.seed) is int
+    assert kumiki.read_record(kumiki.write_record(state))[1].seed == 7

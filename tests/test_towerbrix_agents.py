@@ -389,3 +389,9 @@ def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_ne
                     assert move.brick != fresh, (seed, str(move), other)  # type: ignore[attr-defined]
             state.play(move)
     assert answered >= 3  # the situation the rule is about did come up
+
+
+@pytest.mark.parametrize("name", ["towerbrix-solo", "towerbrix-teammate"])
+def test_a_towerbrix_agent_asked_about_another_game_says_so(name: str) -> None:
+    with pytest.raises(ValueError, match="play TowerBrix only, not kuzushi"):
+        kumiki.load_agent(name).choose(kumiki.load_game("kuzushi").new_state())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 
 class IllegalMove(ValueError):
     """A move that cannot be played in this position (or text that is not a move at all).
@@ -21,3 +23,16 @@ class RecordError(ValueError):
         super().__init__(message)
         self.line = line
         self.move = move
+
+
+def whole_number(value: object, move: object) -> int:
+    """A coordinate of a move built in code, as an int (a numpy integer becomes one); IllegalMove for anything
+    else (a float, a bool, a text): a move's coordinates are whole numbers, and a bool would be written True."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise IllegalMove(f"{move}: a coordinate is a whole number, not {value!r}")

@@ -7,6 +7,7 @@ the CLI and the agents come from this protocol for free.
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -178,8 +179,9 @@ class State(ABC):
 
     def view(self, player: int) -> dict[str, Any]:
         """``to_json()`` as ``player`` may see it. Perfect-information games show everything."""
-        if not 0 <= player < self.game.players:
-            raise ValueError(f"player {player!r} is not in 0…{self.game.players - 1}")
+        players = self.game.players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
+            raise ValueError(f"player {player!r} is not in 0…{players - 1}")
         return self.to_json()
 
     def public_view(self) -> dict[str, Any]:
@@ -227,3 +229,16 @@ class State(ABC):
 def as_moves(moves: Sequence[Move]) -> list[str]:
     """The notation of each move."""
     return [str(m) for m in moves]
+
+
+def checked_seed(seed: object) -> int | None:
+    """``seed`` as a game's seed: None, or a whole number (a numpy integer too); anything else (a float, a text, a
+    bool) raises ValueError, since a record could not carry it back (its Seed tag is a whole number)."""
+    if seed is None:
+        return None
+    try:
+        if isinstance(seed, bool):
+            raise TypeError
+        return operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"a seed is a whole number (or None), not {seed!r}") from None

@@ -36,6 +36,7 @@ def parse_record(text: str) -> Record:
     """Split a record into tags and move lines, without replaying it."""
     record = Record()
     in_moves = False
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -149,7 +150,12 @@ def read_record(text: str) -> tuple[Game, State]:
     return game, state
 
 
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines() splits at
+
+
 def _quote(value: str) -> str:
+    if any(mark in value for mark in _LINE_BREAKS):  # a record holds one tag a line
+        raise ValueError(f"a tag value cannot hold a line break: {value!r}")
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 

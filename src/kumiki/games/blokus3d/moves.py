@@ -10,7 +10,7 @@ from kumiki.core.game import Move
 from kumiki.games.blokus3d.pieces import ORIENTATION_OF_SHAPE, PIECE_INDEX, PIECE_NAMES, PIECES
 from kumiki.geometry.polycube import Cell, normalize
 
-_CELL = re.compile(r"(-?\d+),(-?\d+),(-?\d+)")
+_CELL = re.compile(r"(-?\d+),(-?\d+),(-?\d+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

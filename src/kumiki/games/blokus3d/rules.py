@@ -13,8 +13,8 @@ import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from kumiki.core.errors import IllegalMove
-from kumiki.core.game import Game, GameFacts, State
+from kumiki.core.errors import IllegalMove, whole_number
+from kumiki.core.game import Game, GameFacts, State, checked_seed
 from kumiki.games.blokus3d.moves import Blokus3DMove, parse_blokus3d_move, sort_rank
 from kumiki.games.blokus3d.options import BLOKUS3D_OPTIONS
 from kumiki.games.blokus3d.pieces import (
@@ -82,7 +82,7 @@ class Blokus3D(Game):
         self._moves: dict[int, Blokus3DMove] = {}
 
     def new_state(self, seed: int | None = None) -> Blokus3DState:
-        return Blokus3DState(self, seed)
+        return Blokus3DState(self, checked_seed(seed))
 
     def parse_move(self, text: str) -> Blokus3DMove:
         return parse_blokus3d_move(text)
@@ -194,6 +194,9 @@ class Blokus3DState(State):
     def play(self, move: Blokus3DMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if type(move) is not Blokus3DMove:
             move = self._coerce(move)
+        if move.key < 0 and any(type(c) is not int for cell in move.cells for c in cell):  # built in code
+            whole = [tuple(whole_number(c, move) for c in cell) for cell in move.cells]
+            move = Blokus3DMove(move.piece, tuple((x, y, z) for x, y, z in whole))
         colour = self.colour_to_move
         if colour is None:
             raise IllegalMove(f"{move}: the game is over")

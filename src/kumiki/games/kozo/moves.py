@@ -12,7 +12,7 @@ from kumiki.core.errors import MoveSyntaxError
 from kumiki.core.game import Move
 from kumiki.geometry.polycube import Cell
 
-_CELL = re.compile(r"(-?\d+),(-?\d+),(-?\d+)")
+_CELL = re.compile(r"(-?\d+),(-?\d+),(-?\d+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

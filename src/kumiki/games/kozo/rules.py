@@ -11,8 +11,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kumiki.core.errors import IllegalMove, MoveSyntaxError
-from kumiki.core.game import Game, GameFacts, State
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, whole_number
+from kumiki.core.game import Game, GameFacts, State, checked_seed
 from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
 from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
@@ -114,7 +114,7 @@ class Kozo(Game):
         self.verdicts = VerdictCache()
 
     def new_state(self, seed: int | None = None) -> KozoState:
-        return KozoState(self, seed)
+        return KozoState(self, checked_seed(seed))
 
     def parse_move(self, text: str) -> KozoMove:
         move = parse_kozo_move(text)
@@ -297,7 +297,11 @@ class KozoState(State):
             move = self.game.parse_move(move)
         elif not isinstance(move, KozoMove):
             raise IllegalMove(f"{move!r}: not a Kozo move")
-        elif list(move.cells) != sorted(move.cells):
+        if any(type(c) is not int for cell in (*move.cells, move.balance) for c in cell):  # built in code
+            cells = tuple(tuple(whole_number(c, move) for c in cell) for cell in move.cells)
+            bx, by, bz = (whole_number(c, move) for c in move.balance)
+            move = KozoMove(move.piece, cells, (bx, by, bz))  # type: ignore[arg-type]
+        if list(move.cells) != sorted(move.cells):
             move = KozoMove(move.piece, tuple(sorted(move.cells)), move.balance)  # the notation lists cells sorted
         if self.over or self.to_move is None:
             raise IllegalMove(f"{move}: the game is over")

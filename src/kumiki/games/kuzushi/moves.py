@@ -11,7 +11,7 @@ from kumiki.core.game import Move
 BASE = "B"
 FLIP = "F"
 
-_MOVE = re.compile(r"\s*([BbFf])\s*(-?\d+)\s*,\s*(-?\d+)\s*")
+_MOVE = re.compile(r"\s*([BbFf])\s*(-?\d+)\s*,\s*(-?\d+)\s*", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kumiki.core.errors import IllegalMove, MoveSyntaxError
-from kumiki.core.game import Game, GameFacts, State
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, whole_number
+from kumiki.core.game import Game, GameFacts, State, checked_seed
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
 
@@ -66,7 +66,7 @@ class Kuzushi(Game):
         self.team_of = [seat % team_count for seat in range(self.players)]
 
     def new_state(self, seed: int | None = None) -> KuzushiState:
-        return KuzushiState(self, seed)
+        return KuzushiState(self, checked_seed(seed))
 
     def parse_move(self, text: str) -> KuzushiMove:
         return parse_kuzushi_move(text)
@@ -170,6 +170,8 @@ class KuzushiState(State):
     def play(self, move: KuzushiMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if type(move) is not KuzushiMove:
             move = self._coerce(move)
+        if type(move.x) is not int or type(move.y) is not int:  # a move built in code, e.g. with numpy numbers
+            move = KuzushiMove(move.kind, whole_number(move.x, move), whole_number(move.y, move))
         p = self.to_move
         if p is None:
             raise IllegalMove(f"{move}: the game is over")

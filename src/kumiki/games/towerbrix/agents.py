@@ -105,6 +105,8 @@ def _satisfied(cards: Sequence[Any], deck: str, bricks: Sequence[Brick]) -> bool
 
 def _read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict[str, Brick]]:
     """What the player to move sees: (player, view, brick set, own cards, bricks on the table by id)."""
+    if state.game.name != "towerbrix":
+        raise ValueError(f"the TowerBrix agents play TowerBrix only, not {state.game.name}")
     player = state.to_move
     if player is None:
         raise ValueError("the game is over: there is no move to choose")
@@ -117,6 +119,7 @@ class SoloAgent(Agent):
     game it plays the same way on its own cards only (it is then a teammate that does not keep the others' work)."""
 
     name = "towerbrix-solo"
+    only_game = "towerbrix"
     option_spec: ClassVar[tuple[Option, ...]] = (
         Option("seconds", float, 2.0, "the solver's time for one plan", minimum=0.05, maximum=86400.0),
         Option("seed", int, 0, "the solver's seed"),
@@ -494,6 +497,7 @@ class TeammateAgent(Agent):
     """
 
     name = "towerbrix-teammate"
+    only_game = "towerbrix"
     option_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "iterations", int, 1500, "solver steps for one plan (the first tower gets three times as many)", 50, 10**9

@@ -19,9 +19,9 @@ from kumiki.core.game import Move
 from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS, Brick, place
 
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
-_PLACE = re.compile(rf"([A-Za-z]\d?)\s+([xyzXYZ])\s+{_NUMBER}\s*,\s*{_NUMBER}")
-_REMOVE = re.compile(r"-\s*([A-Za-z]\d?)")
-_WAIVE = re.compile(r"waive\s+(\d{1,2})\.(\d{1,2})", re.IGNORECASE)
+_PLACE = re.compile(rf"([A-Za-z]\d?)\s+([xyzXYZ])\s+{_NUMBER}\s*,\s*{_NUMBER}", re.ASCII)
+_REMOVE = re.compile(r"-\s*([A-Za-z]\d?)", re.ASCII)
+_WAIVE = re.compile(r"waive\s+(\d{1,2})\.(\d{1,2})", re.IGNORECASE | re.ASCII)
 _BY_UPPER = {b.upper(): b for b in BRICK_IDS}
 
 
@@ -51,6 +51,7 @@ class TowerBrixMove(Move):
         return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
 
 
+MOVE_KINDS = ("place", "remove", "ok", "time", "waive")
 OK = TowerBrixMove("ok")
 TIME = TowerBrixMove("time")
 

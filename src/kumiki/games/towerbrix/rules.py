@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import Game, GameFacts, Move, State
+from kumiki.core.game import Game, GameFacts, Move, State, checked_seed
 from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card, read_deck
 from kumiki.games.towerbrix.conditions import Tower as ConditionTower
@@ -27,6 +27,7 @@ from kumiki.games.towerbrix.modes import (
     challenge_problems,
 )
 from kumiki.games.towerbrix.moves import (
+    MOVE_KINDS,
     OK,
     TowerBrixMove,
     format_number,
@@ -77,7 +78,7 @@ class TowerBrix(Game):
             raise ValueError("option 'deck': no cards")
 
     def new_state(self, seed: int | None = None) -> TowerBrixState:
-        return TowerBrixState(self, seed)
+        return TowerBrixState(self, checked_seed(seed))
 
     def parse_move(self, text: str) -> TowerBrixMove:
         move = parse_towerbrix_move(text)
@@ -366,6 +367,8 @@ class TowerBrixState(State):
             move = self.game.parse_move(move)
         elif not isinstance(move, TowerBrixMove):
             raise IllegalMove(f"{move!r} is not a TowerBrix move")
+        elif move.kind not in MOVE_KINDS:  # a move built in code: its text would read as another kind
+            raise IllegalMove(f"{move!r}: a TowerBrix move's kind is one of {', '.join(MOVE_KINDS)}")
         else:
             move = self.game.parse_move(str(move))
         player = self.require_actor(player, move)

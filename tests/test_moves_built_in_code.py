@@ -1,0 +1,82 @@
+"""Moves built in code rather than parsed: numpy integers are whole numbers; floats, bools and unknown kinds are
+refused with IllegalMove, the state untouched (a script's bad move never corrupts a game or its record)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import kumiki
+from kumiki.core.errors import IllegalMove
+from kumiki.games.towerbrix.moves import TowerBrixMove
+
+
+def _with_coordinates(move: object, convert: object) -> object:
+    """``move`` with every whole-number coordinate passed through ``convert``."""
+    fields = {}
+    for field in dataclasses.fields(move):  # type: ignore[arg-type]
+        value = getattr(move, field.name)
+        if field.name in ("x", "y"):
+            value = convert(value)  # type: ignore[operator]
+        elif field.name in ("cells", "balance"):
+            cells = value if field.name == "cells" else (value,)
+            cells = tuple(tuple(convert(c) for c in cell) for cell in cells)  # type: ignore[operator]
+            value = cells if field.name == "cells" else cells[0]
+        elif field.name == "key":
+            value = -1  # as a move built outside the engine
+        fields[field.name] = value
+    return type(move)(**fields)
+
+
+GAMES = [("kuzushi", {}), ("blokus3d", {}), ("kozo", {})]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_numpy_coordinates_are_played_as_ints_and_the_record_reads_back(name: str, options: dict[str, object]) -> None:
+    state = kumiki.load_game(name, **options).new_state(seed=1)
+    move = state.legal_moves()[0]
+    state.play(_with_coordinates(move, np.int64))  # type: ignore[arg-type]
+    assert str(state.history[0]) == str(move)
+    assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+@pytest.mark.parametrize("convert", [float, bool, str])
+def test_coordinates_that_are_no_whole_numbers_are_refused(
+    name: str, options: dict[str, object], convert: object
+) -> None:
+    state = kumiki.load_game(name, **options).new_state(seed=1)
+    before = state.to_json()
+    move = _with_coordinates(state.legal_moves()[-1], convert)
+    with pytest.raises(IllegalMove, match="a coordinate is a whole number"):
+        state.play(move)  # type: ignore[arg-type]
+    assert state.to_json() == before
+
+
+def test_a_towerbrix_move_of_no_known_kind_is_refused() -> None:
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    with pytest.raises(IllegalMove, match="kind is one of place, remove"):
+        state.play(TowerBrixMove("zzz", "Y1", "z", 0.0, 0.0))
+    assert state.history == []
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("kuzushi", "B \u0661,0"),
+        ("blokus3d", "I2 \u0661,0,0 1,0,1"),
+        ("kozo", "I2 \u0660,0,0 0,0,1 + 0,0,2"),
+        ("towerbrix", "Y1 z \u0661,0"),
+    ],
+)
+def test_the_notation_reads_ascii_digits_only(name: str, text: str) -> None:
+    """Arabic-Indic digits are digits to a regular expression, but no notation writes them."""
+    with pytest.raises(IllegalMove):
+        kumiki.load_game(name).parse_move(text)
+
+
+def test_a_seat_is_an_int_not_a_bool() -> None:
+    with pytest.raises(ValueError, match="player True is not in"):
+        kumiki.load_game("kuzushi").new_state().view(True)
