@@ -51,6 +51,23 @@ def test_an_illegal_action_ends_the_episode_with_the_lowest_return() -> None:
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     _, reward, done, _, info = environment.step(illegal)
     assert done and reward == -1.0 and "not a legal move" in info["illegal"]
+    legal = int(np.flatnonzero(environment.action_masks())[0])
+    with pytest.raises(RuntimeError, match="the episode is over"):  # never a second return for one episode
+        environment.step(legal)
+    observation, _ = environment.reset(seed=1)
+    assert environment.step(int(np.flatnonzero(observation["action_mask"])[0]))[2] is False
+
+
+def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
+    environment = make("kuzushi")
+    with pytest.raises(RuntimeError, match="call reset"):
+        environment.step(0)
+    observation, _ = environment.reset(seed=3)
+    for bad in (1.5, None, "0", True):
+        with pytest.raises(ValueError, match="an action is an int"):
+            environment.step(bad)  # type: ignore[arg-type]
+    legal = np.flatnonzero(observation["action_mask"])[0]
+    assert "illegal" not in environment.step(np.array(legal))[4]  # numpy scalars and 0-d arrays are actions
 
 
 @pytest.mark.parametrize(

@@ -168,3 +168,19 @@ def test_the_web_app_offers_openspiel_as_a_level() -> None:
     state = kumiki.load_game("kuzushi", size=4).new_state()
     state.play("B 1,0")
     assert move in {str(m) for m in state.legal_moves()}
+
+
+def test_the_strings_hold_the_seat_then_the_view_as_docs_interop_says() -> None:
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 3})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    for player in range(2):
+        for text in (state.observation_string(player), state.information_state_string(player)):
+            assert text.startswith(f"p{player} ")
+            assert json.loads(text.split(" ", 1)[1].split("\n")[0]) == state.kumiki_state.view(player)
+
+
+def test_a_game_with_sampled_chance_says_it_cannot_be_serialized() -> None:
+    state = pyspiel.load_game("kumiki_towerbrix", {"players": 2}).new_initial_state()
+    with pytest.raises(ValueError, match="cannot serialize a Python game's sampled chance"):
+        state.serialize()

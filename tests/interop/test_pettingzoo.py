@@ -144,6 +144,14 @@ def test_free_towerbrix_seats_act_in_one_step_and_a_late_edit_is_refused() -> No
     assert not any(terminations.values()) and state.movers == [0, 1, 2]
 
 
+def test_a_misspelt_agent_name_in_a_parallel_step_is_refused() -> None:
+    environment = parallel_env("towerbrix", players=2, turns="free")
+    environment.reset(seed=0)
+    with pytest.raises(ValueError, match="no agent is named 'player_7'"):
+        environment.step({"player_7": environment.wait})
+    assert environment.state.history == []  # nothing played
+
+
 def test_only_waiting_truncates_after_max_cycles() -> None:
     environment = parallel_env("towerbrix", players=2, turns="free", max_cycles=3)
     environment.reset(seed=0)
@@ -195,3 +203,16 @@ def test_agent_iter_takes_any_number_as_pettingzoo_does() -> None:
     assert environment.state.over and turns == len(environment.state.history) + 2  # and each agent's last step
     environment.reset(seed=2)
     assert list(environment.agent_iter(0)) == []
+
+
+def test_a_legal_towerbrix_move_outside_the_placement_space_is_refused_as_such() -> None:
+    """The mask is the encoded legal_moves(), TowerBrix's placement space: Y2 before Y1 is legal but not listed."""
+    environment = env("towerbrix", rounds=1)
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    state = environment.state
+    assert "Y2 z 0,0" not in map(str, state.legal_moves())
+    state.copy().play("Y2 z 0,0")  # legal
+    environment.step(encode(environment.game, "Y2 z 0,0"))
+    assert "is legal, but not among legal_moves()" in environment.infos[agent]["illegal"]
+    assert environment.rewards[agent] == -1.0 and state.history == []

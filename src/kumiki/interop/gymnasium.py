@@ -4,7 +4,9 @@
 ``{"observation": array, "action_mask": int8 array}`` (as the PettingZoo adapter's), actions are those of
 ``kumiki.interop.encode``, the reward comes once, at the end (``kumiki.interop.utility``). ``action_masks()`` gives
 the mask too (the convention of sb3-contrib's MaskablePPO). An illegal action ends the episode with the game's
-lowest return and ``info["illegal"]`` saying why (a learner is told, never stopped by an exception). Opponents are
+lowest return and ``info["illegal"]`` saying why (a learner is told, never stopped by an exception); an action that
+is not a whole number, or ``step()`` before ``reset()`` or after the episode ended, raises (a bug in the caller's
+loop, not a move). Opponents are
 agent specs as ``kumiki play --seat`` takes them, one per other seat (a single one plays every other seat); each
 gets a seed drawn from ``reset(seed=…)``. Needs the extra: ``pip install "kumiki[pettingzoo]"`` (Gymnasium comes
 with it).
@@ -23,6 +25,7 @@ from kumiki.agents.base import Agent
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
+from kumiki.interop.refusal import refusal
 from kumiki.interop.utility import utilities, utility_range
 
 try:
@@ -75,6 +78,8 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         self._seeds: random.Random | None = None
         self._mask = np.zeros(encoding.num_actions, dtype=np.int8)
         self._mask_of: tuple[State | None, int] = (None, -1)  # the position the mask is of: (state, moves played)
+        self._reset_once = False  # step() needs an episode: reset() starts one
+        self._ended = False  # an illegal action ended the episode (the game itself is not over)
 
     def _observation(self) -> dict[str, Any]:
         state = self.state
@@ -106,14 +111,21 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         others = [p for p in range(self.game.players) if p != self.seat]
         self.opponents = {p: make_agent(seed=draw(31)) for p, make_agent in zip(others, self._makers, strict=True)}
         self.state = self.game.new_state(seed=draw(31))
+        self._reset_once, self._ended = True, False
         self._others_play()
         return self._observation(), {}
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for your seat, then let the other seats play until it is yours again or the game ends."""
         state = self.state
-        if state.over:
+        if not self._reset_once:
+            raise RuntimeError("call reset() before step()")
+        if self._ended or state.over:
             raise RuntimeError("the episode is over: call reset()")
+        if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+            action = action.reshape(())[()]  # a learner's array of one action
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"an action is an int in 0…{self._encoding.num_actions - 1}, not {action!r}")
         try:
             action = int(action)
             move = self._encoding.decode(action, state)
@@ -122,9 +134,10 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
                 self._mask = self._encoding.observe_and_mask(state, self.seat)[1]
                 self._mask_of = (state, len(state.history))
             if not self._mask[action]:
-                raise IllegalMove(f"{move} is not a legal move now")
+                raise IllegalMove(refusal(state, move))
             state.play_unchecked(move)  # the mask has checked it
         except (IllegalMove, ValueError, IndexError) as error:
+            self._ended = True
             return self._observation(), float(self.lowest), True, False, {"illegal": str(error)}
         self._others_play()
         reward = utilities(state)[self.seat] if state.over else 0.0

@@ -175,6 +175,18 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
     def kumiki_state(self) -> State:
         return self._held.state
 
+    def serialize(self) -> str:
+        """OpenSpiel's serialization (the state pickled); a game with sampled chance cannot be serialized (OpenSpiel
+        cannot reach its RNG state from Python), so it says so rather than failing inside pickle."""
+        state = self._held.state
+        if state.game.has_chance():
+            raise ValueError(
+                f"kumiki_{state.game.name} with these options draws chance from a seed, and OpenSpiel cannot "
+                "serialize a Python game's sampled chance (docs/interop.md); deterministic option sets serialize"
+            )
+        text: str = super().serialize()
+        return text
+
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's TERMINAL once the game is over."""
         state = self._held.state

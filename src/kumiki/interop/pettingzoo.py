@@ -23,6 +23,7 @@ import numpy as np
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
+from kumiki.interop.refusal import refusal
 from kumiki.interop.utility import utilities
 
 try:
@@ -153,12 +154,12 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
     def _illegal(self, agent: str, action: int) -> None:
         """End the game: -1 for ``agent``, 0 for the others (PettingZoo's TerminateIllegalWrapper's rule)."""
         try:
-            move = str(self.game.encoding.decode(action, self.state))
+            reason = refusal(self.state, self.game.encoding.decode(action, self.state))
         except ValueError as error:
-            move = f"action {action} ({error})"
+            reason = f"action {action} ({error}) is not a legal move now"
         self.rewards[agent] = -1.0
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos[agent]["illegal"] = f"{move} is not a legal move now"
+        self.infos[agent]["illegal"] = reason
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
@@ -262,6 +263,9 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         """Apply every agent's action (see the class) and return observations, rewards, terminations,
         truncations and infos for the agents of the step."""
         state = self.state
+        unknown = sorted(str(name) for name in actions if name not in self.possible_agents)
+        if unknown:
+            raise ValueError(f"no agent is named {unknown[0]!r} (agents: {', '.join(self.possible_agents)})")
         live = self.agents[:]
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         rewards = dict.fromkeys(live, 0.0)
@@ -279,7 +283,10 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
                 continue
             if not masks[agent][action]:
                 illegal = agent
-                infos[agent]["illegal"] = f"action {action} is not a legal move now"
+                try:
+                    infos[agent]["illegal"] = refusal(state, self.game.encoding.decode(action, state), seat)
+                except ValueError as error:
+                    infos[agent]["illegal"] = f"action {action} ({error}) is not a legal move now"
                 break
             try:
                 state.play(self.game.encoding.decode(action, state), player=seat)

@@ -1,0 +1,27 @@
+"""Why an action the mask refuses is refused: the adapters' message for an illegal action.
+
+The mask holds the encoded ``legal_moves()``. In TowerBrix that list is the game's placement space
+(docs/rules/towerbrix.md, "legal_moves()"): some moves ``play()`` accepts are not in it (moving a brick already in
+the tower in one edit, the second brick of a colour while the first is free), so "not a legal move" would be
+false for them; the message says which case it is. Worked out only once an action has been refused.
+"""
+
+from __future__ import annotations
+
+from kumiki.core.errors import IllegalMove
+from kumiki.core.game import Move, State
+
+
+def refusal(state: State, move: Move | str, player: int | None = None) -> str:
+    """The reason the action of ``move`` (for ``player``, default ``to_move``) is refused by the mask."""
+    if state.over:
+        return f"{move}: the game is over"
+    trial = state.copy()
+    try:
+        trial.play(move, player=player)
+    except IllegalMove:
+        return f"{move} is not a legal move now"
+    return (
+        f"{move} is legal, but not among legal_moves() (the game's action space: for TowerBrix its placement "
+        "space, docs/rules/towerbrix.md), so its action is masked"
+    )
