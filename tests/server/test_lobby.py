@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+from concurrent.futures import Executor, Future
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -87,8 +89,9 @@ def test_bad_json_too_large_unknown_game_and_unknown_endpoint(client: TestClient
 
 def test_creating_games_is_rate_limited_per_address(serve: object) -> None:
     client = serve(limits=Limits(http_rate=0.001, http_burst=2))  # type: ignore[operator]
-    codes = [client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, HUMAN]}).status_code for _ in range(3)]
-    assert codes == [200, 200, 429]
+    answers = [client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, HUMAN]}) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert int(answers[-1].headers["retry-after"]) >= 1  # how long to wait, as RFC 9110 has it
 
 
 def test_pages_are_served_without_a_built_client(client: TestClient) -> None:
@@ -122,3 +125,31 @@ def test_every_option_has_a_label_a_newcomer_reads(client: TestClient) -> None:
             assert option["label"] and "_" not in option["label"], (game["name"], option["name"])
     kuzushi = {o["name"]: o for o in next(g for g in catalog["games"] if g["name"] == "kuzushi")["options"]}
     assert kuzushi["city_counts_as_base"]["label"] == "The centre city counts as a base"
+
+
+def test_every_refusal_is_one_line_in_the_apis_shape(client: TestClient) -> None:
+    """A query parameter of the wrong type, or a path no route serves: {"error": one line}, never FastAPI's own."""
+    for path, status in (("/api/games?limit=abc", 400), ("/favicon.ico", 404), ("/assets/nothing.js", 404)):
+        response = client.get(path)
+        assert response.status_code == status, path
+        assert set(response.json()) == {"error"} and "\n" not in response.json()["error"], path
+    assert "limit" in client.get("/api/games?limit=abc").json()["error"]
+
+
+class _NeverThinks(Executor):
+    """An agents' pool whose computers never answer: their games stay going."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()
+
+
+def test_at_most_two_games_of_computers_alone_go_at_once(serve: Any) -> None:
+    """Games with no human seat share the agents' workers with everyone's: a third waits until one ends."""
+    client = serve(pool_factory=_NeverThinks)
+    robots = [{"kind": "agent", "agent": "random"}, {"kind": "agent", "agent": "random"}]
+    created = [client.post("/api/games", json={"game": "kuzushi", "seats": robots}) for _ in range(3)]
+    assert [c.status_code for c in created] == [200, 200, 429]
+    assert "at most 2 games of computers alone" in created[2].json()["error"]
+    assert created[2].headers["retry-after"] == "30"
+    with_a_human = client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, robots[0]]})
+    assert with_a_human.status_code == 200  # people's games are never refused for it

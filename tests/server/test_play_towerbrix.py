@@ -13,6 +13,7 @@ from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 
 import kumiki
 from kumiki.server.agents import LEVELS, level_agent
+from kumiki.server.app import WEB_DEFAULTS
 
 
 def test_the_catalog_offers_towerbrix_with_the_decks_and_without_the_fixed_geometry(client: TestClient) -> None:
@@ -58,7 +59,7 @@ def test_bad_towerbrix_options_get_one_line(client: TestClient, options: dict[st
 def test_a_solo_game_is_built_and_evaluated_over_the_websocket(client: TestClient) -> None:
     options = {"players": 1, "mode": "solo", "difficulty": "easy"}
     game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=options)
-    state = kumiki.load_game("towerbrix", **options).new_state(seed=5)
+    state = kumiki.load_game("towerbrix", **WEB_DEFAULTS["towerbrix"], **options).new_state(seed=5)
     with client.websocket_connect(url(game, 0)) as ws:
         view = receive_until(ws, view_at(0))
         assert view["view"] == state.view(0) and view["legal"] == [str(m) for m in state.legal_moves()]
@@ -164,3 +165,19 @@ def test_the_clock_runs_on_with_no_one_connected_and_an_undo_cannot_escape_it(cl
         view = receive_until(ws, view_at(2))
     assert view["history"] == [edits[0], "time"]
     assert view["view"]["evaluations"][0]["problems"][0] == "the time ran out (1 s)"
+
+
+def test_an_option_left_out_takes_the_catalogs_default(client: TestClient) -> None:
+    """A tool that trusts /api/catalog's "default" gets that game: TowerBrix's free turns and voted waives."""
+    listed = {
+        o["name"]: o["default"]
+        for g in client.get("/api/catalog").json()["games"]
+        for o in g["options"]
+        if g["name"] == "towerbrix"
+    }
+    game = create(client, [HUMAN, HUMAN], game="towerbrix", seed=2)
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["options"]["turns"] == listed["turns"] == "free"
+    assert summary["options"]["waive"] == listed["waive"] == "vote"
+    chosen = create(client, [HUMAN, HUMAN], game="towerbrix", seed=2, options={"turns": "cycle"})
+    assert client.get(f"/api/games/{chosen['id']}").json()["options"]["turns"] == "cycle"

@@ -79,3 +79,12 @@ def test_a_bad_record_is_refused_with_its_line(client: TestClient) -> None:
     assert client.post("/api/records", content=b"\xff\xfe").json() == {"error": "a record is UTF-8 text"}
     assert client.post("/api/records", content=b"#" * 1_100_000).status_code == 413
     assert client.get("/api/games").json()["games"] == []
+
+
+def test_an_imported_record_keeps_only_the_printable_characters_of_a_name(client: TestClient) -> None:
+    """A NUL byte in a player tag is no 500 on PostgreSQL (which refuses NUL in text), nor a stored control code."""
+    text = '[Game "kuzushi"]\n[Player0 "al\x00ice\x07"]\n[Player1 "\x01\x02"]\n\nB 1,0\n'
+    answer = client.post("/api/records", content=text.encode(), headers={"content-type": "text/plain"})
+    assert answer.status_code == 200, answer.text
+    summary = client.get(f"/api/games/{answer.json()['id']}").json()
+    assert [s["name"] for s in summary["seats"]] == ["alice", "player 2"]

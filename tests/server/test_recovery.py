@@ -118,3 +118,25 @@ def test_kill_9_loses_no_committed_move(db_url: str) -> None:
         assert record.rstrip("\n").splitlines()[-len(after["history"]) :] == after["history"]
     finally:
         _kill9(server)
+
+
+def test_a_stopped_hub_leaves_no_agent_process_behind(tmp_path: Any) -> None:
+    """SIGTERM (systemd, docker stop) closes the hub while an agent thinks: its worker is stopped, not orphaned."""
+    import asyncio
+    import threading
+
+    from kumiki.server.agents import make_pool
+    from kumiki.server.rooms import Hub
+    from kumiki.server.storage import Storage
+
+    hub = Hub(Storage(f"sqlite:///{tmp_path}/hub.db"), lambda: make_pool(1))
+    future = hub.pool().submit(time.sleep, 120)  # an agent thinking for a long time
+    deadline = time.monotonic() + 60
+    while not future.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    processes = list(hub._pool._processes.values())  # type: ignore[union-attr]
+    assert processes and all(p.is_alive() for p in processes)
+    closer = threading.Thread(target=lambda: asyncio.run(hub.close()))  # its own thread: its own event loop
+    closer.start()
+    closer.join(timeout=60)
+    assert not closer.is_alive() and not any(p.is_alive() for p in processes)

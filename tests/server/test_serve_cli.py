@@ -9,16 +9,24 @@ import pytest
 from kumiki.cli import main
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 @pytest.mark.parametrize(
     ("url", "words"),
     [
         ("nonsense", "is not a database URL"),
         ("sqlite:////nonexistent/folder/kumiki.db", "cannot open the database"),
+        ("mysql://user@host/club", "the server stores games in SQLite or PostgreSQL"),
     ],
 )
 def test_a_bad_database_is_one_line_and_status_2(url: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["serve", "--db", url])
+        main(["serve", "--port", str(_free_port()), "--db", url])  # a free port: the address is checked first
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("kumiki serve: ") and words in err and err.count("\n") == 1
@@ -33,3 +41,4 @@ def test_a_taken_port_is_one_line_and_status_2(tmp_path: object, capsys: pytest.
             main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path}/k.db"])
     assert stop.value.code == 2
     assert capsys.readouterr().err == f"kumiki serve: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert not (tmp_path / "k.db").exists()  # type: ignore[operator]  # refused before the database is made

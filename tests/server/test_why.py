@@ -64,7 +64,10 @@ def test_a_move_with_an_endless_number_is_one_line(client: TestClient) -> None:
     with client.websocket_connect(url(game, 0)) as ann:
         receive_until(ann, view_at(0))
         ann.send_json({"type": "move", "ply": 0, "move": huge})
-        refused = receive_until(ann, error("illegal"))
-        assert "too large" in refused["message"] and "\n" not in refused["message"]
+        refused = receive_until(ann, error("bad_message"))  # longer than any move: refused before the engine
+        assert "at most 300 characters" in refused["message"] and "\n" not in refused["message"]
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z " + "9" * 290 + ",0"})
+        refused = receive_until(ann, error("illegal"))  # a number the engine reads, far off any table
+        assert len(refused["message"]) < 400 and "\n" not in refused["message"]
         big = ask(ann, "Y1 z " + "9" * 280 + ",0")  # finite, but far off any table
         assert big["legal"] is False and "\n" not in str(big["reason"])

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import math
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -18,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
@@ -85,13 +88,15 @@ def option_label(name: str) -> str:
     return WEB_LABELS.get(name) or name.replace("_", " ").capitalize()
 
 
-# Where the web app's form starts from another value than the engine's default: TowerBrix as the rulebook plays it,
-# everyone building at once (the engine keeps seat order by default, for studies and older records).
+# Where the web server's default differs from the engine's (the catalog's "default", the form's start, and what a
+# game created without the option gets): TowerBrix as the rulebook plays it, everyone building at once (the engine
+# keeps seat order by default, for studies and older records).
 WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free", "waive": "vote"}}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 OPEN_SEAT = "open seat"
 MAX_SEED = 2**31 - 1
+MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
 <h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
@@ -102,10 +107,11 @@ NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</t
 class BadRequest(Exception):
     """An HTTP request refused with ``status`` and one line."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.headers = headers
 
 
 # ---------------------------------------------------------------------------------------------------------- catalog
@@ -220,7 +226,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         raise BadRequest('"options" must be an object of option values')
     seats = _seat_rows(body.get("seats"))
-    options = dict(options)
+    options = {**WEB_DEFAULTS.get(name, {}), **options}  # an option left out takes the catalog's default
     if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
         options["players"] = len(seats)
     check_web_options(name, options)
@@ -241,6 +247,13 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     humans = sum(s["kind"] in ("human", "open") for s in seats)
     if undo and humans > 1:
         raise BadRequest("undo is allowed only in a game with at most one human seat")
+    if not humans and storage.computer_games() >= MAX_COMPUTER_GAMES:
+        raise BadRequest(
+            f"the server plays at most {MAX_COMPUTER_GAMES} games of computers alone at once (they share the "
+            "computer players' workers with everyone's games): wait for one to end",
+            429,
+            {"Retry-After": "30"},
+        )
     game_id = secrets.token_urlsafe(9)
     state = game.new_state(seed=seed)
     now = time.time()
@@ -296,7 +309,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         moves.append((seat, str(move)))
         replay.play(move, player=seat)
     now = time.time()
-    names = [(tags.get(f"Player{k}") or "").strip()[:MAX_NAME] or f"player {k + 1}" for k in range(game.players)]
+    names = [_record_name(tags.get(f"Player{k}"), k) for k in range(game.players)]
     seats = [SeatRow(k, "record", name) for k, name in enumerate(names)]
     game_id = secrets.token_urlsafe(9)
     row = GameRow(
@@ -313,6 +326,13 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     )
     storage.create_game(row, moves)
     return {"id": game_id, "replay": f"/replay/{game_id}"}
+
+
+def _record_name(tag: str | None, seat: int) -> str:
+    """A record's player tag as a seat's name: only its printable characters (no control character reaches the
+    database or a page: PostgreSQL refuses NUL in text), at most MAX_NAME of them; "player N" when none is left."""
+    name = "".join(ch for ch in tag or "" if ch.isprintable()).strip()[:MAX_NAME].strip()
+    return name or f"player {seat + 1}"
 
 
 # ---------------------------------------------------------------------------------------------------------- app
@@ -344,7 +364,26 @@ def create_app(
 
     @app.exception_handler(BadRequest)
     async def _bad_request(_request: Request, error: BadRequest) -> JSONResponse:
-        return JSONResponse({"error": error.message}, status_code=error.status)
+        return JSONResponse({"error": error.message}, status_code=error.status, headers=error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_parameter(_request: Request, error: RequestValidationError) -> JSONResponse:
+        """A query or path parameter of the wrong type: one line, as every other refusal (not FastAPI's 422)."""
+        problem = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(part) for part in problem.get("loc", ()) if part not in ("query", "path", "body"))
+        given = problem.get("input")
+        message = f"{where or 'a parameter'}: {problem.get('msg', 'is not valid')}"
+        if given is not None and not isinstance(given, (dict, list)):
+            message += f", not {str(given)[:40]!r}"
+        return JSONResponse({"error": message}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (no such route, a method not allowed) in the API's shape."""
+        message = error.detail if isinstance(error.detail, str) else "refused"
+        if error.status_code == 404:
+            message = "no such page or API endpoint"
+        return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
 
     async def read_body(request: Request, limit: int) -> bytes:
         declared = request.headers.get("content-length")
@@ -368,7 +407,8 @@ def create_app(
     def rate(request: Request) -> None:
         address = request.client.host if request.client else "?"
         if not limits.allow_http(address):
-            raise BadRequest("too many requests: wait a moment and try again", 429)
+            seconds = max(1, math.ceil(1.0 / limits.http_rate))
+            raise BadRequest("too many requests: wait a moment and try again", 429, {"Retry-After": str(seconds)})
 
     def summary(request: Request, game_id: str) -> dict[str, Any]:
         row = hub_of(request).storage.game(game_id)
@@ -602,7 +642,10 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
     except (ValueError, RecursionError):
         connection.send(error_message("bad_message", "the message is not valid JSON"))
         return
-    kind = message.get("type") if isinstance(message, dict) else None
+    if not isinstance(message, dict):
+        connection.send(error_message("bad_message", 'a message is a JSON object, e.g. {"type": "sync"}'))
+        return
+    kind = message.get("type")
     try:
         if kind == "move":
             await room.human_move(connection.seat, message.get("ply"), message.get("move"))

@@ -239,8 +239,11 @@ class Room:
 
     async def human_move(self, seat: int | None, ply: Any, text: Any) -> None:
         """A seat's move from a client: refused with a Refusal, or committed, broadcast, and the agents started."""
-        if not isinstance(text, str) or not isinstance(ply, int) or isinstance(ply, bool):
-            raise Refusal("bad_message", 'a move is {"type": "move", "ply": <int>, "move": "<notation>"}')
+        if not isinstance(text, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(text) > MAX_WHY:
+            raise Refusal(
+                "bad_message",
+                f'a move is {{"type": "move", "ply": <int>, "move": "<notation>"}} (at most {MAX_WHY} characters)',
+            )
         async with self.lock:
             state = self.state
             if seat is None:
@@ -447,9 +450,20 @@ class Hub:
         return self._pool
 
     def reset_pool(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-        self._pool = None
+        """Let go of the agents' pool: what is queued is cancelled and a worker still thinking is stopped (a
+        server stopped by SIGTERM, as systemd and docker stop it, must leave no process behind)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # ProcessPoolExecutor's own worker processes (Python 3.14 adds kill_workers() for this)
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=2.0)
 
     def room(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the database on first use (its clock, if any, running again)."""

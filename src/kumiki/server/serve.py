@@ -15,6 +15,11 @@ from kumiki.server.storage import Storage, default_url, normalise_url
 
 def check_database(url: str) -> str:
     """The database URL, reachable and with its tables; ValueError says in one line what is wrong."""
+    scheme = url.partition(":")[0].partition("+")[0].lower()
+    if "://" in url and scheme not in ("sqlite", "postgresql", "postgres"):
+        raise ValueError(
+            f"--db {url!r}: the server stores games in SQLite or PostgreSQL (sqlite:///… or postgresql://…)"
+        )
     try:
         storage = Storage(url)
     except (ArgumentError, NoSuchModuleError):
@@ -42,8 +47,8 @@ def check_address(host: str, port: int) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, agent_pace: float = 1.5) -> None:
     """Run the server until interrupted."""
+    check_address(host, port)  # first: a server that cannot listen creates no database file
     url = check_database(normalise_url(db) if db else default_url())
-    check_address(host, port)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     sys.stdout.write(f"Kumiki serves http://{shown}:{port}/  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
     sys.stdout.flush()

@@ -29,6 +29,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     update,
@@ -296,6 +297,17 @@ class Storage:
         with self.engine.connect() as conn:
             query = select(games_table.c.id).where(games_table.c.status == "playing", games_table.c.imported.is_(False))
             return [r[0] for r in conn.execute(query)]
+
+    def computer_games(self) -> int:
+        """How many games still going have no human seat (taken or open): computers playing each other."""
+        human = select(seats_table.c.game_id).where(seats_table.c.kind.in_(("human", "open")))
+        query = select(func.count()).where(
+            games_table.c.status == "playing",
+            games_table.c.imported.is_(False),
+            games_table.c.id.not_in(human),
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def move_time(self, game_id: str, ply: int) -> float | None:
         """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""
