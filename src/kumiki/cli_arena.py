@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,14 @@ arena_app = typer.Typer(
 )
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so it stops the way Ctrl-C does (its workers stopped, its rows kept)."""
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(" ".join(message.split()) + "\n")
     raise typer.Exit(2)
@@ -46,6 +55,7 @@ def run_command(
     """Play a study's games (again: only those not yet in its results folder)."""
     from kumiki import arena
     from kumiki.arena.backends import BACKENDS, BackendError
+    from kumiki.arena.results import ResultsDir
 
     if backend not in BACKENDS:
         _fail(f"--backend: one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -58,6 +68,13 @@ def run_command(
     except arena.StudyError as error:
         _fail(str(error))
     folder = Path(out) if out else arena.default_out(study)
+    try:  # the folder's problems (another study's, in use by another run, a file) before any progress bar
+        ResultsDir(folder, study).close()
+    except arena.StudyError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{folder}: {error.strerror or error}")
+    signal.signal(signal.SIGTERM, _terminated)  # systemd, docker stop, a CI's cancel: stop as Ctrl-C does
     console = Console(stderr=True)
     if not study.reproducible and not quiet:
         console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
@@ -88,6 +105,13 @@ def run_command(
         _fail(str(error))
     except OSError as error:
         _fail(f"{folder}: {error.strerror or error}")
+    except Terminated:
+        sys.stderr.write(f"stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
+        raise typer.Exit(143) from None
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
+        raise typer.Exit(130) from None
+    _notes(results)
     if quiet:
         sys.stdout.write(f"{results.path}\n")
         return
@@ -121,7 +145,7 @@ class Leaderboard:
         from kumiki.arena.ratings import Events
         from kumiki.arena.results import GAMES_FILE, read_rows
 
-        rows, _ = read_rows(self.folder / GAMES_FILE)
+        rows = read_rows(self.folder / GAMES_FILE).rows
         agents = list(self.study.agents)
         events = Events(rows, agents)
         if not events.n_events:
@@ -142,9 +166,24 @@ def _results(folder: str) -> Results:
     from kumiki import arena
 
     try:
-        return arena.Results(folder)
+        results = arena.Results(folder)
     except arena.StudyError as error:
         _fail(str(error))
+    _notes(results)
+    return results
+
+
+def _notes(results: Results) -> None:
+    """Say on stderr what reading the games skipped (a damaged line, a game written twice), so no figure hides it."""
+    for line in results.skipped:
+        sys.stderr.write(f"note: {line}\n")
+    forfeits = [row["forfeit"] for row in results.rows if isinstance(row.get("forfeit"), dict)]
+    if forfeits:
+        first = forfeits[0]
+        sys.stderr.write(
+            f"note: {len(forfeits)} of {len(results.rows)} games ended by a forfeit (e.g. seat {first.get('seat')}: "
+            f"{str(first.get('reason', '?'))[:160]})\n"
+        )
 
 
 @arena_app.command("ratings")
@@ -185,12 +224,21 @@ def report_command(
 @arena_app.command("export")
 def export_command(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A study's results folder.")],
-    csv_file: Annotated[str, typer.Option("--csv", metavar="FILE", help="Write every game as a CSV row to FILE.")],
+    csv_file: Annotated[
+        str, typer.Option("--csv", metavar="FILE", help="Write every game as a CSV row to FILE (- for stdout).")
+    ],
 ) -> None:
     """Export a study's games for spreadsheets."""
+    from kumiki.arena.study import StudyError
+
     results = _results(folder)
+    if csv_file == "-":
+        results.export_csv(sys.stdout)
+        return
     try:
         path = results.export_csv(csv_file)
+    except StudyError as error:
+        _fail(str(error))
     except OSError as error:
         _fail(f"{csv_file}: {error.strerror or error}")
     sys.stdout.write(f"{path}\n")

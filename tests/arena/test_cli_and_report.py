@@ -68,6 +68,8 @@ def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRu
     seat = summary["option_sets"][0]["seat_wins"][0]
     assert 0 <= seat["low"] <= seat["value"] <= seat["high"] <= 1
     assert summary["comparisons"][0]["option"] == "city_counts_as_base"
+    shares = [c for c in summary["comparisons"] if "share of the wins" in c["figure"]]
+    assert [c["figure"] for c in shares] == ["first mover's (seat 1) share of the wins"]  # Kuzushi's seat 1 opens
     assert {"ratings", "win_matrix", "seat_advantage"} <= set(summary)
     with (finished / "seat_wins.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == 4
@@ -79,6 +81,58 @@ def test_export_csv(finished: Path, run: CliRunner, tmp_path: Path) -> None:
     with (tmp_path / "games.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 16 and json.loads(rows[0]["seats"]) in (["greedy", "random"], ["random", "greedy"])
+
+
+def test_export_spreads_the_values_out_writes_to_stdout_and_never_over_the_results(
+    finished: Path, run: CliRunner, tmp_path: Path
+) -> None:
+    code, out, _ = run("arena", "export", finished, "--csv", "-")
+    assert code == 0
+    rows = list(csv.DictReader(out.splitlines()))
+    assert len(rows) == 16 and {"option_city_counts_as_base", "seat_0", "score_1", "team_0"} <= set(rows[0])
+    assert {r["option_city_counts_as_base"] for r in rows} == {"False", "True"}
+    before = (finished / "games.jsonl").read_bytes()
+    code, _, err = run("arena", "export", finished, "--csv", finished / "games.jsonl")
+    assert_one_line_error(code, err, "the results folder's own games.jsonl")
+    assert (finished / "games.jsonl").read_bytes() == before
+    code, _, err = run("arena", "export", finished, "--csv", tmp_path / "missing" / "x.csv")
+    assert_one_line_error(code, err, "no folder")
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_damaged_line_or_a_game_written_twice_is_skipped_and_said(finished: Path, run: CliRunner) -> None:
+    games = finished / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    games.write_text("".join([*lines[:4], '{"index": "x", garbage\n', *lines[4:], lines[0], lines[1]]))
+    code, out, err = run("arena", "ratings", finished, "--json")
+    assert code == 0 and sum(r["games"] for r in json.loads(out)) == 32  # all 16 games, each once (two seats)
+    assert "skipped 1 line(s) that are not a game (line 5)" in err and "skipped 2 repeated row(s)" in err
+    study = finished / "study.toml"
+    code, _, err = run("arena", "run", study, "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert len(games.read_text().splitlines()) == 19  # nothing cut, nothing played again
+
+
+def test_a_second_run_into_a_folder_in_use_is_refused(finished: Path, run: CliRunner) -> None:
+    from kumiki.arena.results import ResultsDir
+
+    study = arena.load_study(finished / "study.toml")
+    holder = ResultsDir(finished, study)  # a run in progress
+    try:
+        code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial")
+        assert_one_line_error(code, err, "another run is using this folder")
+    finally:
+        holder.close()
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+
+
+def test_an_agent_of_another_game_is_refused_before_any_game(tmp_path: Path, run: CliRunner) -> None:
+    study = tmp_path / "wrong.toml"
+    study.write_text('name = "w"\ngame = "kuzushi"\n[agents]\ng = "kozo-greedy"\nr = "random"\n')
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
+    assert_one_line_error(code, err, "agents.g: 'kozo-greedy' plays kozo only, not kuzushi")
+    assert not (tmp_path / "out").exists()
 
 
 def test_commands_on_a_folder_that_is_no_results_are_one_line(tmp_path: Path, run: CliRunner) -> None:

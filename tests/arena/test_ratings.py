@@ -147,3 +147,34 @@ def test_wilson_by_hand_and_at_the_edges() -> None:
     for k in (0, 40):
         edge = wilson(k, 40)
         assert edge.low <= edge.value <= edge.high and edge.low >= 0 and edge.high <= 1
+
+
+def test_a_mean_of_zeros_and_ones_is_a_rate_and_a_count_never_goes_below_zero() -> None:
+    from kumiki.arena.stats import mean_interval, wilson
+
+    held = mean_interval([1.0, 0.0])
+    assert 0.0 <= held.low <= held.value <= held.high <= 1.0
+    assert (held.low, held.high) == (wilson(1, 2).low, wilson(1, 2).high)
+    one = mean_interval([1.0])
+    assert one.low > 0.0 and one.high == 1.0  # one game that held: Wilson's interval, not none
+    moves = mean_interval([3.0, 120.0, 64.0])
+    assert moves.low == 0.0 and moves.high > 120.0  # the t interval reached below zero: cut at zero
+    signed = mean_interval([-3.0, 5.0, 1.0])
+    assert signed.low < -3.0  # values below zero: nothing to cut
+
+
+def test_a_game_is_one_trial_in_the_win_matrix_however_many_seats_an_agent_fills() -> None:
+    from kumiki.arena.stats import win_matrix
+
+    # three players: g in seats 0 and 2, r in seat 1; g's seats finish first and third, r second
+    rows = [{"seats": ["g", "r", "g"], "ranks": [1, 2, 3], "teams": [0, 1, 2], "options": {}}] * 4
+    cell = win_matrix(rows, ["g", "r"])[("g", "r")]
+    assert cell.trials == 4 and cell.value == 0.5  # each game: ahead of r once, behind once
+
+
+def test_the_fairness_test_is_exact_on_few_games() -> None:
+    from kumiki.arena.stats import fairness_p
+
+    rows = [{"seats": ["a", "b"], "winners": [0], "ranks": [1, 2], "options": {}}] * 6
+    rows += [{"seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "options": {}}] * 2
+    assert abs(fairness_p(rows) - 0.2890625) < 1e-9  # the two-sided binomial test of 6 wins in 8

@@ -188,3 +188,53 @@ def test_a_traced_study_records_branching_and_lead_changes(tmp_path: Path) -> No
     results.report()
     entry = json.loads((tmp_path / "t" / "summary.json").read_text())["option_sets"][0]
     assert entry["branching_by_ply"][0]["value"] == results.rows[0]["branching"][0]  # every game opens alike
+
+
+def _children(pid: int) -> set[int]:
+    """Every process below ``pid`` (Linux /proc)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                kids = {int(k) for k in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            todo += list(kids - found)
+            found |= kids
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_sigterm_stops_a_pool_run_with_status_143_and_leaves_no_process(tmp_path: Path) -> None:
+    """systemd, docker stop or a CI's cancel send SIGTERM to the main process alone: the run stops as after
+    Ctrl-C, mid-game workers and the fork server included."""
+    study = tmp_path / "long.toml"
+    study.write_text(
+        'name = "long"\ngame = "kuzushi"\ngames = 200\n[agents]\nm = "mcts:iterations=400"\ng = "greedy"\n'
+    )
+    command = [sys.executable, "-m", "kumiki.cli", "arena", "run", str(study), "--out", str(tmp_path / "out")]
+    process = subprocess.Popen([*command, "--workers", "2", "--quiet"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    children: set[int] = set()
+    while time.monotonic() < deadline and len(children) < 3:  # the fork server and its two workers
+        children = _children(process.pid)
+        time.sleep(0.1)
+    assert len(children) >= 3
+    time.sleep(1.0)  # the workers are playing
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and "stopped (SIGTERM)" in err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(pid) for pid in children):
+        time.sleep(0.1)
+    assert not any(_running(pid) for pid in children)

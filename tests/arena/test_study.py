@@ -46,6 +46,7 @@ def test_a_study_file_reads_and_round_trips(tmp_path: Path) -> None:
         (("seed = 7", "seed = -1"), "seed: a whole number from 0"),
         (("size = 5", "size = 50"), "options: players=2, size=50: option 'size'"),
         (("size = 5", "size = []"), "options.size: an empty list"),
+        (("size = 5", "size = [5, 5]"), "options.size: 5 is listed twice"),
         (("size = 5", "colour = 1"), "unknown option 'colour'"),
         (('greedy = "greedy"', 'greedy = "genius"'), "agents.greedy: unknown agent 'genius'"),
         (('greedy = "greedy"', 'greedy = "mcts:iterations=nan"'), "agents.greedy: option 'iterations'"),

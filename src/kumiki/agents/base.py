@@ -14,6 +14,7 @@ class Agent(ABC):
 
     name: ClassVar[str]
     option_spec: ClassVar[tuple[Option, ...]] = ()
+    only_game: ClassVar[str | None] = None  # the one game a game-specific agent plays (None: every game)
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"agent {self.name!r}")

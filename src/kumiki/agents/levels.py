@@ -142,5 +142,6 @@ def level_agents() -> list[type[LevelAgent]]:
     out: list[type[LevelAgent]] = []
     for game in GAME_LEVELS:
         doc = f"{game}'s easy, medium or hard computer, as in the web app ({game}:level=hard)."
-        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), {"name": game, "game": game, "__doc__": doc}))
+        attributes = {"name": game, "game": game, "only_game": game, "__doc__": doc}
+        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), attributes))
     return out

@@ -7,6 +7,7 @@ batched so that the per-task overhead stays small next to a game, yet rows still
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -90,7 +91,8 @@ def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list
     context = _context()
     while todo:
         lost: list[list[GameSpec]] = []
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
             running: dict[Future[list[dict[str, Any]]], list[GameSpec]] = {}
             try:
                 for batch in todo:
@@ -107,13 +109,33 @@ def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list
                         lost.append(batch)
                         continue
                     yield rows
+        except BaseException:  # stopped (Ctrl-C, SIGTERM, the caller gone): no game may go on playing unseen
+            stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
         if lost:
             deaths += 1
             if deaths > WORKER_DEATHS and all(len(b) == 1 for b in lost):
                 first = min(b[0].index for b in lost)
-                raise BackendError(f"a worker died {deaths} times; the games left start at index {first}")
+                raise BackendError(
+                    f"a worker died {deaths} times; the games left start at index {first} (calling arena.run from a "
+                    'script? put the call under `if __name__ == "__main__":`, the workers import the script)'
+                )
             lost = [[spec] for batch in lost for spec in batch]  # again, one game per task
         todo = lost
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and stop the workers now, mid-game if need be (their games are played again by the
+    next run: nothing of a game is written before it ends)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # Python 3.14 adds kill_workers()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):  # already gone
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(timeout=5.0)
 
 
 def run_ray(

@@ -37,7 +37,7 @@ def _mean(mean: stats.Mean, digits: int = 1) -> str:
     if math.isnan(mean.value):
         return "–"
     if math.isnan(mean.low):
-        return f"{mean.value:.{digits}f}"
+        return f"{mean.value:.{digits}f} (one game: no interval)"
     return f"{mean.value:.{digits}f} [{mean.low:.{digits}f}, {mean.high:.{digits}f}]"
 
 
@@ -182,7 +182,7 @@ def summarise(results: Results) -> dict[str, Any]:
         },
         "games": len(rows),
         "option_sets": sets,
-        "comparisons": [c.to_json() for c in stats.variant_comparisons(rows)],
+        "comparisons": [c.to_json() for c in stats.variant_comparisons(rows, study.game)],
     }
     competitive = [r for r in rows if not stats.is_coop(r)]
     if len(agents) > 1 and competitive:

@@ -10,35 +10,61 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NamedTuple, TextIO
 
 from kumiki.arena.study import Study, StudyError, load_study
 
 STUDY_FILE = "study.toml"
 GAMES_FILE = "games.jsonl"
+LOCK_FILE = ".lock"
 RECORDS = "records"
 SYNC_EVERY_S = 1.0
 
 
-def read_rows(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The complete rows of a games file and the byte length of its complete lines (a torn last line is not one)."""
+class Read(NamedTuple):
+    """A games file as read: its games (one row per index, in file order), the byte length up to the end of its last
+    complete line (a torn last line, cut short by a crash, is not one), and a line for each thing skipped."""
+
+    rows: list[dict[str, Any]]
+    complete: int
+    skipped: list[str]
+
+
+def read_rows(path: Path) -> Read:
+    """Every game of a games file. A line that is not a game (damaged by hand or by a disk) is skipped and named,
+    never the end of the reading; a second row of a game already read (two runs into one folder) is skipped and
+    counted, so no game weighs twice."""
     if not path.exists():
-        return [], 0
+        return Read([], 0, [])
     data = path.read_bytes()
     rows: list[dict[str, Any]] = []
-    good = 0
-    for line in data.splitlines(keepends=True):
-        if not line.endswith(b"\n"):
-            break  # the write of this line was cut short
+    seen: set[int] = set()
+    bad: list[int] = []
+    repeated = 0
+    complete = data.rfind(b"\n") + 1
+    for number, line in enumerate(data[:complete].splitlines(), start=1):
+        if not line.strip():
+            continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
-            break
-        if not isinstance(row, dict) or "index" not in row:
-            break
+            index = int(row["index"]) if isinstance(row, dict) else None
+        except (ValueError, TypeError, KeyError):
+            index = None
+        if index is None:
+            bad.append(number)
+            continue
+        if index in seen:
+            repeated += 1
+            continue
+        seen.add(index)
         rows.append(row)
-        good += len(line)
-    return rows, good
+    skipped = []
+    if bad:
+        shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+        skipped.append(f"{path.name}: skipped {len(bad)} line(s) that are not a game (line {shown})")
+    if repeated:
+        skipped.append(f"{path.name}: skipped {repeated} repeated row(s) of games already read")
+    return Read(rows, complete, skipped)
 
 
 class ResultsDir:
@@ -47,6 +73,8 @@ class ResultsDir:
     def __init__(self, path: str | Path, study: Study) -> None:
         self.path = Path(path)
         self.study = study
+        if self.path.exists() and not self.path.is_dir():
+            raise StudyError(f"{self.path}: a file, not a folder for results; choose another --out")
         self.path.mkdir(parents=True, exist_ok=True)
         study_path = self.path / STUDY_FILE
         text = study.to_toml()
@@ -63,11 +91,13 @@ class ResultsDir:
         else:
             _write_whole(study_path, text)
         self.games_path = self.path / GAMES_FILE
-        rows, good = read_rows(self.games_path)
-        if self.games_path.exists() and self.games_path.stat().st_size != good:
-            with self.games_path.open("r+b") as handle:  # cut a torn last line before appending after it
-                handle.truncate(good)
-        self.rows: dict[int, dict[str, Any]] = {int(r["index"]): r for r in rows}
+        self._lock = _lock_folder(self.path)
+        read = read_rows(self.games_path)
+        if self.games_path.exists() and self.games_path.stat().st_size != read.complete:
+            with self.games_path.open("r+b") as handle:  # cut a torn last line (only it) before appending after it
+                handle.truncate(read.complete)
+        self.skipped = read.skipped
+        self.rows: dict[int, dict[str, Any]] = {int(r["index"]): r for r in read.rows}
         self._handle = self.games_path.open("ab")
         self._synced = time.monotonic()
 
@@ -101,16 +131,34 @@ class ResultsDir:
             self.append(row)
 
     def close(self) -> None:
-        """Sync and close the games file."""
+        """Sync and close the games file, and let another run use the folder."""
         if not self._handle.closed:
             self._handle.flush()
             os.fsync(self._handle.fileno())
             self._handle.close()
+        if not self._lock.closed:
+            self._lock.close()  # closing the file releases its lock
 
     def sorted_rows(self) -> Iterator[dict[str, Any]]:
         """The rows in index order."""
         for index in sorted(self.rows):
             yield self.rows[index]
+
+
+def _lock_folder(folder: Path) -> IO[bytes]:
+    """Hold ``folder/.lock`` while a run writes there: a second run into the same folder is refused at once (two
+    runs would play and append the same games)."""
+    handle = (folder / LOCK_FILE).open("ab")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on a Unix
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StudyError(f"{folder}: another run is using this folder (wait for it, or choose another --out)") from None
+    return handle
 
 
 def _write_whole(path: Path, text: str) -> None:
@@ -120,15 +168,15 @@ def _write_whole(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]]]:
-    """A results folder's study and its games, for reports and ratings (read only)."""
+def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[str]]:
+    """A results folder's study, its games and what reading them skipped, for reports and ratings (read only)."""
     folder = Path(path)
     if not (folder / STUDY_FILE).is_file():
         raise StudyError(f"{folder}: not a results folder (no {STUDY_FILE}); run `kumiki arena run` first")
     study = load_study(folder / STUDY_FILE)
-    rows, _ = read_rows(folder / GAMES_FILE)
-    rows.sort(key=lambda r: int(r["index"]))
-    return study, rows
+    read = read_rows(folder / GAMES_FILE)
+    rows = sorted(read.rows, key=lambda r: int(r["index"]))
+    return study, rows, read.skipped
 
 
 class Results:
@@ -136,7 +184,7 @@ class Results:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.study, self.rows = open_results(self.path)
+        self.study, self.rows, self.skipped = open_results(self.path)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -170,8 +218,22 @@ class Results:
 
         return write_report(self, Path(path) if path is not None else self.path / "report.html")
 
-    def export_csv(self, path: str | Path) -> Path:
-        """Every game as one CSV row (for spreadsheets): index, block, options, seats, scores, winners, …"""
+    def export_csv(self, path: str | Path | TextIO) -> Path | None:
+        """Every game as one CSV row (for spreadsheets): index, block, options, seats, scores, winners, … and the
+        same spread out one value a column. ``path`` may be an open text stream (the CLI's ``-``: stdout). A file
+        of the results folder itself is never written over, and the folder a new file goes in must exist."""
         from kumiki.arena.tables import write_games_csv
 
-        return write_games_csv(self.rows, Path(path))
+        if not isinstance(path, str | Path):
+            write_games_csv(self.rows, path)
+            return None
+        target = Path(path)
+        if target.resolve().parent == self.path.resolve() and target.name in (GAMES_FILE, STUDY_FILE, LOCK_FILE):
+            raise StudyError(f"{target}: that is the results folder's own {target.name}; export to another file")
+        if not target.parent.is_dir():
+            raise StudyError(f"{target}: no folder {target.parent} to write it in")
+        partial = target.with_name(target.name + ".partial")
+        with partial.open("w", newline="", encoding="utf-8") as handle:
+            write_games_csv(self.rows, handle)
+        os.replace(partial, target)
+        return target

@@ -60,18 +60,26 @@ def wilson(successes: float, trials: float) -> Rate:
 
 
 def mean_interval(values: Sequence[float]) -> Mean:
-    """The sample mean with its 95% t interval."""
+    """The sample mean with its 95% interval: Wilson's when every value is 0 or 1 (the mean is then a rate: "card
+    held", "success"), else Student's t, never below 0 when no value is (counts, lengths, scores: a t interval on
+    three games may reach far below zero, which no count can)."""
     n = len(values)
     if n == 0:
         return Mean(math.nan, math.nan, math.nan, math.nan, 0)
     mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
+    if all(v in (0.0, 1.0) for v in values):
+        rate = wilson(sum(values), n)
+        return Mean(mean, rate.low, rate.high, sd, n)
     if n == 1:
         return Mean(mean, math.nan, math.nan, math.nan, 1)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
 
     half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-    return Mean(mean, mean - half, mean + half, sd, n)
+    low = mean - half
+    if min(values) >= 0.0:
+        low = max(0.0, low)
+    return Mean(mean, low, mean + half, sd, n)
 
 
 def option_key(options: dict[str, Any]) -> str:
@@ -110,18 +118,45 @@ def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
     return [wilson(wins[s], len(games)) for s in range(seats)]
 
 
+EXACT_OUTCOMES = 50_000  # up to this many ways to share the wins, the fairness test is exact
+
+
 def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
-    """The p-value of "every seat wins equally often" (chi-square goodness of fit on the seats' wins)."""
+    """The p-value of "every seat wins equally often": the exact multinomial test (the chance, if every seat were
+    equal, of a share of the wins at most as likely as the one seen) while the ways to share the wins are few enough
+    to count; else, or when shared wins split a game, the chi-square test (good once each seat expects 5 wins)."""
     rates = seat_wins(rows)
     if len(rates) < 2:
         return math.nan
-    from scipy.stats import chisquare
-
     observed = [r.successes for r in rates]
     total = sum(observed)
     if total <= 0:
         return math.nan
-    return float(chisquare(observed, [total / len(observed)] * len(observed)).pvalue)
+    seats = len(observed)
+    whole = all(float(w).is_integer() for w in observed)
+    if whole and math.comb(int(total) + seats - 1, seats - 1) <= EXACT_OUTCOMES:
+        return _exact_multinomial_p([int(w) for w in observed])
+    from scipy.stats import chisquare
+
+    return float(chisquare(observed, [total / seats] * seats).pvalue)
+
+
+def _exact_multinomial_p(counts: list[int]) -> float:
+    """P(an outcome no more likely than ``counts``) under equal chances, summed over every outcome."""
+    n, k = sum(counts), len(counts)
+
+    def log_p(outcome: Sequence[int]) -> float:
+        return math.lgamma(n + 1) - sum(math.lgamma(c + 1) for c in outcome) - n * math.log(k)
+
+    seen = log_p(counts) + 1e-9  # outcomes as likely as the one seen count (rounding aside)
+    total = 0.0
+    for cuts in itertools.combinations(range(n + k - 1), k - 1):  # stars and bars: every outcome once
+        edges = (-1, *cuts, n + k - 1)
+        outcome = [edges[i + 1] - edges[i] - 1 for i in range(k)]
+        value = log_p(outcome)
+        if value <= seen:
+            total += math.exp(value)
+    return min(1.0, total)
 
 
 def draw_rate(rows: Sequence[dict[str, Any]]) -> Rate:
@@ -222,21 +257,26 @@ def ladder_steps(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[
 
 
 def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tuple[str, str], Rate]:
-    """For each ordered pair of agents, the first's score against the second over every pair of seats where they
-    sat on different sides (1 for finishing ahead, ½ level), with its Wilson interval."""
+    """For each ordered pair of agents, the first's score against the second, with its Wilson interval: in each game
+    where they sat on different sides, the mean over their pairs of seats of 1 for finishing ahead, ½ level, 0
+    behind. One game is one trial, however many seats each agent filled (an agent in two seats of a three-player
+    game meets the other twice in one game, not in two)."""
     score: dict[tuple[str, str], float] = {}
     count: dict[tuple[str, str], int] = {}
     for row in rows:
         if is_coop(row):
             continue
         teams = sides(row)
+        meetings: dict[tuple[str, str], list[float]] = {}
         for i, j in itertools.permutations(range(len(row["seats"])), 2):
             a, b = row["seats"][i], row["seats"][j]
             if a == b or teams[i] == teams[j]:
                 continue
             ri, rj = row["ranks"][i], row["ranks"][j]
-            score[(a, b)] = score.get((a, b), 0.0) + (1.0 if ri < rj else 0.5 if ri == rj else 0.0)
-            count[(a, b)] = count.get((a, b), 0) + 1
+            meetings.setdefault((a, b), []).append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
+        for pair, points in meetings.items():
+            score[pair] = score.get(pair, 0.0) + sum(points) / len(points)
+            count[pair] = count.get(pair, 0) + 1
     return {pair: wilson(score[pair], count[pair]) for pair in count if pair[0] in agents and pair[1] in agents}
 
 
@@ -303,9 +343,16 @@ def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float],
     )
 
 
-def variant_comparisons(rows: Sequence[dict[str, Any]]) -> list[Comparison]:
+def first_mover(game: str, options: dict[str, Any]) -> int:
+    """The seat that moves first in ``game`` with ``options`` (Kuzushi's is seat 1, the others' seat 0)."""
+    from kumiki.core.registry import load_game
+
+    return load_game(game, **options).new_state(seed=0).to_move or 0
+
+
+def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None) -> list[Comparison]:
     """For every two option sets that differ in exactly one option: the game length, and (with the same number of
-    seats) the first seat's share of the wins, B against A."""
+    seats) the first mover's share of the wins, B against A (seat 0's when ``game`` is not given)."""
     sets: dict[str, dict[str, Any]] = {}
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
@@ -317,8 +364,10 @@ def variant_comparisons(rows: Sequence[dict[str, Any]]) -> list[Comparison]:
             continue
         ka, kb = option_key(oa), option_key(ob)
         wins_a, wins_b = seat_wins(groups[ka]), seat_wins(groups[kb])
-        if wins_a and wins_b and len(wins_a) == len(wins_b):
-            out.append(compare_rates(differing[0], ka, kb, "first seat's share of the wins", wins_a[0], wins_b[0]))
+        first = first_mover(game, oa) if game is not None else 0
+        if wins_a and wins_b and len(wins_a) == len(wins_b) and first == (first_mover(game, ob) if game else 0):
+            figure = f"first mover's (seat {first}) share of the wins"
+            out.append(compare_rates(differing[0], ka, kb, figure, wins_a[first], wins_b[first]))
         length_a = [float(r["moves"]) for r in groups[ka]]
         length_b = [float(r["moves"]) for r in groups[kb]]
         out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))

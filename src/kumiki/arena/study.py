@@ -140,14 +140,21 @@ def check_study(study: Study) -> None:
         if not isinstance(spec, str):
             raise _fail(f"agents.{name}", f'an agent spec such as "mcts:iterations=1000", not {shown(spec)}')
         try:
-            agent_from_spec(spec)
+            agent = agent_from_spec(spec)
         except ValueError as error:
             raise _fail(f"agents.{name}", str(error)) from None
+        only = getattr(agent, "only_game", None)
+        if only is not None and only != study.game:  # every game would be a forfeit, read as an unfair game
+            raise _fail(f"agents.{name}", f"{shown(spec)} plays {only} only, not {study.game}")
     if not isinstance(study.options, Mapping):
         raise _fail("options", "a table of game options")
     for key, value in study.options.items():
         if isinstance(value, list) and not value:
             raise _fail(f"options.{key}", "an empty list: give at least one value")
+        if isinstance(value, list):
+            twice = next((v for i, v in enumerate(value) if any(_same_value(v, w) for w in value[:i])), None)
+            if twice is not None:  # it would play the same games twice and count them as one option set
+                raise _fail(f"options.{key}", f"{shown(twice)} is listed twice")
         if isinstance(value, dict):
             raise _fail(f"options.{key}", "a value or a list of values, not a table")
     sets = study.option_sets()
@@ -251,6 +258,15 @@ def study_from_dict(data: Mapping[str, Any]) -> Study:
         move_limit_s=data.get("move_limit_s"),
         trace=data.get("trace", False),
     )
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Two option values that are the same option (1 and 1.0 are; True and 1 are not)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
 
 
 def load_study(path: str | Path) -> Study:

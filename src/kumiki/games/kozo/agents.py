@@ -20,6 +20,7 @@ class KozoGreedyAgent(Agent):
     the spot with the largest tilt margin (the safest). If every move falls, a random move of the largest size."""
 
     name = "kozo-greedy"
+    only_game = "kozo"
     option_spec = (
         Option("seed", int, None, "random seed for the draw among placements (None: a fresh one)", nullable=True),
     )
