@@ -80,3 +80,7 @@ def test_the_notation_reads_ascii_digits_only(name: str, text: str) -> None:
 def test_a_seat_is_an_int_not_a_bool() -> None:
     with pytest.raises(ValueError, match="player True is not in"):
         kumiki.load_game("kuzushi").new_state().view(True)
+    state = kumiki.load_game("towerbrix", turns="free").new_state(seed=1)
+    assert state.view(np.int64(0)) == state.view(0) and state.may_act(np.int64(1))  # numpy integers are seats
+    state.play("Y1 z 0,0", player=np.int64(1))
+    assert state.movers == [1] and type(state.movers[0]) is int

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -74,11 +75,12 @@ def run_command(
         _fail(str(error))
     except OSError as error:
         _fail(f"{folder}: {error.strerror or error}")
-    signal.signal(signal.SIGTERM, _terminated)  # systemd, docker stop, a CI's cancel: stop as Ctrl-C does
     console = Console(stderr=True)
     if not study.reproducible and not quiet:
         console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
-    try:
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None  # systemd, docker stop, a CI
+    try:  # cancel: stop as Ctrl-C does
         if quiet:
             results = arena.run(study, folder, backend, workers, address, records)
         else:
@@ -111,6 +113,9 @@ def run_command(
     except KeyboardInterrupt:
         sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
         raise typer.Exit(130) from None
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     _notes(results)
     if quiet:
         sys.stdout.write(f"{results.path}\n")

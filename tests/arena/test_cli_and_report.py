@@ -43,6 +43,17 @@ def finished(tmp_path: Path, run: CliRunner) -> Path:
     return out
 
 
+def test_a_run_puts_back_the_sigterm_handler_it_found(finished: Path, run: CliRunner) -> None:
+    """The run turns SIGTERM into a clean stop while it runs, and only then (a program embedding the CLI keeps its
+    own handler)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
 def test_ratings_as_text_and_json(finished: Path, run: CliRunner) -> None:
     code, out, _ = run("arena", "ratings", finished, "--json")
     assert code == 0
@@ -93,11 +104,15 @@ def test_export_spreads_the_values_out_writes_to_stdout_and_never_over_the_resul
     assert {r["option_city_counts_as_base"] for r in rows} == {"False", "True"}
     before = (finished / "games.jsonl").read_bytes()
     code, _, err = run("arena", "export", finished, "--csv", finished / "games.jsonl")
-    assert_one_line_error(code, err, "the results folder's own games.jsonl")
+    assert_one_line_error(code, err, "the results folder's own file")
     assert (finished / "games.jsonl").read_bytes() == before
     code, _, err = run("arena", "export", finished, "--csv", tmp_path / "missing" / "x.csv")
     assert_one_line_error(code, err, "no folder")
     assert not (tmp_path / "missing").exists()
+    (tmp_path / "sub").mkdir()
+    code, _, err = run("arena", "export", finished, "--csv", tmp_path / "sub")
+    assert_one_line_error(code, err, "a folder; give the CSV file's name")
+    assert not list(tmp_path.glob("*.partial"))  # a refused export leaves nothing behind
 
 
 def test_a_damaged_line_or_a_game_written_twice_is_skipped_and_said(finished: Path, run: CliRunner) -> None:

@@ -150,17 +150,21 @@ def test_wilson_by_hand_and_at_the_edges() -> None:
 
 
 def test_a_mean_of_zeros_and_ones_is_a_rate_and_a_count_never_goes_below_zero() -> None:
-    from kumiki.arena.stats import mean_interval, wilson
+    from kumiki.arena.stats import mean_interval, measure_means, wilson
 
-    held = mean_interval([1.0, 0.0])
+    held = mean_interval([1.0, 0.0], rate=True)
     assert 0.0 <= held.low <= held.value <= held.high <= 1.0
     assert (held.low, held.high) == (wilson(1, 2).low, wilson(1, 2).high)
-    one = mean_interval([1.0])
+    one = mean_interval([1.0], rate=True)
     assert one.low > 0.0 and one.high == 1.0  # one game that held: Wilson's interval, not none
-    moves = mean_interval([3.0, 120.0, 64.0])
+    moves = mean_interval([3.0, 120.0, 64.0], lower=0.0)
     assert moves.low == 0.0 and moves.high > 120.0  # the t interval reached below zero: cut at zero
-    signed = mean_interval([-3.0, 5.0, 1.0])
-    assert signed.low < -3.0  # values below zero: nothing to cut
+    scores = mean_interval([3.0, 120.0, 64.0])
+    assert scores.low < 0.0  # nothing said about its range: nothing cut
+    rows = [{"measures": {"card_G01_held": v, "falls": v}} for v in (1.0, 0.0, 1.0)]
+    means = measure_means(rows)
+    assert means["card_G01_held"].high <= 1.0  # a rate by definition: Wilson
+    assert means["falls"].high > 1.0  # a count that happened to be 0 or 1: not held below 1
 
 
 def test_a_game_is_one_trial_in_the_win_matrix_however_many_seats_an_agent_fills() -> None:
@@ -178,3 +182,7 @@ def test_the_fairness_test_is_exact_on_few_games() -> None:
     rows = [{"seats": ["a", "b"], "winners": [0], "ranks": [1, 2], "options": {}}] * 6
     rows += [{"seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "options": {}}] * 2
     assert abs(fairness_p(rows) - 0.2890625) < 1e-9  # the two-sided binomial test of 6 wins in 8
+    shared = [*rows, {"seats": ["a", "b"], "winners": [0, 1], "ranks": [1, 1], "options": {}}] * 1
+    from scipy.stats import chisquare
+
+    assert fairness_p(shared) == float(chisquare([6.5, 2.5]).pvalue)  # a shared win: no exact multinomial

@@ -68,6 +68,8 @@ def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
             environment.step(bad)  # type: ignore[arg-type]
     legal = np.flatnonzero(observation["action_mask"])[0]
     assert "illegal" not in environment.step(np.array(legal))[4]  # numpy scalars and 0-d arrays are actions
+    observation, _ = environment.reset(seed=3)
+    assert "illegal" not in environment.step(np.array([legal]))[4]  # and a one-element array
 
 
 @pytest.mark.parametrize(

@@ -140,3 +140,22 @@ def test_a_stopped_hub_leaves_no_agent_process_behind(tmp_path: Any) -> None:
     closer.start()
     closer.join(timeout=60)
     assert not closer.is_alive() and not any(p.is_alive() for p in processes)
+
+
+def test_a_broken_pool_is_replaced_once_however_many_rooms_saw_it_break(tmp_path: Any) -> None:
+    """Every room thinking in a pool whose worker died sees it break; the second must not throw away the fresh pool
+    the first one is already retrying in."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kumiki.server.rooms import Hub
+    from kumiki.server.storage import Storage
+
+    hub = Hub(Storage(f"sqlite:///{tmp_path}/hub.db"), lambda: ThreadPoolExecutor(1))
+    broken = hub.pool()
+    hub.reset_pool(broken)  # the first room to see it
+    fresh = hub.pool()
+    assert fresh is not broken
+    retry = fresh.submit(time.sleep, 0.2)
+    hub.reset_pool(broken)  # a second room, late
+    assert hub.pool() is fresh and retry.result(timeout=10) is None
+    fresh.shutdown()

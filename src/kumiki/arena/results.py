@@ -147,7 +147,8 @@ class ResultsDir:
 
 def _lock_folder(folder: Path) -> IO[bytes]:
     """Hold ``folder/.lock`` while a run writes there: a second run into the same folder is refused at once (two
-    runs would play and append the same games)."""
+    runs would play and append the same games). Where there is no ``flock`` (Windows, some network shares) the
+    folder is not guarded; the readers still count a game written twice once."""
     handle = (folder / LOCK_FILE).open("ab")
     try:
         import fcntl
@@ -155,9 +156,11 @@ def _lock_folder(folder: Path) -> IO[bytes]:
         return handle
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except BlockingIOError:
         handle.close()
         raise StudyError(f"{folder}: another run is using this folder (wait for it, or choose another --out)") from None
+    except OSError:  # a file system without locks (some network shares): run unguarded, as before
+        pass
     return handle
 
 
@@ -228,12 +231,19 @@ class Results:
             write_games_csv(self.rows, path)
             return None
         target = Path(path)
-        if target.resolve().parent == self.path.resolve() and target.name in (GAMES_FILE, STUDY_FILE, LOCK_FILE):
-            raise StudyError(f"{target}: that is the results folder's own {target.name}; export to another file")
+        own = [self.path / name for name in (GAMES_FILE, STUDY_FILE, LOCK_FILE)]
+        if any(target.exists() and p.exists() and os.path.samefile(target, p) for p in own):
+            raise StudyError(f"{target}: that is the results folder's own file; export to another file")
+        if target.is_dir():
+            raise StudyError(f"{target}: a folder; give the CSV file's name")
         if not target.parent.is_dir():
             raise StudyError(f"{target}: no folder {target.parent} to write it in")
         partial = target.with_name(target.name + ".partial")
-        with partial.open("w", newline="", encoding="utf-8") as handle:
-            write_games_csv(self.rows, handle)
-        os.replace(partial, target)
+        try:
+            with partial.open("w", newline="", encoding="utf-8") as handle:
+                write_games_csv(self.rows, handle)
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)  # a failed export leaves nothing behind
+            raise
         return target

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -59,26 +60,27 @@ def wilson(successes: float, trials: float) -> Rate:
     return Rate(successes, trials, p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
-def mean_interval(values: Sequence[float]) -> Mean:
-    """The sample mean with its 95% interval: Wilson's when every value is 0 or 1 (the mean is then a rate: "card
-    held", "success"), else Student's t, never below 0 when no value is (counts, lengths, scores: a t interval on
+RATE_MEASURES = re.compile(r"success|.*_held")  # the games' measures that are 0 or 1 by definition
+
+
+def mean_interval(values: Sequence[float], rate: bool = False, lower: float | None = None) -> Mean:
+    """The sample mean with its 95% interval: Wilson's for a ``rate`` (every value 0 or 1 by definition: "card held",
+    "success"), else Student's t, cut at ``lower`` where no value can be below it (a count, a length: a t interval on
     three games may reach far below zero, which no count can)."""
     n = len(values)
     if n == 0:
         return Mean(math.nan, math.nan, math.nan, math.nan, 0)
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
-    if all(v in (0.0, 1.0) for v in values):
-        rate = wilson(sum(values), n)
-        return Mean(mean, rate.low, rate.high, sd, n)
+    if rate:
+        interval = wilson(sum(values), n)
+        return Mean(mean, interval.low, interval.high, sd, n)
     if n == 1:
         return Mean(mean, math.nan, math.nan, math.nan, 1)
     from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
 
     half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
-    low = mean - half
-    if min(values) >= 0.0:
-        low = max(0.0, low)
+    low = mean - half if lower is None else max(lower, mean - half)
     return Mean(mean, low, mean + half, sd, n)
 
 
@@ -133,8 +135,8 @@ def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
     if total <= 0:
         return math.nan
     seats = len(observed)
-    whole = all(float(w).is_integer() for w in observed)
-    if whole and math.comb(int(total) + seats - 1, seats - 1) <= EXACT_OUTCOMES:
+    single = all(len(r["winners"]) == 1 for r in rows if not is_coop(r))  # a shared win is no multinomial draw
+    if single and math.comb(int(total) + seats - 1, seats - 1) <= EXACT_OUTCOMES:
         return _exact_multinomial_p([int(w) for w in observed])
     from scipy.stats import chisquare
 
@@ -177,7 +179,7 @@ def forfeit_rate(rows: Sequence[dict[str, Any]]) -> Rate:
 
 def lengths(rows: Sequence[dict[str, Any]]) -> Mean:
     """The game length in moves."""
-    return mean_interval([float(r["moves"]) for r in rows])
+    return mean_interval([float(r["moves"]) for r in rows], lower=0.0)
 
 
 def margins(rows: Sequence[dict[str, Any]]) -> Mean:
@@ -193,7 +195,7 @@ def margins(rows: Sequence[dict[str, Any]]) -> Mean:
         ordered = sorted(totals.values(), reverse=True)
         if len(ordered) >= 2:
             values.append(ordered[0] - ordered[1])
-    return mean_interval(values)
+    return mean_interval(values, lower=0.0)
 
 
 def seat_scores(rows: Sequence[dict[str, Any]]) -> list[Mean]:
@@ -209,7 +211,14 @@ def measure_means(rows: Sequence[dict[str, Any]]) -> dict[str, Mean]:
     names: dict[str, None] = {}
     for row in rows:
         names.update(dict.fromkeys(row.get("measures") or {}))
-    return {n: mean_interval([float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})]) for n in names}
+    return {
+        n: mean_interval(
+            [float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})],
+            rate=RATE_MEASURES.fullmatch(n) is not None,
+            lower=0.0,  # every game's other measures are counts (pieces, tiles, falls, rounds)
+        )
+        for n in names
+    }
 
 
 def coop_success(rows: Sequence[dict[str, Any]]) -> Rate:
@@ -226,7 +235,7 @@ def branching_by_ply(rows: Sequence[dict[str, Any]], plies: int = 60) -> list[Me
     """The mean number of legal moves at each ply (studies with ``trace = true``), up to ``plies``."""
     traced = [r["branching"] for r in rows if "branching" in r]
     return [
-        mean_interval([float(t[ply]) for t in traced if ply < len(t)])
+        mean_interval([float(t[ply]) for t in traced if ply < len(t)], lower=0.0)
         for ply in range(plies)
         if any(ply < len(t) for t in traced)
     ]
@@ -234,7 +243,7 @@ def branching_by_ply(rows: Sequence[dict[str, Any]], plies: int = 60) -> list[Me
 
 def lead_changes(rows: Sequence[dict[str, Any]]) -> Mean:
     """How often the lead changed hands in a game (studies with ``trace = true``)."""
-    return mean_interval([float(r["lead_changes"]) for r in rows if "lead_changes" in r])
+    return mean_interval([float(r["lead_changes"]) for r in rows if "lead_changes" in r], lower=0.0)
 
 
 def coop_by_team(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[Rate, Mean]]:

@@ -140,10 +140,7 @@ class State(ABC):
 
     def may_act(self, player: int) -> bool:
         """Whether seat ``player`` is among ``actors``; ValueError if it is no seat of this game."""
-        players = self.game.players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
-            raise ValueError(f"player {player!r} is not in 0…{players - 1}")
-        return player in self.actors
+        return _seat(player, self.game.players) in self.actors
 
     def require_actor(self, player: int | None, move: object) -> int:
         """The seat that plays ``move``: ``player``, or ``to_move`` when None; IllegalMove when that seat may not
@@ -154,7 +151,7 @@ class State(ABC):
             return self.to_move
         if not self.may_act(player):
             raise IllegalMove(f"{move}: it is not player {player}'s turn (player {self.to_move} is to move)")
-        return player
+        return _seat(player, self.game.players)  # an int, also when a numpy integer was given
 
     def move_seats(self) -> list[int] | None:
         """The seat that played each move of ``history``, where the turn order does not tell it (simultaneous play:
@@ -179,9 +176,7 @@ class State(ABC):
 
     def view(self, player: int) -> dict[str, Any]:
         """``to_json()`` as ``player`` may see it. Perfect-information games show everything."""
-        players = self.game.players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
-            raise ValueError(f"player {player!r} is not in 0…{players - 1}")
+        _seat(player, self.game.players)
         return self.to_json()
 
     def public_view(self) -> dict[str, Any]:
@@ -229,6 +224,19 @@ class State(ABC):
 def as_moves(moves: Sequence[Move]) -> list[str]:
     """The notation of each move."""
     return [str(m) for m in moves]
+
+
+def _seat(player: object, players: int) -> int:
+    """``player`` as a seat of a game of ``players``: an int (a numpy integer too, never a bool) in range."""
+    try:
+        if isinstance(player, bool):
+            raise TypeError
+        seat = operator.index(player)  # type: ignore[arg-type]
+    except TypeError:
+        seat = -1
+    if not 0 <= seat < players:
+        raise ValueError(f"player {player!r} is not in 0…{players - 1}")
+    return seat
 
 
 def checked_seed(seed: object) -> int | None:

@@ -97,6 +97,7 @@ MAX_NAME = 40
 OPEN_SEAT = "open seat"
 MAX_SEED = 2**31 - 1
 MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
+COMPUTER_GAME_IDLE_S = 600  # ... counting those that moved in the last ten minutes (a stuck one frees its place)
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
 <h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
@@ -247,7 +248,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     humans = sum(s["kind"] in ("human", "open") for s in seats)
     if undo and humans > 1:
         raise BadRequest("undo is allowed only in a game with at most one human seat")
-    if not humans and storage.computer_games() >= MAX_COMPUTER_GAMES:
+    if not humans and storage.computer_games(time.time() - COMPUTER_GAME_IDLE_S) >= MAX_COMPUTER_GAMES:
         raise BadRequest(
             f"the server plays at most {MAX_COMPUTER_GAMES} games of computers alone at once (they share the "
             "computer players' workers with everyone's games): wait for one to end",
@@ -485,7 +486,10 @@ def create_app(
         if room is None:
             raise BadRequest(f"no game {game_id!r}", 404)
         try:
-            tags = {f"Player{s.seat}": s.name if s.kind != "agent" else f"{s.name} ({s.level})" for s in room.row.seats}
+            tags = {
+                f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else f"{s.name} ({s.level})"
+                for s in room.row.seats
+            }  # (a name stored before names were cleaned may hold a control character no record line can)
             text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
         finally:
             hub.release(room)

@@ -239,10 +239,10 @@ class Room:
 
     async def human_move(self, seat: int | None, ply: Any, text: Any) -> None:
         """A seat's move from a client: refused with a Refusal, or committed, broadcast, and the agents started."""
-        if not isinstance(text, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(text) > MAX_WHY:
+        if not isinstance(text, str) or not isinstance(ply, int) or isinstance(ply, bool) or len(text) > MAX_MOVE:
             raise Refusal(
                 "bad_message",
-                f'a move is {{"type": "move", "ply": <int>, "move": "<notation>"}} (at most {MAX_WHY} characters)',
+                f'a move is {{"type": "move", "ply": <int>, "move": "<notation>"}} (at most {MAX_MOVE} characters)',
             )
         async with self.lock:
             state = self.state
@@ -407,13 +407,15 @@ class Room:
             history = [str(m) for m in self.state.history]
             args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers))
             try:
-                text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool and retry
-                log.warning("the agents' process pool broke; starting a new one")
-                self.hub.reset_pool()
-                text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
-            except Exception:  # a bug in an agent: log it; the next connect or move starts the agent again
-                log.exception("the agent of game %s seat %s failed", self.row.id, seat)
+                pool = self.hub.pool()
+                try:
+                    text = await loop.run_in_executor(pool, choose_move, *args)
+                except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, and once more
+                    log.warning("the agents' process pool broke; starting a new one")
+                    self.hub.reset_pool(pool)
+                    text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
+            except Exception:  # a bug in an agent, or the pool broke again: log it; the next connect or move
+                log.exception("the agent of game %s seat %s failed", self.row.id, seat)  # starts the agent again
                 return
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
@@ -425,6 +427,7 @@ class Room:
 
 
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
+MAX_MOVE = 2000  # characters of a move sent: a Kozo piece of 200 cubes still fits; an error never echoes more
 WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
 
 
@@ -449,8 +452,16 @@ class Hub:
             self._pool = self._pool_factory()
         return self._pool
 
-    def reset_pool(self) -> None:
-        """Let go of the agents' pool: what is queued is cancelled and a worker still thinking is stopped (a
+    def reset_pool(self, broken: Executor | None = None) -> None:
+        """Let go of the pool ``broken`` (a worker died: each room thinking there sees it break; only the first
+        replaces it, so a fresh pool another room already retries in is kept). Its queued work is cancelled."""
+        if broken is None or self._pool is not broken:
+            return
+        self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def stop_pool(self) -> None:
+        """Stop the agents' pool for good: what is queued is cancelled and a worker still thinking is stopped (a
         server stopped by SIGTERM, as systemd and docker stop it, must leave no process behind)."""
         pool, self._pool = self._pool, None
         if pool is None:
@@ -513,7 +524,7 @@ class Hub:
             room.cancel_clock()
             for connection in list(room.connections):
                 connection.close()
-        self.reset_pool()
+        self.stop_pool()
         self._writer.shutdown(wait=True)
         with contextlib.suppress(Exception):
             self.storage.close()

@@ -298,12 +298,14 @@ class Storage:
             query = select(games_table.c.id).where(games_table.c.status == "playing", games_table.c.imported.is_(False))
             return [r[0] for r in conn.execute(query)]
 
-    def computer_games(self) -> int:
-        """How many games still going have no human seat (taken or open): computers playing each other."""
+    def computer_games(self, since: float) -> int:
+        """How many games still going have no human seat (taken or open) and moved at ``since`` or later: computers
+        playing each other (one whose agent failed and stopped moving no longer counts)."""
         human = select(seats_table.c.game_id).where(seats_table.c.kind.in_(("human", "open")))
         query = select(func.count()).where(
             games_table.c.status == "playing",
             games_table.c.imported.is_(False),
+            games_table.c.updated >= since,
             games_table.c.id.not_in(human),
         )
         with self.engine.connect() as conn:
