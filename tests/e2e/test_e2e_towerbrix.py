@@ -90,7 +90,11 @@ def test_a_solo_game_from_the_home_page_with_the_mouse_the_keys_and_a_thumbs_up(
     assert_cards_match(page, view)
     expect(page.get_by_test_id("towerbrix-edits")).to_contain_text("Edits this attempt: 2 · bricks on the table: 2")
 
-    # thumbs up: alone at the table, the build ends and the tower (two bricks, not all eight) is judged
+    # thumbs up on two bricks of eight: the page says the tower cannot pass yet and asks for a second ok
+    page.get_by_test_id("ok-button").click()
+    expect(page.get_by_test_id("error")).to_contain_text("The tower cannot pass yet: the green deck uses all eight")
+    assert page.evaluate("window.__kumiki.ply") == 2  # nothing sent
+    # the second ok: alone at the table, the build ends and the tower (two bricks, not all eight) is judged
     page.get_by_test_id("ok-button").click()
     until(page, "window.__kumiki.ply === 3")
     expect(page.get_by_test_id("evaluation-banner")).to_contain_text("Not this time.")

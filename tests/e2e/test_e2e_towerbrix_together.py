@@ -93,6 +93,7 @@ def test_a_challenge_9_vote_waives_the_chosen_card(server: Any, pages: Any) -> N
     expect(ann.get_by_test_id("waive-picker")).to_contain_text("← ann (you), bob")
     for page in (ann, bob):  # both thumbs up: the build ends and the tower is judged
         until(page, "window.__kumiki.legal > 0")
+        page.get_by_test_id("ok-button").click()  # the tower is unfinished: the page asks again
         page.get_by_test_id("ok-button").click()
     until(ann, "window.__kumiki.over")
     evaluation = server.get(f"/api/games/{created['id']}/replay")["states"][-1]["evaluations"][-1]

@@ -281,6 +281,7 @@ class Blokus3DModule implements GameModule, GhostActions {
   }
 
   private select(piece: string | null): void {
+    if (piece) this.ctx.hint(""); // "pick a piece first" is answered
     this.selected = piece;
     const options = this.legal.filter((p) => p.piece === piece);
     this.shape = options.length ? options[0].shape : null;

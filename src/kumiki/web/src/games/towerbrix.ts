@@ -168,6 +168,7 @@ class TowerBrixModule implements GameModule {
   private evalBox!: HTMLElement;
   private banner!: HTMLElement;
   private okButton!: HTMLButtonElement;
+  private okArmedUntil = 0; // an ok on an unfinished tower asks once more (see sayOk)
   private removeButton!: HTMLButtonElement;
   private msg: BoardUpdate | null = null;
   private view: TowerBrixView | null = null;
@@ -559,13 +560,17 @@ class TowerBrixModule implements GameModule {
 
   private drawTeam(): void {
     const v = this.view!;
+    const unfinished = this.unfinished();
     const rows = v.hand_sizes.map((size, p) => {
       const ok = v.oks.includes(p);
+      // an ok on a tower that cannot pass yet is a pass: that seat waits for the builder, it approves nothing
+      const shown = !ok ? "" : unfinished ? "⏳ waiting" : "👍 ok";
+      const title = !ok ? "" : unfinished ? "passed: the tower is not finished, so this ok approves nothing yet" : "said ok since the last edit";
       return h("tr", { class: p === v.to_move ? "to-move" : "", "data-testid": `team-${p}` },
         h("td", {}, this.swatch(p)),
         h("td", {}, this.playerName(p) + (p === v.blind ? " (blind)" : "")),
         h("td", {}, `${size} card${size === 1 ? "" : "s"}`),
-        h("td", { "data-testid": `ok-${p}`, title: ok ? "said ok since the last edit" : "" }, ok ? "👍 ok" : ""));
+        h("td", { "data-testid": `ok-${p}`, title }, shown));
     });
     this.teamBox.replaceChildren(h("table", { class: "scores" }, h("tr", {}, h("th", {}), h("th", {}, "team"), h("th", {}, "hand"), h("th", {}, "ok")), ...rows));
   }
@@ -871,7 +876,32 @@ class TowerBrixModule implements GameModule {
     this.send(`-${this.selected}`);
   }
 
+  /** Why the tower on the table cannot pass the deck's brick rule yet (null when it may): an ok on it ends the
+   * build for nothing, and a teammate's ok on it is a pass (it waits for the builder), not approval. */
+  private unfinished(): string | null {
+    const v = this.view;
+    if (!v || v.bricks_hidden) return null;
+    const ids = new Set(v.bricks.map((b) => b.id));
+    if (v.deck === "green") {
+      const missing = ["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"].filter((id) => !ids.has(id));
+      return missing.length ? `the green deck uses all eight coloured bricks (${8 - missing.length} on the table)` : null;
+    }
+    if (v.deck === "pink") {
+      const colours = new Set(v.bricks.map((b) => b.colour));
+      const missing = ["yellow", "purple", "red", "blue", "gray"].filter((c) => !colours.has(c));
+      return missing.length ? `the pink deck needs a brick of every colour (no ${missing.join(", ")} yet)` : null;
+    }
+    return null;
+  }
+
   sayOk(): void {
+    const why = this.unfinished();
+    if (why && !(this.okArmedUntil > performance.now())) {
+      this.okArmedUntil = performance.now() + 10_000; // a second ok within ten seconds is meant
+      this.ctx.hint(`The tower cannot pass yet: ${why}. Press ok again to end the build anyway — it ends once everyone has said ok.`);
+      return;
+    }
+    this.okArmedUntil = 0;
     this.send("ok");
   }
 

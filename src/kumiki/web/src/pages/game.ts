@@ -90,7 +90,11 @@ export function gamePage(app: HTMLElement, id: string): void {
       api<ChatEntry[]>(`/api/games/${id}/chat`).then((entries) => chat.add(entries, !!msg.silent), () => undefined);
     }
     chat.silence(!!msg.silent);
-    if (last && msg.ply !== last.ply) error.textContent = "";
+    if (last && msg.ply !== last.ply) {
+      error.textContent = ""; // a move was played: what was said about the last position no longer holds
+      whyAnswer.textContent = "";
+      whyAnswer.classList.remove("legal");
+    }
     last = msg;
     tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
@@ -101,7 +105,13 @@ export function gamePage(app: HTMLElement, id: string): void {
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
       over.hidden = false;
       again.hidden = msg.seat === null || !!msg.imported;
-      over.textContent = msg.seat !== null && msg.winners.includes(msg.seat) ? `You won! (${msg.scores.join(" – ")})` : `Game over — won by ${winners} (${msg.scores.join(" – ")})`;
+      const score = `(${msg.scores.join(" – ")})`;
+      const mine = msg.seat !== null && msg.winners.includes(msg.seat);
+      // a tie at the top of a game of sides is no win of one's own (TowerBrix's team always wins together)
+      const tie = msg.game !== "towerbrix" && msg.winners.length > 1;
+      over.textContent = tie
+        ? `${msg.winners.length === msg.seats.length ? "A draw" : `A shared win: ${winners}`} ${score}`
+        : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`;
     } else {
       over.hidden = true;
       again.hidden = true;
