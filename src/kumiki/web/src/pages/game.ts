@@ -59,6 +59,11 @@ export function gamePage(app: HTMLElement, id: string): void {
     error.textContent = text;
   };
 
+  const clearWhy = () => {
+    whyAnswer.textContent = "";
+    whyAnswer.classList.remove("legal");
+  };
+
   const onView = (msg: ViewMessage) => {
     if (!module) {
       module = createGameModule(msg.game);
@@ -73,6 +78,7 @@ export function gamePage(app: HTMLElement, id: string): void {
         sendMove: (move) => {
           if (!last) return;
           error.textContent = "";
+          clearWhy(); // the player moves on: an answer about the position before no longer holds
           socket.send({ type: "move", ply: last.ply, move });
         },
         hint: showError,
@@ -90,11 +96,8 @@ export function gamePage(app: HTMLElement, id: string): void {
       api<ChatEntry[]>(`/api/games/${id}/chat`).then((entries) => chat.add(entries, !!msg.silent), () => undefined);
     }
     chat.silence(!!msg.silent);
-    if (last && msg.ply !== last.ply) {
-      error.textContent = ""; // a move was played: what was said about the last position no longer holds
-      whyAnswer.textContent = "";
-      whyAnswer.classList.remove("legal");
-    }
+    if (last && msg.ply !== last.ply) error.textContent = "";
+    if (msg.over) clearWhy(); // nothing is asked about a finished game
     last = msg;
     tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
