@@ -234,7 +234,7 @@ def export_command(
     ],
 ) -> None:
     """Export a study's games for spreadsheets."""
-    from kumiki.arena.study import StudyError
+    from kumiki import arena
 
     results = _results(folder)
     if csv_file == "-":
@@ -242,7 +242,7 @@ def export_command(
         return
     try:
         path = results.export_csv(csv_file)
-    except StudyError as error:
+    except arena.StudyError as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"{csv_file}: {error.strerror or error}")

@@ -121,7 +121,6 @@ def level_agent(game: str, level: str, seed: int | None = None) -> Agent:
 class LevelAgent(Agent):
     """A game's level as an agent: ``kozo:level=hard`` is whatever the web app's hard computer is in Kozo."""
 
-    game = ""
     option_spec = (
         Option("level", str, "medium", "easy, medium or hard", choices=LEVELS),
         Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
@@ -129,11 +128,12 @@ class LevelAgent(Agent):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.agent = level_agent(self.game, self.options["level"], self.options["seed"])
+        assert self.only_game is not None, "a game's own subclass (level_agents) names the game"
+        self.agent = level_agent(self.only_game, self.options["level"], self.options["seed"])
 
     def choose(self, state: State) -> Move:
-        if state.game.name != self.game:
-            raise ValueError(f"{self.name} plays {self.game} only, not {state.game.name}")
+        if state.game.name != self.only_game:
+            raise ValueError(f"{self.name} plays {self.only_game} only, not {state.game.name}")
         return self.agent.choose(state)
 
 
@@ -142,6 +142,5 @@ def level_agents() -> list[type[LevelAgent]]:
     out: list[type[LevelAgent]] = []
     for game in GAME_LEVELS:
         doc = f"{game}'s easy, medium or hard computer, as in the web app ({game}:level=hard)."
-        attributes = {"name": game, "game": game, "only_game": game, "__doc__": doc}
-        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), attributes))
+        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), {"name": game, "only_game": game, "__doc__": doc}))
     return out

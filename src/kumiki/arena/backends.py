@@ -7,7 +7,6 @@ batched so that the per-task overhead stays small next to a game, yet rows still
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -20,6 +19,7 @@ from typing import Any
 
 from kumiki.arena.play import play_game
 from kumiki.arena.schedule import GameSpec
+from kumiki.core.processes import stop_pool
 
 BACKENDS = ("serial", "pool", "ray")
 WORKER_DEATHS = 3  # a batch whose worker dies this often (one game at a time by then) stops the study
@@ -123,19 +123,6 @@ def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list
                 )
             lost = [[spec] for batch in lost for spec in batch]  # again, one game per task
         todo = lost
-
-
-def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what is queued and stop the workers now, mid-game if need be (their games are played again by the
-    next run: nothing of a game is written before it ends)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # Python 3.14 adds kill_workers()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(OSError, ValueError):  # already gone
-            process.terminate()
-    for process in processes:
-        with contextlib.suppress(OSError, ValueError, AssertionError):
-            process.join(timeout=5.0)
 
 
 def run_ray(

@@ -6,10 +6,11 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
+
+from kumiki.core.game import is_rate_measure
 
 Z95 = 1.959963984540054
 
@@ -58,9 +59,6 @@ def wilson(successes: float, trials: float) -> Rate:
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     return Rate(successes, trials, p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
-
-
-RATE_MEASURES = re.compile(r"success|.*_held")  # the games' measures that are 0 or 1 by definition
 
 
 def mean_interval(values: Sequence[float], rate: bool = False, lower: float | None = None) -> Mean:
@@ -214,8 +212,8 @@ def measure_means(rows: Sequence[dict[str, Any]]) -> dict[str, Mean]:
     return {
         n: mean_interval(
             [float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})],
-            rate=RATE_MEASURES.fullmatch(n) is not None,
-            lower=0.0,  # every game's other measures are counts (pieces, tiles, falls, rounds)
+            rate=is_rate_measure(n),
+            lower=0.0,  # the others are counts (State.measures)
         )
         for n in names
     }
@@ -366,15 +364,16 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
     groups = by_option_set(rows)
+    opens = {key: first_mover(game, options) if game is not None else 0 for key, options in sets.items()}
     out = []
-    for (_, oa), (_, ob) in itertools.combinations(sets.items(), 2):
+    for (sa, oa), (sb, ob) in itertools.combinations(sets.items(), 2):
         differing = [k for k in set(oa) | set(ob) if oa.get(k) != ob.get(k)]
         if len(differing) != 1:
             continue
         ka, kb = option_key(oa), option_key(ob)
         wins_a, wins_b = seat_wins(groups[ka]), seat_wins(groups[kb])
-        first = first_mover(game, oa) if game is not None else 0
-        if wins_a and wins_b and len(wins_a) == len(wins_b) and first == (first_mover(game, ob) if game else 0):
+        first = opens[sa]
+        if wins_a and wins_b and len(wins_a) == len(wins_b) and first == opens[sb]:
             figure = f"first mover's (seat {first}) share of the wins"
             out.append(compare_rates(differing[0], ka, kb, figure, wins_a[first], wins_b[first]))
         length_a = [float(r["moves"]) for r in groups[ka]]

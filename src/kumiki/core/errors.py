@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import operator
+from kumiki.core.options import whole
 
 
 class IllegalMove(ValueError):
@@ -28,11 +28,7 @@ class RecordError(ValueError):
 def whole_number(value: object, move: object) -> int:
     """A coordinate of a move built in code, as an int (a numpy integer becomes one); IllegalMove for anything
     else (a float, a bool, a text): a move's coordinates are whole numbers, and a bool would be written True."""
-    if type(value) is int:
-        return value
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise IllegalMove(f"{move}: a coordinate is a whole number, not {value!r}")
+    number = whole(value)
+    if number is None:
+        raise IllegalMove(f"{move}: a coordinate is a whole number, not {value!r}")
+    return number

@@ -7,14 +7,13 @@ the CLI and the agents come from this protocol for free.
 
 from __future__ import annotations
 
-import operator
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from kumiki.core.errors import IllegalMove
-from kumiki.core.options import Option, resolve_options
+from kumiki.core.options import Option, resolve_options, whole
 
 if TYPE_CHECKING:
     from kumiki.core.encoding import Encoding
@@ -210,7 +209,9 @@ class State(ABC):
 
     def measures(self) -> dict[str, float]:
         """Figures of the game a designer may want summed over many games (the arena's reports show their means):
-        e.g. tiles left, falls, a co-operative team's success. Games override this; the default has none."""
+        e.g. tiles left, falls, a co-operative team's success. Games override this; the default has none. A figure
+        that is 0 or 1 by definition (a rate: the arena gives it Wilson's interval) is named ``success`` or ends
+        in ``_held`` (``is_rate_measure``); every other one is a count, never below 0."""
         return {}
 
     def render(self) -> str:
@@ -226,27 +227,23 @@ def as_moves(moves: Sequence[Move]) -> list[str]:
     return [str(m) for m in moves]
 
 
+def is_rate_measure(name: str) -> bool:
+    """Whether the measure ``name`` is 0 or 1 by definition (see ``State.measures``)."""
+    return name == "success" or name.endswith("_held")
+
+
 def _seat(player: object, players: int) -> int:
-    """``player`` as a seat of a game of ``players``: an int (a numpy integer too, never a bool) in range."""
-    try:
-        if isinstance(player, bool):
-            raise TypeError
-        seat = operator.index(player)  # type: ignore[arg-type]
-    except TypeError:
-        seat = -1
-    if not 0 <= seat < players:
+    """``player`` as a seat of a game of ``players``: a whole number (see ``whole``) in range."""
+    seat = whole(player)
+    if seat is None or not 0 <= seat < players:
         raise ValueError(f"player {player!r} is not in 0…{players - 1}")
     return seat
 
 
 def checked_seed(seed: object) -> int | None:
-    """``seed`` as a game's seed: None, or a whole number (a numpy integer too); anything else (a float, a text, a
-    bool) raises ValueError, since a record could not carry it back (its Seed tag is a whole number)."""
-    if seed is None:
-        return None
-    try:
-        if isinstance(seed, bool):
-            raise TypeError
-        return operator.index(seed)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"a seed is a whole number (or None), not {seed!r}") from None
+    """``seed`` as a game's seed: None, or a whole number (see ``whole``); anything else (a float, a text, a bool)
+    raises ValueError, since a record could not carry it back (its Seed tag is a whole number)."""
+    number = whole(seed)
+    if number is None and seed is not None:
+        raise ValueError(f"a seed is a whole number (or None), not {seed!r}")
+    return number

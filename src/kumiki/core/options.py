@@ -59,6 +59,16 @@ def _refuse(option: Option, value: Any) -> ValueError:
     return ValueError(f"option {option.name!r} must be {option.allowed()}, not {shown(value)}")
 
 
+def whole(value: object) -> int | None:
+    """``value`` as an int when it is a whole number (an int or a numpy integer, never a bool: true and false are not
+    the numbers 1 and 0 here), else None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
 def _coerce(option: Option, value: Any) -> Any:
     """The value in the option's own type, or a ValueError naming the option.
 
@@ -74,8 +84,8 @@ def _coerce(option: Option, value: Any) -> Any:
         if kind is bool:
             return value
         raise _refuse(option, value)
-    if kind is int and isinstance(value, numbers.Integral):
-        return int(value)
+    if kind is int and (integer := whole(value)) is not None:
+        return integer
     if kind is float and isinstance(value, numbers.Real):
         try:
             number = float(value)

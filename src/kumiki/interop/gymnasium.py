@@ -134,7 +134,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
                 self._mask = self._encoding.observe_and_mask(state, self.seat)[1]
                 self._mask_of = (state, len(state.history))
             if not self._mask[action]:
-                raise IllegalMove(refusal(state, move))
+                raise IllegalMove(refusal(state, action))
             state.play_unchecked(move)  # the mask has checked it
         except (IllegalMove, ValueError, IndexError) as error:
             self._ended = True

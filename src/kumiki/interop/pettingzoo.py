@@ -153,13 +153,9 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
 
     def _illegal(self, agent: str, action: int) -> None:
         """End the game: -1 for ``agent``, 0 for the others (PettingZoo's TerminateIllegalWrapper's rule)."""
-        try:
-            reason = refusal(self.state, self.game.encoding.decode(action, self.state))
-        except ValueError as error:
-            reason = f"action {action} ({error}) is not a legal move now"
         self.rewards[agent] = -1.0
         self.terminations = dict.fromkeys(self.agents, True)
-        self.infos[agent]["illegal"] = reason
+        self.infos[agent]["illegal"] = refusal(self.state, action)
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
@@ -283,10 +279,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
                 continue
             if not masks[agent][action]:
                 illegal = agent
-                try:
-                    infos[agent]["illegal"] = refusal(state, self.game.encoding.decode(action, state), seat)
-                except ValueError as error:
-                    infos[agent]["illegal"] = f"action {action} ({error}) is not a legal move now"
+                infos[agent]["illegal"] = refusal(state, action, seat)
                 break
             try:
                 state.play(self.game.encoding.decode(action, state), player=seat)

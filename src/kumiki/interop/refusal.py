@@ -9,11 +9,15 @@ false for them; the message says which case it is. Worked out only once an actio
 from __future__ import annotations
 
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import Move, State
+from kumiki.core.game import State
 
 
-def refusal(state: State, move: Move | str, player: int | None = None) -> str:
-    """The reason the action of ``move`` (for ``player``, default ``to_move``) is refused by the mask."""
+def refusal(state: State, action: int, player: int | None = None) -> str:
+    """The reason ``action`` (for ``player``, default ``to_move``) is refused by the mask."""
+    try:
+        move = state.game.encoding.decode(action, state)
+    except ValueError as error:  # no move at all: out of range, a corner beyond the numbering
+        return f"action {action} ({error}) is not a legal move now"
     if state.over:
         return f"{move}: the game is over"
     trial = state.copy()

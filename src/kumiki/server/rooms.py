@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
+from kumiki.core.processes import stop_pool
 from kumiki.server.agents import choose_move, replay
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
@@ -452,10 +453,10 @@ class Hub:
             self._pool = self._pool_factory()
         return self._pool
 
-    def reset_pool(self, broken: Executor | None = None) -> None:
+    def reset_pool(self, broken: Executor) -> None:
         """Let go of the pool ``broken`` (a worker died: each room thinking there sees it break; only the first
         replaces it, so a fresh pool another room already retries in is kept). Its queued work is cancelled."""
-        if broken is None or self._pool is not broken:
+        if self._pool is not broken:
             return
         self._pool = None
         broken.shutdown(wait=False, cancel_futures=True)
@@ -464,17 +465,8 @@ class Hub:
         """Stop the agents' pool for good: what is queued is cancelled and a worker still thinking is stopped (a
         server stopped by SIGTERM, as systemd and docker stop it, must leave no process behind)."""
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # ProcessPoolExecutor's own worker processes (Python 3.14 adds kill_workers() for this)
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.join(timeout=2.0)
+        if pool is not None:
+            stop_pool(pool, wait_s=2.0)
 
     def room(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the database on first use (its clock, if any, running again)."""

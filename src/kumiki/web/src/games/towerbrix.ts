@@ -881,14 +881,14 @@ class TowerBrixModule implements GameModule {
   private unfinished(): string | null {
     const v = this.view;
     if (!v || v.bricks_hidden) return null;
-    const ids = new Set(v.bricks.map((b) => b.id));
+    const usable = this.usable();
     if (v.deck === "green") {
-      const missing = ["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"].filter((id) => !ids.has(id));
-      return missing.length ? `the green deck uses all eight coloured bricks (${8 - missing.length} on the table)` : null;
+      const placed = usable.filter((id) => v.bricks.some((b) => b.id === id)).length;
+      return placed < usable.length ? `the green deck uses all eight coloured bricks (${placed} on the table)` : null;
     }
     if (v.deck === "pink") {
       const colours = new Set(v.bricks.map((b) => b.colour));
-      const missing = ["yellow", "purple", "red", "blue", "gray"].filter((c) => !colours.has(c));
+      const missing = [...new Set(usable.map((id) => COLOURS[id[0]].name))].filter((c) => !colours.has(c));
       return missing.length ? `the pink deck needs a brick of every colour (no ${missing.join(", ")} yet)` : null;
     }
     return null;
