@@ -253,9 +253,10 @@ class PlainBlokus3D:
         return [visible[c] - len(self.pieces_left[c]) for c in range(self.colours)]
 
     def scores(self) -> list[float]:
+        """A player's score is their colour's; with two colours each, the better one (Rumis)."""
         per_colour = self.colour_scores()
         return [
-            float(sum(per_colour[c] for c in range(self.colours) if self.player_of(c) == p))
+            float(max(per_colour[c] for c in range(self.colours) if self.player_of(c) == p))
             for p in range(self.players)
         ]
 

@@ -371,7 +371,7 @@ def test_two_colours_each() -> None:
         game.play(game.legal_moves()[0])
     assert seen == [(0, 0), (1, 1), (2, 0), (3, 1), (0, 0), (1, 1)]
     per_colour = game.colour_scores()
-    assert game.scores() == [float(per_colour[0] + per_colour[2]), float(per_colour[1] + per_colour[3])]
+    assert game.scores() == [float(max(per_colour[0], per_colour[2])), float(max(per_colour[1], per_colour[3]))]
     assert len(game.to_json()["pieces_left"]) == 4
     # colour 2 is a colour of its own: its later pieces must touch colour 2, not colour 0
     game = PlainBlokus3D(players=2, structure="A", colours_per_player=2)
@@ -391,7 +391,8 @@ def test_scores_with_two_colours_each_at_the_end() -> None:
     game.play("I2 0,0,0 1,0,0")
     game.play("I2 2,0,0 3,0,0")
     assert game.over and game.out == {0, 1, 2, 3}
-    assert game.scores() == [2.0 - 10 - 11, 2.0 - 10 - 11]
+    assert game.colour_scores() == [2 - 10, 2 - 10, 0 - 11, 0 - 11]
+    assert game.scores() == [2.0 - 10, 2.0 - 10]  # each player's better colour
     assert game.winners() == [0, 1]
 
 

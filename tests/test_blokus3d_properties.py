@@ -199,7 +199,7 @@ def recount_scores(data, players) -> list[int]:
         sum(1 for _, col in tops.values() if col == colour) - len(data["pieces_left"][colour])
         for colour in range(colours)
     ]
-    return [sum(per_colour[c] for c in range(colours) if c % players == p) for p in range(players)]
+    return [max(per_colour[c] for c in range(colours) if c % players == p) for p in range(players)]
 
 
 def check_table(data, game_limits=None) -> None:

@@ -333,6 +333,20 @@ def test_outside_the_structure():
     assert_illegal(flat, "I4 -1,5,0 0,5,0 1,5,0 2,5,0", "outside the structure")
 
 
+def test_far_off_the_board_is_never_another_column():
+    """A corner far off the board (y of 16 or more, or negative y with x >= 1) once named a real column of the next
+    row (x * 16 + y): ``I2 2,19,0 3,19,0`` was played as ``I2 3,3,0 4,3,0``. It is refused, in play, in a record and
+    in the action encoding."""
+    for move in ("I2 2,19,0 3,19,0", "I2 4,-13,0 5,-13,0", "I2 3,-16,0 4,-16,0", "I2 2,35,0 3,35,0"):
+        state = new_state()
+        assert_illegal(state, move, "outside the structure")
+        assert state.history == []
+        with pytest.raises(ValueError, match="no action"):
+            state.game.encoding.encode(state.game.parse_move(move))
+    with pytest.raises(ValueError, match=r"line 4: illegal move: .* is outside the structure"):
+        kumiki.read_record('[Game "blokus3d"]\n[Players "2"]\n\nI2 2,19,0 3,19,0\n')
+
+
 def test_above_the_height_limit():
     state = new_state(structure="_rules_flat3")  # every column holds levels 0, 1, 2
     assert_illegal(state, "I4 0,0,0 0,0,1 0,0,2 0,0,3", "above the height limit")
@@ -716,11 +730,14 @@ def test_two_colours_each_score_together():
     state.play("I2 5,3,0 6,3,0")  # colour 1 (player 1)
     state.play("I3 7,3,0 8,3,0 9,3,0")  # colour 2 (player 0): its first piece touches colour 1
     state.play("I2 3,4,0 4,4,0")  # colour 3 (player 1): its first piece touches colour 0
-    # colours: 2 - 10, 2 - 10, 3 - 10, 2 - 10; player 0 = colours 0 + 2, player 1 = colours 1 + 3
-    assert state.scores() == [-8 + -7, -8 + -8]
+    # colours: 2 - 10, 2 - 10, 3 - 10, 2 - 10; player 0 has colours 0 and 2, player 1 colours 1 and 3, and each
+    # scores the better of their two (Rumis: "the player with the most points in one colour wins the game")
+    assert state.colour_scores() == [-8, -8, -7, -8]
+    assert state.scores() == [-7, -8]
     assert state.colour_to_move == 0
     state.play("I3 3,3,1 4,3,1 5,3,1")  # colour 0 on its own piece, covering colour 1's 5,3
-    assert state.scores() == [(3 - 9) + (3 - 10), (1 - 10) + (2 - 10)]
+    assert state.colour_scores() == [3 - 9, 1 - 10, 3 - 10, 2 - 10]
+    assert state.scores() == [max(3 - 9, 3 - 10), max(1 - 10, 2 - 10)]
     assert state.to_json()["pieces_left"] == [
         [n for n in PIECE_NAMES if n not in ("I2", "I3")],
         [n for n in PIECE_NAMES if n != "I2"],
@@ -738,8 +755,24 @@ def test_winners_at_the_end_with_two_colours_each():
     # at their first turn, and colour 0 too.
     assert state.over
     assert state.to_json()["out"] == [0, 1, 2, 3]
-    # player 0: colour 0 (2 - 10) + colour 2 (0 - 11); player 1: (0 - 11) * 2
-    assert state.scores() == [-8 - 11, -22]
+    # player 0: the better of colour 0 (2 - 10) and colour 2 (0 - 11); player 1: 0 - 11 in both
+    assert state.scores() == [-8, -11]
+    assert state.winners() == [0]
+
+
+def test_with_two_colours_each_the_best_single_colour_wins_not_the_sum():
+    """Rumis' game for two with four colours: "the player with the most points in one colour wins the game". In this
+    random game the two players' colours sum to the same (a shared win by sums); player 0's best colour is higher."""
+    import random
+
+    state = new_state(structure="A", players=2, colours_per_player=2)
+    rng = random.Random(10)
+    while not state.over:
+        state.play(rng.choice(state.legal_moves()))
+    colours = state.colour_scores()
+    assert colours == [-3, 3, 5, -1]
+    assert colours[0] + colours[2] == colours[1] + colours[3]  # summed, a tie
+    assert state.scores() == [5.0, 3.0]
     assert state.winners() == [0]
 
 

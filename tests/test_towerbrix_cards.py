@@ -30,6 +30,22 @@ def test_green_cards_never_name_gray_and_pink_cards_do() -> None:
     assert sum("gray" in card.compiled.colours for card in load_deck("pink")) >= 15
 
 
+def test_p44_the_single_red_brick_may_share_the_highest_top() -> None:
+    """P44 speaks of the red brick ("... and it is the highest"): level with another brick at the top it is still one
+    of the highest bricks (the rulebook: bricks of the same height "both count as the 'highest bricks'")."""
+    from kumiki.games.towerbrix.moves import lowered
+
+    p44 = next(card for card in load_deck("pink") if card.id == "P44")
+
+    def holds(edits: list[str]) -> bool:
+        return p44.holds(list(lowered(edits).values()))
+
+    assert holds(["B1 x 0,0", "R1 x 0,0", "Y1 x 2,0", "G x 2,0", "P1 x 4,0"])  # red level with gray at the top
+    assert holds(["B1 x 0,0", "R1 x 0,0", "P1 x 4,0"])  # red alone at the top
+    assert not holds(["B1 x 0,0", "Y1 x 0,0", "R1 x 2,0", "P1 x 4,0"])  # red below the top
+    assert not holds(["B1 x 0,0", "R1 x 0,0", "R2 x 2,0", "P1 x 4,0"])  # two red bricks
+
+
 def test_card_json_and_holds() -> None:
     card = load_deck("green")[0]
     assert card.to_json() == {"id": "G01", "deck": "green", "points": 2, "text": card.text, "rule": card.rule}

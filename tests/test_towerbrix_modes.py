@@ -106,6 +106,15 @@ def test_5_shoddy_construction_uses_the_margin():
     assert any("at most 3" in p for p in problems(5, FLAT, margin=1.0))
 
 
+def test_5_a_tower_of_fewer_than_six_bricks_can_never_collapse_as_the_challenge_counts():
+    """The rulebook counts a collapse only when at least six bricks touch the table after the hit; the pink deck's
+    five-brick towers (one of each colour) therefore fail challenge 5, however shaky."""
+    five = ["R1 y 0,0.5", "P1 x -0.5,0.5", "B1 z 0.5,0.5", "G y 0.5,-0.5", "Y1 z 0.5,0.5"]
+    assert len(bricks_of(five)) == 5
+    assert problems(5, five, margin=1.0) == ["only 5 bricks: a collapse needs at least 6 on the table"]
+    assert problems(5, [*five, "Y2 z 0.5,0.5"], margin=1.0) == []
+
+
 def test_6_masterpiece_mirror_symmetry():
     assert mirror_symmetric(bricks_of(SLAB))
     assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 z 2,0", "P1 x 0.5,0"]))

@@ -9,6 +9,7 @@ position at once are an AND of a few shifted bitboards; face contacts are a few 
 
 from __future__ import annotations
 
+import math
 import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -118,6 +119,8 @@ class Blokus3D(Game):
         tx = min(c[0] for c in move.cells)
         ty = min(c[1] for c in move.cells)
         tz = min(c[2] for c in move.cells)
+        if not (0 <= tx < SIZE and 0 <= ty < SIZE):
+            return o, tz, -1  # off the board: no column (tx * STRIDE + ty would name a column of another row)
         return o, tz, tx * STRIDE + ty
 
 
@@ -213,10 +216,13 @@ class Blokus3DState(State):
         self._next_colour(colour)
 
     def scores(self) -> list[float]:
+        """Each player's score: their colour's, or with two colours each the better of the two (Rumis: "the player
+        with the most points in one colour wins the game")."""
         g = self.game
-        out = [0.0] * g.players
+        out = [-math.inf] * g.players
         for colour in range(g.colours):
-            out[colour % g.players] += self._top[colour].bit_count() - self._left[colour].bit_count()
+            player = colour % g.players
+            out[player] = max(out[player], float(self._top[colour].bit_count() - self._left[colour].bit_count()))
         return out
 
     def colour_scores(self) -> list[int]:

@@ -1,6 +1,6 @@
 """Kozo moves: a polycube where it comes to rest, and the cell its balance cube sits in.
 
-``L4 0,0,0 1,0,0 2,0,0 0,1,0 + 2,0,1``: the piece, its cells sorted as x,y,z, ``+``, the balance cube's cell.
+``L4 0,0,0 0,1,0 1,0,0 2,0,0 + 2,0,1``: the piece, its cells sorted as x,y,z, ``+``, the balance cube's cell.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The nine TowerBrix bricks: cuboids on a half-unit grid, lowered straight down, judged by the physics engine.
 
-Units are the brick's thickness (a standard brick is 2 x 1 x 1). A brick's ``box`` is ``(x0, y0, z0, x1, y1, z1)``.
+Units are a standard brick's thickness (a standard brick is 2 x 1 x 1; the ``brick`` option's sides are in them
+too). A brick's ``box`` is ``(x0, y0, z0, x1, y1, z1)``.
 Coordinates are multiples of the grid (0.5 by default), exact in binary floats; comparisons still use ``TOL``.
 """
 

@@ -18,6 +18,7 @@ from kumiki.games.towerbrix.scoring import height
 
 BASE_TOTALS = {"easy": 10, "medium": 16, "hard": 20}  # within easy <= 12, medium 13-19, hard >= 20
 CHALLENGE_TOTALS = {"easy": 12, "medium": 15, "hard": 18}  # the seed's exact challenge totals
+COLLAPSED = 6  # challenge 5: "the tower counts as collapsed if at least six bricks touch the playing surface"
 
 Rect = tuple[float, float, float, float]
 
@@ -95,7 +96,11 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             4, "Custom built", "exactly two bricks touch the table and the tower is exactly four standing bricks tall"
         ),
-        Challenge(5, "Shoddy construction", "at most three bricks touch the table and the margin is below shake_deg"),
+        Challenge(
+            5,
+            "Shoddy construction",
+            "at least six bricks, at most three of them touch the table, and the margin is below shake_deg",
+        ),
         Challenge(6, "Masterpiece", "the tower's shape (colours aside) is mirror-symmetric about a vertical plane"),
         Challenge(
             7,
@@ -199,6 +204,8 @@ def challenge_problems(
         if abs(top - 4 * long) > 1e-9:
             problems.append(f"the tower is {top:g} tall (exactly {4 * long:g})")
     elif number == 5:
+        if len(bricks) < COLLAPSED:  # it could never count as collapsed: six bricks must end up on the table
+            problems.append(f"only {len(bricks)} bricks: a collapse needs at least {COLLAPSED} on the table")
         if on > 3:
             problems.append(f"{on} bricks touch the table (at most 3)")
         if margin_deg >= shake_deg:
