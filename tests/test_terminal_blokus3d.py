@@ -135,6 +135,8 @@ def test_the_view_renders_every_structure_and_player_count(structure: str, playe
             assert view.colour_name(colour) in text
         if colours == 2:
             assert "Player scores: player 0 (p0)" in text
+            blue, red = state.colour_scores()[0], state.colour_scores()[2]
+            assert f"player 0 (p0) {max(blue, red):g} (the better of blue {blue}, red {red})" in text
         if state.over:
             assert "game over" in text and "★ winner" in text
         else:

@@ -232,15 +232,15 @@ def colours_table(state: Blokus3DState, names: Sequence[str] | None = None) -> T
 
 
 def players_line(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
-    """Each player's total over their colours (shown when players have two colours each)."""
+    """Each player's score, the better of their colours (shown when players have two colours each)."""
     g = state.game
     scores = state.scores()
     colour_scores = state.colour_scores()
     parts = []
     for player in range(g.players):
         mine = [c for c in range(g.colours) if g.player_of(c) == player]
-        terms = " + ".join(f"{colour_name(c)} {colour_scores[c]}" for c in mine)
-        parts.append(f"{player_name(player, names)} {scores[player]:g} ({terms})")
+        terms = ", ".join(f"{colour_name(c)} {colour_scores[c]}" for c in mine)
+        parts.append(f"{player_name(player, names)} {scores[player]:g} (the better of {terms})")
     return Text("Player scores: " + "; ".join(parts))
 
 
