@@ -55,6 +55,18 @@ def test_a_refused_seat_leaves_the_state_untouched(name: str) -> None:
     assert state.to_json() == before and state.history == []
 
 
+@pytest.mark.parametrize("name", kumiki.games())
+@pytest.mark.parametrize("player", [2, -1, 99, True, "1", 1.0])
+def test_a_player_that_is_no_seat_is_refused_with_illegal_move(name: str, player: object) -> None:
+    """CONTRACT: play(move, player=p) is "refused with IllegalMove when p is not among actors", also when p is no
+    seat of the game at all (it was a bare ValueError)."""
+    state = kumiki.load_game(name, players=2).new_state(seed=1)
+    before = state.to_json()
+    with pytest.raises(IllegalMove):
+        state.play(state.legal_moves()[0], player=player)  # type: ignore[arg-type]
+    assert state.to_json() == before and state.history == []
+
+
 def test_towerbrix_free_turns_let_every_seat_act() -> None:
     game = kumiki.load_game("towerbrix", players=3, turns="free")
     state = game.new_state(seed=2)

@@ -269,3 +269,97 @@ def test_a_numpy_integer_seed_is_a_seed_and_its_record_reads_back() -> None:
     state = kumiki.load_game("kozo").new_state(seed=np.int64(7))
     assert state.seed == 7 and type(state.seed) is int
     assert kumiki.read_record(kumiki.write_record(state))[1].seed == 7
+
+
+# ------------------------------------------------------------ found by a contract check (26 Nov 2026, third session)
+
+
+def test_a_towerbrix_move_off_the_grid_in_a_record_names_its_line() -> None:
+    """TowerBrix's notation reads ``Y1 z 0.3,0`` but refuses the corner (IllegalMove, not MoveSyntaxError): the error
+    escaped read_record without its line (the CLI said line 0)."""
+    for move in ("Y1 z 0.3,0", "Y1 z 99999,0"):
+        error = record_error(f'[Game "towerbrix"]\n[Seed "1"]\n\nok\n{move}\n')
+        assert error.line == 5 and str(error).startswith("line 5: illegal move: ")
+
+
+@pytest.mark.parametrize(
+    ("game", "move"),
+    [
+        ("kuzushi", "B {n},0"),
+        ("kuzushi", "{n},0"),
+        ("blokus3d", "I2 {n},0,0 0,0,0"),
+        ("kozo", "I2 0,{n},0 0,0,1 + 0,0,2"),
+    ],
+)
+def test_a_coordinate_of_thousands_of_digits_is_an_illegal_move_with_its_line(game: str, move: str) -> None:
+    """int() refuses texts of over 4,300 digits with a bare ValueError: it reached the caller, and records lost the
+    line. A coordinate of more than nine digits is off any board."""
+    text = move.format(n="9" * 5000)
+    state = kumiki.load_game(game).new_state(seed=1)
+    with pytest.raises(kumiki.IllegalMove, match="off any board"):
+        state.play(text)
+    assert state.history == []
+    error = record_error(f'[Game "{game}"]\n[Seed "1"]\n\n{text}\n')
+    assert error.line == 4 and len(str(error)) < 200
+
+
+def test_only_a_line_feed_ends_a_record_line() -> None:
+    """A form feed or a Unicode line separator inside a comment does not cut it in two (str.splitlines did, and the
+    rest was read as a move, with every later line number off by one)."""
+    text = '[Game "kuzushi"]\r\n# note\x0cmore\u2028and more\r\n\r\nB 1,0\r\nB 9,9\r\n'
+    error = record_error(text)
+    assert error.line == 5 and "B 9,9" in str(error)
+
+
+def test_an_unfinished_game_is_written_without_a_result() -> None:
+    """CONTRACT: Result is the winners' indexes; an unfinished game has none, so the tag is left out (it was "*"),
+    and "*" is still read as unfinished."""
+    state = kumiki.load_game("kuzushi").new_state(seed=1)
+    state.play("B 1,0")
+    text = kumiki.write_record(state)
+    assert not any(line.startswith("[Result") for line in text.splitlines())
+    assert kumiki.read_record(text)[1].to_json() == state.to_json()
+    assert kumiki.read_record(text.replace("\n\n", '\n[Result "*"]\n\n', 1))[1].to_json() == state.to_json()
+
+
+def test_tag_values_are_read_as_the_contract_says() -> None:
+    """int, float, true/false, else text: "none", "True" or "inf" are text (they were read as None, a bool, a float,
+    so a text option with such a value could not come back from its own record)."""
+    from kumiki.core.records import tag_value
+
+    assert [tag_value(v) for v in ("6", "-2", "0.5", "1e-05", "true", "false")] == [6, -2, 0.5, 1e-05, True, False]
+    assert [tag_value(v) for v in ("none", "null", "True", "FALSE", "inf", "nan", "1_0", "7x")] == [
+        "none",
+        "null",
+        "True",
+        "FALSE",
+        "inf",
+        "nan",
+        "1_0",
+        "7x",
+    ]
+    from kumiki.games.blokus3d import register_structure
+
+    grid = ["0000000000"] * 3 + ["0004444000"] * 4 + ["0000000000"] * 3
+    for name in ("none", "True", "inf"):
+        register_structure(name, grid)
+        state = kumiki.load_game("blokus3d", structure=name).new_state()
+        assert kumiki.read_record(kumiki.write_record(state))[0].options["structure"] == name
+    error = record_error('[Game "kuzushi"]\n[Players "4"]\n[city_counts_as_base "TRUE"]\n\n')
+    assert error.line == 3 and "city_counts_as_base" in str(error)
+
+
+def test_write_record_refuses_a_record_it_could_not_read_back() -> None:
+    """Any tag but Event, Date, Result, Generator and PlayerN would be read as an option; a Result that is not the
+    game's would make the record unreadable (it was written all the same)."""
+    state = kumiki.load_game("kuzushi").new_state(seed=1)
+    for tags in ({"Foo": 1}, {"Player2": "x"}, {"Result": "0"}):
+        with pytest.raises(ValueError, match="tag '"):
+            kumiki.write_record(state, tags)
+    while not state.over:
+        state.play(state.legal_moves()[0])
+    result = " ".join(map(str, state.winners()))
+    assert f'[Result "{result}"]' in kumiki.write_record(state, {"Result": result, "Date": "2026.11.26"})
+    wrong = "1" if result != "1" else "0"
+    with pytest.raises(ValueError, match="must be the game's result"):
+        kumiki.write_record(state, {"Result": wrong})

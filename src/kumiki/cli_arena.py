@@ -76,6 +76,8 @@ def run_command(
     except OSError as error:
         _fail(f"{folder}: {error.strerror or error}")
     console = Console(stderr=True)
+    if study.sprt is not None and study.format != "sprt" and not quiet:
+        sys.stderr.write(f'note: the [sprt] table is used by format "sprt" only; this {study.format} ignores it\n')
     if not study.reproducible and not quiet:
         console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
     main_thread = threading.current_thread() is threading.main_thread()

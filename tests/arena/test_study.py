@@ -94,6 +94,50 @@ def test_sprt_keys_are_checked(tmp_path: Path) -> None:
             arena.load_study(write(tmp_path, base + "[sprt]\n" + extra + "\n"))
 
 
+CONTRACT_EXAMPLE = """
+name = "kuzushi-first-player"
+game = "kuzushi"
+format = "round-robin"            # round-robin | gauntlet | self-play | ladder | sprt
+games = 50                        # seed blocks per pairing and option set; a block plays every seat rotation
+seed = 2026                       # the root seed: every game's and agent's seed derives from it and the game index
+# focus = "mcts1000"              # gauntlet: the agent that meets every other
+[options]
+players = [2, 3]
+size = 6
+[agents]                          # a name for the reports = an agent spec, as `kumiki play --seat N=...` takes it
+mcts1000 = "mcts:iterations=1000"
+greedy = "greedy"
+[sprt]                            # format = "sprt" only: two agents, game pairs with seats swapped
+elo0 = 0
+elo1 = 10
+alpha = 0.05
+beta = 0.05
+max_games = 20000
+"""
+
+
+def test_the_contracts_example_study_loads_its_sprt_table_ignored_but_checked(tmp_path: Path) -> None:
+    """CONTRACT.md's study, byte for byte, has an [sprt] table beside format "round-robin": it was refused (exit 2).
+    The table is read and checked, and used only by format "sprt"; the run says on stderr that it is ignored."""
+    study = arena.load_study(write(tmp_path, CONTRACT_EXAMPLE))
+    assert study.format == "round-robin" and study.sprt is not None and study.sprt.elo1 == 10
+    assert arena.load_study(write(tmp_path, study.to_toml())) == study
+    assert total_games(study) == 400
+    with pytest.raises(arena.StudyError, match=r"sprt\.alpha: an error rate"):
+        arena.load_study(write(tmp_path, CONTRACT_EXAMPLE.replace("alpha = 0.05", "alpha = 0.7")))
+
+
+def test_running_a_study_with_an_unused_sprt_table_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    small = CONTRACT_EXAMPLE.replace("games = 50 ", "games = 1 ").replace("iterations=1000", "iterations=5")
+    small = small.replace("players = [2, 3]", "players = 2").replace("size = 6", "size = 4")
+    status, out, err = run("arena", "run", write(tmp_path, small), "--out", tmp_path / "out", "--backend", "serial")
+    assert status == 0 and "2 games in" in out
+    assert 'note: the [sprt] table is used by format "sprt" only; this round-robin ignores it' in err
+
+
 def test_a_missing_file_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -193,6 +193,9 @@ def _check_format(study: Study, players: int) -> None:
             raise _fail("agents", f"an SPRT compares exactly two agents, not {len(names)}")
         if players != 2:
             raise _fail("options", f"an SPRT plays two-player games (game pairs with seats swapped), not {players}")
+    if study.format == "sprt" or study.sprt is not None:
+        # Another format ignores an [sprt] table (CONTRACT.md's example study has one beside "round-robin"), but
+        # its values are still checked, so that a mistake in it shows the day the format is switched to sprt.
         sprt = study.sprt or Sprt()
         for key in ("elo0", "elo1", "alpha", "beta"):
             value = getattr(sprt, key)
@@ -204,8 +207,6 @@ def _check_format(study: Study, players: int) -> None:
             if not 0 < getattr(sprt, key) < 0.5:
                 raise _fail(f"sprt.{key}", f"an error rate above 0 and below 0.5, not {getattr(sprt, key)!r}")
         _whole("sprt.max_games", sprt.max_games, 2, MAX_GAMES)
-    elif study.sprt is not None:
-        raise _fail("sprt", f"only format 'sprt' takes an [sprt] table (format is {study.format})")
     if study.permutations and players > 4:
         raise _fail("permutations", f"all seat orders are played up to 4 players, not {players}")
 

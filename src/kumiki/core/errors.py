@@ -25,6 +25,23 @@ class RecordError(ValueError):
         self.move = move
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` (stripped) quoted for an error message, cut to ``limit`` characters: a message stays one short line."""
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+MAX_DIGITS = 9  # a coordinate of more digits is off any board (and int() refuses texts of over 4,300 digits)
+
+
+def coordinate(digits: str, text: str) -> int:
+    """A coordinate as a move's text writes it (``-?\\d+``), as an int; MoveSyntaxError beyond ``MAX_DIGITS`` digits."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        shown = digits if len(digits) <= 12 else digits[:12] + "…"
+        raise MoveSyntaxError(f"{quoted(text)}: {shown} is off any board (at most {MAX_DIGITS} digits)")
+    return int(digits)
+
+
 def whole_number(value: object, move: object) -> int:
     """A coordinate of a move built in code, as an int (a numpy integer becomes one); IllegalMove for anything
     else (a float, a bool, a text): a move's coordinates are whole numbers, and a bool would be written True."""

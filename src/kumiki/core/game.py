@@ -143,14 +143,19 @@ class State(ABC):
 
     def require_actor(self, player: int | None, move: object) -> int:
         """The seat that plays ``move``: ``player``, or ``to_move`` when None; IllegalMove when that seat may not
-        act now (the game is over, or it is another seat's turn)."""
+        act now (the game is over, it is another seat's turn, or ``player`` is no seat of this game at all: the
+        contract refuses every ``player`` not among ``actors`` with IllegalMove)."""
         if self.over or self.to_move is None:
             raise IllegalMove(f"{move}: the game is over")
         if player is None:
             return self.to_move
-        if not self.may_act(player):
+        try:
+            seat = _seat(player, self.game.players)  # an int, also when a numpy integer was given
+        except ValueError as error:
+            raise IllegalMove(f"{move}: {error}") from None
+        if seat not in self.actors:
             raise IllegalMove(f"{move}: it is not player {player}'s turn (player {self.to_move} is to move)")
-        return _seat(player, self.game.players)  # an int, also when a numpy integer was given
+        return seat
 
     def move_seats(self) -> list[int] | None:
         """The seat that played each move of ``history``, where the turn order does not tell it (simultaneous play:

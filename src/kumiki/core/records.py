@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kumiki.core.errors import IllegalMove, MoveSyntaxError, RecordError
+from kumiki.core.errors import MoveSyntaxError, RecordError
 from kumiki.core.game import Game, State
-from kumiki.core.options import format_value, parse_value
+from kumiki.core.options import OptionValue, format_value
 from kumiki.core.registry import load_game
 
 RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date", "Generator")
@@ -21,6 +21,24 @@ _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
 _SEAT = re.compile(r"(.*?)\s+@(\d+)")  # a move played by a given seat (simultaneous play): "Y1 z 0,0 @2"
 _UNFINISHED = ("", "*")
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
+
+
+def tag_value(text: str) -> OptionValue:
+    """A tag's value as CONTRACT.md reads it: an int, a float, ``true`` or ``false``, else the text itself (so a
+    text option named ``none`` or ``True`` comes back as that text, as it was written)."""
+    value = text.strip()
+    if value in ("true", "false"):
+        return value == "true"
+    try:
+        if _INT.fullmatch(value):
+            return int(value)
+        if _FLOAT.fullmatch(value):
+            return float(value)
+    except ValueError:  # more digits than int() reads: text, which the option then refuses in one line
+        pass
+    return text
 
 
 @dataclass
@@ -37,7 +55,7 @@ def parse_record(text: str) -> Record:
     record = Record()
     in_moves = False
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # "\n" alone ends a line ("\r\n" too: strip() below)
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -67,7 +85,7 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     options: dict[str, Any] = {}
     option_lines: dict[str, int] = {}
     if "Players" in tags:
-        players = parse_value(tags["Players"])
+        players = tag_value(tags["Players"])
         if not isinstance(players, int) or isinstance(players, bool):
             line = lines["Players"]
             raise RecordError(f'line {line}: bad tag value [Players "{tags["Players"]}"]: not a whole number', line)
@@ -75,7 +93,7 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
         option_lines["players"] = lines["Players"]
     seed: int | None = None
     if "Seed" in tags:
-        value = parse_value(tags["Seed"])
+        value = tag_value(tags["Seed"])
         if not isinstance(value, int) or isinstance(value, bool):
             line = lines["Seed"]
             raise RecordError(f'line {line}: bad tag value [Seed "{tags["Seed"]}"]: not a whole number', line)
@@ -86,7 +104,7 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
         if name == "players" and "Players" in tags:
             line = lines[name]
             raise RecordError(f"line {line}: [players] repeats [Players]: give the number of players once", line)
-        options[name] = parse_value(value)
+        options[name] = tag_value(value)
         option_lines[name] = lines[name]
     try:
         game = load_game(tags["Game"], **options)
@@ -139,12 +157,14 @@ def read_record(text: str) -> tuple[Game, State]:
             move = game.parse_move(move_text)
         except MoveSyntaxError as error:
             raise RecordError(f"line {line}: unparsable move: {error}", line, move_text) from None
+        except ValueError as error:  # e.g. a TowerBrix corner off the grid: the notation reads, the move is illegal
+            raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
         try:
             if seat is None:
                 state.play(move)  # a game written before simultaneous play may not take a player
             else:
                 state.play(move, player=seat)
-        except IllegalMove as error:
+        except ValueError as error:  # IllegalMove, or any other refusal: always with its line
             raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
     _check_result(record, state)
     return game, state
@@ -183,8 +203,21 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     for name in ("Game", "Players", "Seed", *game.options):
         if name in extra:
             raise ValueError(f"tag {name!r} is written from the game itself and cannot be given")
-    if "Result" not in extra:
-        extra["Result"] = " ".join(map(str, state.winners())) if state.over else "*"
+    for name in extra:  # any other tag would be read back as an option the game does not have
+        if name not in ("Event", "Date", "Result", "Generator") and not (
+            isinstance(name, str) and _PLAYER_TAG.fullmatch(name) and int(name[6:]) < game.players
+        ):
+            raise ValueError(
+                f"tag {name!r}: a record's tags are Event, Date, Result, Generator, Player0…Player{game.players - 1} "
+                "and the game's options"
+            )
+    if "Result" in extra:
+        actual = " ".join(map(str, state.winners()))
+        if not state.over or str(extra["Result"]).split() != actual.split():
+            wanted = f'"{actual}"' if state.over else "none: the game is not over"
+            raise ValueError(f"tag 'Result' must be the game's result ({wanted}), not {extra['Result']!r}")
+    if "Result" not in extra and state.over:  # an unfinished game has no result: no tag (not "*", no index list)
+        extra["Result"] = " ".join(map(str, state.winners()))
     extra.setdefault("Generator", generator())
     for name, value in extra.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kumiki.core.errors import MoveSyntaxError
+from kumiki.core.errors import MoveSyntaxError, coordinate, quoted
 from kumiki.core.game import Move
 from kumiki.games.blokus3d.pieces import ORIENTATION_OF_SHAPE, PIECE_INDEX, PIECE_NAMES, PIECES
 from kumiki.geometry.polycube import Cell, normalize
@@ -43,22 +43,22 @@ def parse_blokus3d_move(text: str) -> Blokus3DMove:
         raise MoveSyntaxError("an empty move: write the piece, then its cells, e.g. 'I2 0,0,0 1,0,0'")
     name = parts[0].upper()
     if name not in PIECES:
-        raise MoveSyntaxError(f"{text.strip()!r}: no piece {parts[0]!r} (pieces: {' '.join(PIECE_NAMES)})")
+        raise MoveSyntaxError(f"{quoted(text)}: no piece {parts[0]!r} (pieces: {' '.join(PIECE_NAMES)})")
     cells: list[Cell] = []
     for part in parts[1:]:
         match = _CELL.fullmatch(part)
         if match is None:
-            raise MoveSyntaxError(f"{text.strip()!r}: {part!r} is not a cell x,y,z")
-        cells.append((int(match[1]), int(match[2]), int(match[3])))
+            raise MoveSyntaxError(f"{quoted(text)}: {part!r} is not a cell x,y,z")
+        cells.append((coordinate(match[1], text), coordinate(match[2], text), coordinate(match[3], text)))
     size = len(PIECES[name])
     if len(set(cells)) != len(cells):
-        raise MoveSyntaxError(f"{text.strip()!r}: a cell is given twice")
+        raise MoveSyntaxError(f"{quoted(text)}: a cell is given twice")
     if len(cells) != size:
-        raise MoveSyntaxError(f"{text.strip()!r}: {name} covers {size} cells, not {len(cells)}")
+        raise MoveSyntaxError(f"{quoted(text)}: {name} covers {size} cells, not {len(cells)}")
     shape = normalize(cells)
     if (PIECE_INDEX[name], shape) not in ORIENTATION_OF_SHAPE:
         raise MoveSyntaxError(
-            f"{text.strip()!r}: these cells are not {name} under any rotation (mirror images don't count)"
+            f"{quoted(text)}: these cells are not {name} under any rotation (mirror images don't count)"
         )
     ordered = tuple(sorted(cells))
     return Blokus3DMove(name, ordered, -1, sort_rank(PIECE_INDEX[name], ordered))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kumiki.core.errors import MoveSyntaxError
+from kumiki.core.errors import MoveSyntaxError, coordinate, quoted
 from kumiki.core.game import Move
 from kumiki.geometry.polycube import Cell
 
@@ -30,8 +30,8 @@ class KozoMove(Move):
 def _cell(part: str, text: str) -> Cell:
     match = _CELL.fullmatch(part)
     if match is None:
-        raise MoveSyntaxError(f"{text.strip()!r}: {part!r} is not a cell x,y,z")
-    return (int(match[1]), int(match[2]), int(match[3]))
+        raise MoveSyntaxError(f"{quoted(text)}: {part!r} is not a cell x,y,z")
+    return (coordinate(match[1], text), coordinate(match[2], text), coordinate(match[3], text))
 
 
 def parse_kozo_move(text: str) -> KozoMove:
@@ -42,10 +42,10 @@ def parse_kozo_move(text: str) -> KozoMove:
     parts = head.split()
     if not plus or len(parts) < 2 or len(tail.split()) != 1:
         raise MoveSyntaxError(
-            f"{text.strip()!r}: write the piece, its cells, '+' and the balance cube's cell, "
+            f"{quoted(text)}: write the piece, its cells, '+' and the balance cube's cell, "
             "e.g. 'I2 0,0,0 1,0,0 + 0,0,1'"
         )
     cells = tuple(sorted(_cell(p, text) for p in parts[1:]))
     if len(set(cells)) != len(cells):
-        raise MoveSyntaxError(f"{text.strip()!r}: a cell is given twice")
+        raise MoveSyntaxError(f"{quoted(text)}: a cell is given twice")
     return KozoMove(parts[0], cells, _cell(tail.strip(), text))

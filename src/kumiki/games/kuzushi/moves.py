@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kumiki.core.errors import MoveSyntaxError
+from kumiki.core.errors import MoveSyntaxError, coordinate, quoted
 from kumiki.core.game import Move
 
 BASE = "B"
@@ -44,6 +44,6 @@ def parse_kuzushi_move(text: str) -> KuzushiMove:
         raise MoveSyntaxError(f"{text!r}: a move is text such as 'B 1,0' or 'F 1,1'")
     match = _MOVE.fullmatch(text)
     if match is None:
-        raise MoveSyntaxError(f"{text.strip()!r}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip)")
+        raise MoveSyntaxError(f"{quoted(text)}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip)")
     kind = BASE if match[1] in "Bb" else FLIP
-    return KuzushiMove(kind, int(match[2]), int(match[3]))
+    return KuzushiMove(kind, coordinate(match[2], text), coordinate(match[3], text))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kumiki.core.errors import IllegalMove, MoveSyntaxError, whole_number
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
 from kumiki.core.game import Game, GameFacts, State, checked_seed
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
@@ -284,9 +284,12 @@ class KuzushiState(State):
         if stripped and stripped[0] not in "BbFf":
             try:
                 x, y = parse_kuzushi_move("B " + stripped).xy
-            except MoveSyntaxError:
+            except MoveSyntaxError as error:
+                if "off any board" in str(error):
+                    raise
                 raise MoveSyntaxError(
-                    f"{stripped!r}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip, or a cell x,y)"
+                    f"{quoted(stripped)}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip, "
+                    "or a cell x,y)"
                 ) from None
             p = self.to_move
             if p is not None and self.has_flag(p, x, y):

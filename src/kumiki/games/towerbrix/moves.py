@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from kumiki.core.errors import MoveSyntaxError
+from kumiki.core.errors import MoveSyntaxError, quoted
 from kumiki.core.game import Move
 from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS, Brick, place
 
@@ -97,9 +97,11 @@ def parse_towerbrix_move(text: str) -> TowerBrixMove:
         assert axis in AXES
         x, y = float(match[3]), float(match[4])
         if not (math.isfinite(x) and math.isfinite(y)):
-            raise MoveSyntaxError(f"{stripped!r}: the corner's coordinates are too large")
+            raise MoveSyntaxError(f"{quoted(stripped)}: the corner's coordinates are too large")
         return place_move(_brick(match[1], stripped), axis, x, y)
-    raise MoveSyntaxError(f"{stripped!r}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1', 'ok' or 'waive 0.1'")
+    raise MoveSyntaxError(
+        f"{quoted(stripped)}: write a brick, an axis and a corner ('Y1 z 0,0'), '-Y1', 'ok' or 'waive 0.1'"
+    )
 
 
 def apply_edit(bricks: Mapping[str, Brick], move: TowerBrixMove) -> dict[str, Brick]:
