@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -23,5 +25,18 @@ def test_an_unreachable_cluster_is_one_line(tmp_path: Path) -> None:
     from kumiki.arena.backends import BackendError
 
     study = arena.Study(name="far", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
-    with pytest.raises(BackendError, match=r"cannot start or reach Ray at ray://127\.0\.0\.1:1"):
-        arena.run(study, tmp_path / "far", backend="ray", address="ray://127.0.0.1:1")
+    for address in ("ray://127.0.0.1:1", "127.0.0.1:1"):  # a head address retried for minutes before the check
+        with pytest.raises(BackendError, match=rf"cannot start or reach Ray at {re.escape(address)}: nothing answers"):
+            arena.run(study, tmp_path / "far", backend="ray", address=address)
+
+
+def test_the_reach_check_passes_an_address_that_answers_and_one_without_a_port() -> None:
+    from kumiki.arena.backends import _unreachable
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        assert _unreachable(f"127.0.0.1:{port}") is None
+        assert _unreachable(f"ray://127.0.0.1:{port}") is None
+    assert _unreachable("auto") is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -125,6 +126,22 @@ def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list
         todo = lost
 
 
+REACH_SECONDS = 5.0  # how long to wait for a Ray head to answer before saying it does not
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at a Ray ``address`` (``host:port`` or ``ray://host:port``), or None if something does or
+    the address names no port (``auto``): Ray itself retries a dead address for minutes before it gives up."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except OSError as error:
+        return f"nothing answers at {host}:{port} ({error.strerror or error})"
+    return None
+
+
 def run_ray(
     job: Job, specs: Sequence[GameSpec], workers: int | None, address: str | None
 ) -> Iterator[list[dict[str, Any]]]:
@@ -136,6 +153,9 @@ def run_ray(
         raise BackendError("the Ray backend needs Ray: pip install 'kumiki[ray]'") from None
     started_here = False
     if not ray.is_initialized():
+        problem = _unreachable(address) if address else None
+        if problem is not None:
+            raise BackendError(f"cannot start or reach Ray at {address}: {problem}")
         try:
             if address:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
