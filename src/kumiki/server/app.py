@@ -64,6 +64,7 @@ WEB_LABELS: dict[str, str] = {
     "colours_per_player": "Colours per player",
     "rounds": "Rounds",
     "random_size": "Draw the piece size each turn",
+    "size_draw": "How the size is drawn",
     "tiebreak": "Tie-break",
     "pieces": "Pieces",
     "mode": "Mode",

@@ -27,6 +27,14 @@ KOZO_OPTIONS = (
         "variant: before each turn a size is drawn (from the seed) among those left; the mover plays that size",
     ),
     Option(
+        "size_draw",
+        str,
+        "tile",
+        "random_size: 'tile' (a face-down scoring tile of the pieces left: each piece equally likely) or 'size' "
+        "(each size left equally likely)",
+        choices=("tile", "size"),
+    ),
+    Option(
         "tiebreak",
         str,
         "shared",

@@ -104,6 +104,7 @@ class Kozo(Game):
         self.size = {name: len(shape) for name, shape in self.pieces.items()}
         self.rounds = int(self.options["rounds"])
         self.random_size = bool(self.options["random_size"])
+        self.size_draw = str(self.options["size_draw"])
         self.tiebreak = str(self.options["tiebreak"])
         self.placements = {name: placements(name, shape) for name, shape in self.pieces.items()}
         self.placements_by_size: dict[int, list[Placement]] = {}
@@ -203,7 +204,10 @@ class KozoState(State):
         self._lowered: list[tuple[str, list[tuple[Placement, int, tuple[Cell, ...]]]]] | None = None
         self.required_size = None
         if g.random_size and self.pool:
-            sizes = sorted({g.size[name] for name in self.pool})
+            if g.size_draw == "tile":  # the tile of a piece left, face down: a size as often as it has pieces
+                sizes = sorted(g.size[name] for name in self.pool)
+            else:  # each size left as likely as any other
+                sizes = sorted({g.size[name] for name in self.pool})
             self.required_size = sizes[int(self.rng.random() * len(sizes))]
         if not self.pool or not self._has_placement():
             self._end_round()
