@@ -4,7 +4,7 @@ beats the random player it trained against.
     python examples/train_kuzushi_reinforce.py [--episodes 3000] [--seed 1]
 
 A linear softmax policy over the observation (numpy only, no deep-learning library), masked to the legal actions,
-trained from the first mover's seat (player 1) on a 3×3 grid. About 20 s on one core.
+trained from the first mover's seat (player 1) on a 3×3 grid. A few seconds on one core.
 """
 
 from __future__ import annotations

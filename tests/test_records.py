@@ -322,7 +322,7 @@ def test_an_unfinished_game_is_written_without_a_result() -> None:
     assert kumiki.read_record(text.replace("\n\n", '\n[Result "*"]\n\n', 1))[1].to_json() == state.to_json()
 
 
-def test_tag_values_are_read_as_the_contract_says() -> None:
+def test_tag_values_are_read_as_the_contract_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """int, float, true/false, else text: "none", "True" or "inf" are text (they were read as None, a bool, a float,
     so a text option with such a value could not come back from its own record)."""
     from kumiki.core.records import tag_value
@@ -338,10 +338,11 @@ def test_tag_values_are_read_as_the_contract_says() -> None:
         "1_0",
         "7x",
     ]
-    from kumiki.games.blokus3d import register_structure
+    from kumiki.games.blokus3d import register_structure, structures
 
+    monkeypatch.setattr(structures, "_REGISTERED", dict(structures._REGISTERED))  # these names go with the test
     grid = ["0000000000"] * 3 + ["0004444000"] * 4 + ["0000000000"] * 3
-    for name in ("none", "True", "inf"):
+    for name in ("none", "True", "inf", "true", "5", "1e3"):  # a text option keeps its text, whatever it reads as
         register_structure(name, grid)
         state = kumiki.load_game("blokus3d", structure=name).new_state()
         assert kumiki.read_record(kumiki.write_record(state))[0].options["structure"] == name
@@ -363,3 +364,28 @@ def test_write_record_refuses_a_record_it_could_not_read_back() -> None:
     wrong = "1" if result != "1" else "0"
     with pytest.raises(ValueError, match="must be the game's result"):
         kumiki.write_record(state, {"Result": wrong})
+
+
+def test_more_record_edges_a_review_found() -> None:
+    """A seat of thousands of digits after @ is one line with its line number (int() raised a bare ValueError); old
+    Mac line ends (CR alone) still read; leading zeros are no size; write_record takes "*" for a game that goes on
+    and the winners in any order, as read_record does."""
+    error = record_error('[Game "towerbrix"]\n[turns "free"]\n\nok @' + "9" * 5000 + "\n")
+    assert error.line == 4 and "no such seat" in str(error) and len(str(error)) < 200
+    _, state = kumiki.read_record('[Game "kuzushi"]\r[Seed "1"]\r\rB 1,0\rB 0000001,2\r')
+    assert [str(m) for m in state.history] == ["B 1,0", "B 1,2"]
+    assert '[Result "*"]' in kumiki.write_record(state, {"Result": "*"})
+    state = kumiki.load_game("kuzushi", players=3).new_state(seed=1)
+    while not state.over:
+        state.play(state.legal_moves()[0])
+    backwards = " ".join(map(str, reversed(state.winners())))
+    assert f'[Result "{backwards}"]' in kumiki.write_record(state, {"Result": backwards})
+
+
+def test_a_towerbrix_corner_a_hair_off_the_grid_is_played_and_written_on_the_grid() -> None:
+    """ "0.000…01" is within the tolerance of 0: it was stored as 1e-31 and written "Y1 z 1e-31,0", which no parser
+    reads back; the move is now the grid point."""
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    state.play("Y1 z 0." + "0" * 30 + "1,0")
+    assert str(state.history[-1]) == "Y1 z 0,0"
+    assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()

@@ -40,3 +40,6 @@ def test_the_reach_check_passes_an_address_that_answers_and_one_without_a_port()
         assert _unreachable(f"127.0.0.1:{port}") is None
         assert _unreachable(f"ray://127.0.0.1:{port}") is None
     assert _unreachable("auto") is None
+    assert _unreachable("::1") is None and _unreachable("fe80::1%eth0") is None  # bare IPv6: Ray's to judge
+    assert _unreachable("127.0.0.1:70000") == "70000 is not a port (1 to 65535)"
+    assert _unreachable(f"{'a' * 70}.example:6379") is not None  # a label no resolver takes: said, not raised

@@ -84,3 +84,13 @@ def test_the_easy_kozo_computer_plays_the_largest_standing_piece_with_the_safest
             after.play(other)
             margins[other.balance] = after.margin() if after.to_json()["fall"] is None else -1.0
     assert margins[move.balance] == max(margins.values()) > 0  # the balance cube at the safest spot
+
+
+def test_a_random_size_game_from_the_web_draws_a_tile_of_a_piece_left(client: TestClient) -> None:
+    """The web app's default draw is the issue's (a scoring tile per piece); the engine keeps "size" for games stored
+    before the option existed, and a game created with it keeps it."""
+    game = create(client, [HUMAN, HUMAN], game="kozo", seed=3, options={"random_size": True})
+    assert client.get(f"/api/games/{game['id']}").json()["options"]["size_draw"] == "tile"
+    chosen = create(client, [HUMAN, HUMAN], game="kozo", seed=3, options={"random_size": True, "size_draw": "size"})
+    assert client.get(f"/api/games/{chosen['id']}").json()["options"]["size_draw"] == "size"
+    assert kumiki.load_game("kozo").options["size_draw"] == "size"

@@ -133,12 +133,14 @@ def _unreachable(address: str) -> str | None:
     """Why nothing answers at a Ray ``address`` (``host:port`` or ``ray://host:port``), or None if something does or
     the address names no port (``auto``): Ray itself retries a dead address for minutes before it gives up."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        return None
+    if not host or not port.isdigit() or (":" in host and not host.startswith("[")):
+        return None  # no port, or a bare IPv6 address (written [addr]:port when it has one): Ray's to judge
+    if not 0 < int(port) < 65536:
+        return f"{port} is not a port (1 to 65535)"
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
-    except OSError as error:
-        return f"nothing answers at {host}:{port} ({error.strerror or error})"
+    except (OSError, UnicodeError) as error:  # UnicodeError: a host name no resolver takes
+        return f"nothing answers at {host}:{port} ({getattr(error, 'strerror', None) or error})"
     return None
 
 

@@ -36,10 +36,12 @@ MAX_DIGITS = 9  # a coordinate of more digits is off any board (and int() refuse
 
 def coordinate(digits: str, text: str) -> int:
     """A coordinate as a move's text writes it (``-?\\d+``), as an int; MoveSyntaxError beyond ``MAX_DIGITS`` digits."""
-    if len(digits.lstrip("-")) > MAX_DIGITS:
+    sign, number = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+    number = number.lstrip("0") or "0"  # leading zeros are no size (and int() counts them against its limit)
+    if len(number) > MAX_DIGITS:
         shown = digits if len(digits) <= 12 else digits[:12] + "…"
         raise MoveSyntaxError(f"{quoted(text)}: {shown} is off any board (at most {MAX_DIGITS} digits)")
-    return int(digits)
+    return int(sign + number)
 
 
 def whole_number(value: object, move: object) -> int:

@@ -132,7 +132,9 @@ def resolve_options(spec: Iterable[Option], given: Mapping[str, Any], owner: str
 
 
 def parse_value(text: str) -> OptionValue:
-    """Read an option value written as text (record tags, ``mcts:iterations=3000``): int, float, bool, else text."""
+    """Read an option value typed by a person (``--option size=6``, ``mcts:iterations=3000``): int, float, a bool
+    (``true``/``false`` in any case), ``none``/``null``, else text. Records read their tags more strictly
+    (:func:`kumiki.core.records.tag_value`, as CONTRACT.md says)."""
     lowered = text.strip().lower()
     if lowered == "true":
         return True

@@ -13,7 +13,7 @@ from typing import Any
 from kumiki.core.errors import MoveSyntaxError, RecordError
 from kumiki.core.game import Game, State
 from kumiki.core.options import OptionValue, format_value
-from kumiki.core.registry import load_game
+from kumiki.core.registry import game_class, load_game
 
 RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date", "Generator")
 _PLAYER_TAG = re.compile(r"Player\d+")
@@ -55,7 +55,8 @@ def parse_record(text: str) -> Record:
     record = Record()
     in_moves = False
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
-    for number, raw in enumerate(text.split("\n"), start=1):  # "\n" alone ends a line ("\r\n" too: strip() below)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows' and old Macs' line ends
+    for number, raw in enumerate(text.split("\n"), start=1):  # a line feed ends a line, nothing else
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -98,13 +99,18 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
             line = lines["Seed"]
             raise RecordError(f'line {line}: bad tag value [Seed "{tags["Seed"]}"]: not a whole number', line)
         seed = value
+    try:
+        text_options = {o.name for o in game_class(tags["Game"]).option_spec if o.type is str}
+    except ValueError:
+        text_options = set()  # an unknown game: load_game below says so, with the line
     for name, value in tags.items():
         if name in RESERVED or _PLAYER_TAG.fullmatch(name):
             continue
         if name == "players" and "Players" in tags:
             line = lines[name]
             raise RecordError(f"line {line}: [players] repeats [Players]: give the number of players once", line)
-        options[name] = tag_value(value)
+        # A text option keeps its text, even one that reads as a number or true/false (a structure named "5").
+        options[name] = value if name in text_options else tag_value(value)
         option_lines[name] = lines[name]
     try:
         game = load_game(tags["Game"], **options)
@@ -150,9 +156,10 @@ def read_record(text: str) -> tuple[Game, State]:
     state = game.new_state(seed=seed)
     for line, text in record.moves:
         seat_match = _SEAT.fullmatch(text)
-        move_text, seat = (seat_match[1], int(seat_match[2])) if seat_match else (text, None)
-        if seat is not None and seat >= game.players:
-            raise RecordError(f"line {line}: @{seat}: no such seat (players 0…{game.players - 1})", line, text)
+        move_text, digits = (seat_match[1], seat_match[2]) if seat_match else (text, None)
+        seat = int(digits) if digits is not None and len(digits) <= 9 else None
+        if digits is not None and (seat is None or seat >= game.players):
+            raise RecordError(f"line {line}: @{digits[:12]}: no such seat (players 0…{game.players - 1})", line, text)
         try:
             move = game.parse_move(move_text)
         except MoveSyntaxError as error:
@@ -213,7 +220,10 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
             )
     if "Result" in extra:
         actual = " ".join(map(str, state.winners()))
-        if not state.over or str(extra["Result"]).split() != actual.split():
+        given = str(extra["Result"]).strip()
+        if not state.over and given in _UNFINISHED:  # "*" (or "") for a game that goes on, as read_record takes it
+            extra["Result"] = given
+        elif not state.over or sorted(given.split()) != sorted(actual.split()):
             wanted = f'"{actual}"' if state.over else "none: the game is not over"
             raise ValueError(f"tag 'Result' must be the game's result ({wanted}), not {extra['Result']!r}")
     if "Result" not in extra and state.over:  # an unfinished game has no result: no tag (not "*", no index list)

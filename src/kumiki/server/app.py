@@ -92,7 +92,10 @@ def option_label(name: str) -> str:
 # Where the web server's default differs from the engine's (the catalog's "default", the form's start, and what a
 # game created without the option gets): TowerBrix as the rulebook plays it, everyone building at once (the engine
 # keeps seat order by default, for studies and older records).
-WEB_DEFAULTS: dict[str, dict[str, Any]] = {"towerbrix": {"turns": "free", "waive": "vote"}}
+WEB_DEFAULTS: dict[str, dict[str, Any]] = {
+    "towerbrix": {"turns": "free", "waive": "vote"},
+    "kozo": {"size_draw": "tile"},  # the reading; the engine keeps "size" for the games stored before it
+}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
 OPEN_SEAT = "open seat"

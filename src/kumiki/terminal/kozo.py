@@ -663,8 +663,9 @@ def how_to_play(game: Game) -> str:
     pool = " ".join(f"{name}" for name in g.names)
     cubes = sum(g.size.values())
     variant = (
-        " Random size: before each turn a size is drawn among those left in the pool, and you must play a piece "
-        "of that size (if none fits, the round ends)."
+        " Random size: before each turn a size is drawn "
+        + ("as a scoring tile of a piece left (each piece as likely)" if g.size_draw == "tile" else "among those left")
+        + ", and you must play a piece of that size (if none fits, the round ends)."
         if g.random_size
         else ""
     )

@@ -43,12 +43,12 @@ def parse_blokus3d_move(text: str) -> Blokus3DMove:
         raise MoveSyntaxError("an empty move: write the piece, then its cells, e.g. 'I2 0,0,0 1,0,0'")
     name = parts[0].upper()
     if name not in PIECES:
-        raise MoveSyntaxError(f"{quoted(text)}: no piece {parts[0]!r} (pieces: {' '.join(PIECE_NAMES)})")
+        raise MoveSyntaxError(f"{quoted(text)}: no piece {quoted(parts[0], 20)} (pieces: {' '.join(PIECE_NAMES)})")
     cells: list[Cell] = []
     for part in parts[1:]:
         match = _CELL.fullmatch(part)
         if match is None:
-            raise MoveSyntaxError(f"{quoted(text)}: {part!r} is not a cell x,y,z")
+            raise MoveSyntaxError(f"{quoted(text)}: {quoted(part, 20)} is not a cell x,y,z")
         cells.append((coordinate(match[1], text), coordinate(match[2], text), coordinate(match[3], text)))
     size = len(PIECES[name])
     if len(set(cells)) != len(cells):

@@ -30,7 +30,7 @@ class KozoMove(Move):
 def _cell(part: str, text: str) -> Cell:
     match = _CELL.fullmatch(part)
     if match is None:
-        raise MoveSyntaxError(f"{quoted(text)}: {part!r} is not a cell x,y,z")
+        raise MoveSyntaxError(f"{quoted(text)}: {quoted(part, 20)} is not a cell x,y,z")
     return (coordinate(match[1], text), coordinate(match[2], text), coordinate(match[3], text))
 
 

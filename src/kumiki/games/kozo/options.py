@@ -29,10 +29,10 @@ KOZO_OPTIONS = (
     Option(
         "size_draw",
         str,
-        "tile",
-        "random_size: 'tile' (a face-down scoring tile of the pieces left: each piece equally likely) or 'size' "
-        "(each size left equally likely)",
-        choices=("tile", "size"),
+        "size",
+        "random_size: 'size' (each size left equally likely) or 'tile' (a face-down scoring tile of the pieces left: "
+        "each piece equally likely; the web app's default)",
+        choices=("size", "tile"),
     ),
     Option(
         "tiebreak",

@@ -72,7 +72,7 @@ def waive_move(seat: int, place_in_hand: int) -> TowerBrixMove:
 def _brick(name: str, text: str) -> str:
     brick = _BY_UPPER.get(name.upper())
     if brick is None:
-        raise MoveSyntaxError(f"{text!r}: no brick {name!r} (bricks: {' '.join(BRICK_IDS)})")
+        raise MoveSyntaxError(f"{quoted(text)}: no brick {quoted(name, 20)} (bricks: {' '.join(BRICK_IDS)})")
     return brick
 
 

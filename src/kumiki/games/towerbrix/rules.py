@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kumiki.core.errors import IllegalMove
+from kumiki.core.errors import IllegalMove, quoted
 from kumiki.core.game import Game, GameFacts, Move, State, checked_seed
 from kumiki.games.towerbrix.bricks import BRICK_IDS, COLOURS, TOL, Brick, brick_box, connected, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card, read_deck
@@ -86,9 +86,12 @@ class TowerBrix(Game):
             for value in (move.x, move.y):
                 steps = value / self.grid
                 if abs(steps - round(steps)) > TOL:
-                    raise IllegalMove(f"{text.strip()!r}: {format_number(value)} is not on the {self.grid:g} grid")
+                    raise IllegalMove(f"{quoted(text)}: {format_number(value)} is not on the {self.grid:g} grid")
                 if abs(value) > FAR:
-                    raise IllegalMove(f"{text.strip()!r}: corners lie within {FAR:g} of the origin")
+                    raise IllegalMove(f"{quoted(text)}: corners lie within {FAR:g} of the origin")
+            x, y = (round(value / self.grid) * self.grid + 0.0 for value in (move.x, move.y))
+            if (x, y) != (move.x, move.y):  # a hair off the grid (0.000…1): the grid point, as it will be written
+                move = place_move(move.brick, move.axis, x, y)
         return move
 
     def make_encoding(self) -> TowerBrixEncoding:
