@@ -159,3 +159,37 @@ def test_a_broken_pool_is_replaced_once_however_many_rooms_saw_it_break(tmp_path
     hub.reset_pool(broken)  # a second room, late
     assert hub.pool() is fresh and retry.result(timeout=10) is None
     fresh.shutdown()
+
+
+def test_a_game_that_no_longer_replays_does_not_keep_the_server_from_starting(
+    serve: Callable[..., TestClient], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game stored under other rules (its moves now illegal) is logged and left as stored; the server starts and
+    every other game goes on (one such game stopped the server at start-up)."""
+    from sqlalchemy import update
+
+    from kumiki.server.storage import moves_table
+
+    first = serve(pool_factory=Stuck)
+    broken = create(first, [HUMAN, HUMAN], seed=8)
+    fine = create(first, [HUMAN, HUMAN], seed=8)
+    for game in (broken, fine):
+        with first.websocket_connect(url(game, 1)) as ws:
+            view = receive_until(ws, view_at(0))
+            ws.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+            receive_until(ws, view_at(1))
+    storage = first.app.state.hub.storage  # type: ignore[attr-defined]
+    with storage.engine.begin() as conn:  # as if stored by rules that allowed it
+        conn.execute(update(moves_table).where(moves_table.c.game_id == broken["id"]).values(move="B 99,99"))
+    first.__exit__(None, None, None)
+
+    second = serve()
+    assert "does not replay with these rules" in caplog.text
+    with second.websocket_connect(url(fine, 0)) as ws:
+        assert receive_until(ws, lambda m: m["type"] == "view")["ply"] == 1
+    assert second.get(f"/api/games/{broken['id']}").json()["status"] == "playing"  # the stored summary
+    answer = second.get(f"/api/games/{broken['id']}/record")  # a replay: one line saying why not
+    assert answer.status_code == 409
+    assert answer.json() == {
+        "error": f"game {broken['id']} does not replay with these rules: B 99,99: outside the 6×6 grid"
+    }

@@ -33,7 +33,7 @@ from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
 from kumiki.server.lobby import ABOUT
-from kumiki.server.rooms import Connection, Hub, Refusal, error_message, result_columns
+from kumiki.server.rooms import Connection, Hub, Refusal, Unreplayable, error_message, result_columns
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
@@ -370,6 +370,10 @@ def create_app(
     @app.exception_handler(BadRequest)
     async def _bad_request(_request: Request, error: BadRequest) -> JSONResponse:
         return JSONResponse({"error": error.message}, status_code=error.status, headers=error.headers)
+
+    @app.exception_handler(Unreplayable)
+    async def _unreplayable(_request: Request, error: Unreplayable) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=409)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_parameter(_request: Request, error: RequestValidationError) -> JSONResponse:

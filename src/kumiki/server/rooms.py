@@ -65,6 +65,10 @@ class Connection:
         self.outbox.put_nowait(None)
 
 
+class Unreplayable(ValueError):
+    """A stored game whose moves the rules of this version refuse (stored under other rules)."""
+
+
 def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     """The position after the stored moves, replayed from the seed and options (and the seat of each move, which
     matters where several seats may act at once)."""
@@ -476,7 +480,11 @@ class Hub:
         if row is None:
             return None
         moves = self.storage.moves(game_id)
-        room = Room(row, rebuild(row, moves), [s for s, _ in moves], self)
+        try:
+            state = rebuild(row, moves)
+        except ValueError as error:
+            raise Unreplayable(f"game {game_id} does not replay with these rules: {error}") from None
+        room = Room(row, state, [s for s, _ in moves], self)
         room.chat = self.storage.chat(game_id)
         self.rooms[game_id] = room
         room.arm_clock()
@@ -500,10 +508,16 @@ class Hub:
             del self.rooms[room.row.id]
 
     def resume(self) -> int:
-        """After a (re)start: load every game still going and let its agents think again."""
+        """After a (re)start: load every game still going and let its agents think again. A game whose stored moves
+        no longer replay (stored by another version of the rules) is logged and left as stored: one such game must
+        not keep the server, and every other game, from starting."""
         count = 0
         for game_id in self.storage.playing_ids():
-            room = self.room(game_id)
+            try:
+                room = self.room(game_id)
+            except Unreplayable as error:
+                log.error("%s; it is left as stored", error)
+                continue
             if room is not None:
                 room.start_agents()
                 self.release(room)  # waiting for a human: loaded again when someone connects
