@@ -1,7 +1,9 @@
 """The returns the adapters give: one number per seat at the end of a game, the same in every library.
 
-A competitive game is zero-sum: winners share ``+1`` and the others ``-1/(n-1)`` each (with two players: win ``+1``,
-loss ``-1``, draw ``0``). TowerBrix (co-operative) gives every seat the team's score; a solo Kozo game the points.
+A competitive game is zero-sum: a seat with share ``s`` of the win (1 for a lone winner, ``1/k`` for each of ``k``
+winners, 0 for a loser) gets ``(s - 1/n)·n/(n-1)``: a lone winner ``+1``, the others ``-1/(n-1)`` each (with two
+players: win ``+1``, loss ``-1``, draw ``0``). TowerBrix (co-operative) gives every seat the team's score; a solo
+Kozo game the points.
 """
 
 from __future__ import annotations
