@@ -375,11 +375,27 @@ def test_more_record_edges_a_review_found() -> None:
     _, state = kumiki.read_record('[Game "kuzushi"]\r[Seed "1"]\r\rB 1,0\rB 0000001,2\r')
     assert [str(m) for m in state.history] == ["B 1,0", "B 1,2"]
     assert '[Result "*"]' in kumiki.write_record(state, {"Result": "*"})
-    state = kumiki.load_game("kuzushi", players=3).new_state(seed=1)
-    while not state.over:
-        state.play(state.legal_moves()[0])
-    backwards = " ".join(map(str, reversed(state.winners())))
-    assert f'[Result "{backwards}"]' in kumiki.write_record(state, {"Result": backwards})
+    state = kumiki.load_game("kuzushi", size=4).new_state(seed=12)  # a game both players win (a shared win)
+    for move in [
+        "B 1,0",
+        "B 1,2",
+        "F 2,0",
+        "B 3,2",
+        "B 1,1",
+        "F 2,2",
+        "B 0,-1",
+        "F 0,2",
+        "F 2,-1",
+        "F 3,1",
+        "F 1,-1",
+        "B 3,0",
+        "B 3,-1",
+        "B 0,1",
+        "B 2,1",
+    ]:
+        state.play(move)
+    assert state.over and state.winners() == [0, 1]
+    assert '[Result "1 0"]' in kumiki.write_record(state, {"Result": "1 0"})
 
 
 def test_a_towerbrix_corner_a_hair_off_the_grid_is_played_and_written_on_the_grid() -> None:

@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kumiki.core.errors import MoveSyntaxError, RecordError
+from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError
 from kumiki.core.game import Game, State
 from kumiki.core.options import OptionValue, format_value
 from kumiki.core.registry import game_class, load_game
 
-RESERVED = ("Game", "Players", "Seed", "Result", "Event", "Date", "Generator")
+FROM_THE_GAME = ("Game", "Players", "Seed")  # written from the state itself
+INFORMATIONAL = ("Result", "Event", "Date", "Generator")  # a writer may give these (and Player0 … PlayerN)
+RESERVED = FROM_THE_GAME + INFORMATIONAL
 _PLAYER_TAG = re.compile(r"Player\d+")
 _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
@@ -157,7 +159,7 @@ def read_record(text: str) -> tuple[Game, State]:
     for line, text in record.moves:
         seat_match = _SEAT.fullmatch(text)
         move_text, digits = (seat_match[1], seat_match[2]) if seat_match else (text, None)
-        seat = int(digits) if digits is not None and len(digits) <= 9 else None
+        seat = int(digits) if digits is not None and len(digits) <= MAX_DIGITS else None
         if digits is not None and (seat is None or seat >= game.players):
             raise RecordError(f"line {line}: @{digits[:12]}: no such seat (players 0…{game.players - 1})", line, text)
         try:
@@ -207,31 +209,29 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
         if name != "players" and value is not None:
             lines.append(f'[{name} "{_quote(format_value(value))}"]')
     extra = dict(tags or {})
-    for name in ("Game", "Players", "Seed", *game.options):
+    for name in (*FROM_THE_GAME, *game.options):
         if name in extra:
             raise ValueError(f"tag {name!r} is written from the game itself and cannot be given")
     for name in extra:  # any other tag would be read back as an option the game does not have
-        if name not in ("Event", "Date", "Result", "Generator") and not (
+        if name not in INFORMATIONAL and not (
             isinstance(name, str) and _PLAYER_TAG.fullmatch(name) and int(name[6:]) < game.players
         ):
             raise ValueError(
                 f"tag {name!r}: a record's tags are Event, Date, Result, Generator, Player0…Player{game.players - 1} "
                 "and the game's options"
             )
+    actual = " ".join(map(str, state.winners()))
     if "Result" in extra:
-        actual = " ".join(map(str, state.winners()))
         given = str(extra["Result"]).strip()
         if not state.over and given in _UNFINISHED:  # "*" (or "") for a game that goes on, as read_record takes it
             extra["Result"] = given
         elif not state.over or sorted(given.split()) != sorted(actual.split()):
             wanted = f'"{actual}"' if state.over else "none: the game is not over"
             raise ValueError(f"tag 'Result' must be the game's result ({wanted}), not {extra['Result']!r}")
-    if "Result" not in extra and state.over:  # an unfinished game has no result: no tag (not "*", no index list)
-        extra["Result"] = " ".join(map(str, state.winners()))
+    elif state.over:  # an unfinished game has no result: no tag (not "*", no index list)
+        extra["Result"] = actual
     extra.setdefault("Generator", generator())
-    for name, value in extra.items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
-            raise ValueError(f"tag name {name!r} must be letters, digits and underscores")
+    for name, value in extra.items():  # every name passed the check above: letters, digits, underscores
         lines.append(f'[{name} "{_quote(str(value))}"]')
     lines.append("")
     seats = state.move_seats()

@@ -9,7 +9,6 @@ position at once are an AND of a few shifted bitboards; face contacts are a few 
 
 from __future__ import annotations
 
-import math
 import random
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -218,12 +217,10 @@ class Blokus3DState(State):
     def scores(self) -> list[float]:
         """Each player's score: their colour's, or with two colours each the better of the two (Rumis: "the player
         with the most points in one colour wins the game")."""
-        g = self.game
-        out = [-math.inf] * g.players
-        for colour in range(g.colours):
-            player = colour % g.players
-            out[player] = max(out[player], float(self._top[colour].bit_count() - self._left[colour].bit_count()))
-        return out
+        colours, players = self.colour_scores(), self.game.players
+        if len(colours) == players:  # one colour each: the colour's score (playouts read this once each)
+            return [float(score) for score in colours]
+        return [float(max(colours[player::players])) for player in range(players)]
 
     def colour_scores(self) -> list[int]:
         """Each colour's visible squares minus its pieces not placed."""

@@ -12,6 +12,7 @@ BASE = "B"
 FLIP = "F"
 
 _MOVE = re.compile(r"\s*([BbFf])\s*(-?\d+)\s*,\s*(-?\d+)\s*", re.ASCII)
+_CELL = re.compile(r"\s*(-?\d+)\s*,\s*(-?\d+)\s*", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +48,10 @@ def parse_kuzushi_move(text: str) -> KuzushiMove:
         raise MoveSyntaxError(f"{quoted(text)}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip)")
     kind = BASE if match[1] in "Bb" else FLIP
     return KuzushiMove(kind, coordinate(match[2], text), coordinate(match[3], text))
+
+
+def parse_kuzushi_cell(text: str) -> tuple[int, int] | None:
+    """A bare cell ``x,y`` (the shorthand a player may type for B or F there), or None if ``text`` is not one;
+    MoveSyntaxError for a coordinate off any board."""
+    match = _CELL.fullmatch(text)
+    return None if match is None else (coordinate(match[1], text), coordinate(match[2], text))

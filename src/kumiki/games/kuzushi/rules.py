@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
 from kumiki.core.game import Game, GameFacts, State, checked_seed
-from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_move
+from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_cell, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
 
 if TYPE_CHECKING:
@@ -282,15 +282,13 @@ class KuzushiState(State):
             return parse_kuzushi_move(text)
         stripped = text.strip()
         if stripped and stripped[0] not in "BbFf":
-            try:
-                x, y = parse_kuzushi_move("B " + stripped).xy
-            except MoveSyntaxError as error:
-                if "off any board" in str(error):
-                    raise
+            cell = parse_kuzushi_cell(stripped)
+            if cell is None:
                 raise MoveSyntaxError(
                     f"{quoted(stripped)}: not a Kuzushi move (write 'B x,y' to place a base, 'F x,y' to flip, "
                     "or a cell x,y)"
-                ) from None
+                )
+            x, y = cell
             p = self.to_move
             if p is not None and self.has_flag(p, x, y):
                 return KuzushiMove(FLIP, x, y)
