@@ -327,3 +327,38 @@ def test_towerbrix_legal_actions_read_a_state_of_another_deck() -> None:
     for _ in range(4):
         assert green.encoding.legal_actions(state) == Encoding.legal_actions(green.encoding, state)
         state.play(rng.choice(state.legal_moves()))
+
+
+def test_towerbrix_observations_stay_in_bounds_with_hands_of_many_cards() -> None:
+    game = kumiki.load_game("towerbrix", players=1, mode="solo", total=60)
+    state = game.new_state(seed=0)
+    assert len(state.hands[0]) > 10  # the old scale (a tenth a card) went above 1 here
+    tensor = game.encoding.observe(state, 0)
+    assert tensor.max() <= 1.0 and tensor.min() >= game.encoding.observation_low
+
+
+def test_towerbrix_waive_votes_have_actions_in_the_games_that_vote() -> None:
+    game = kumiki.load_game("towerbrix", mode="challenge", challenge=13, waive="vote")
+    state = game.new_state(seed=0)
+    votes = [m for m in state.legal_moves() if m.kind == "waive"]  # type: ignore[attr-defined]
+    assert votes
+    actions = game.encoding.legal_actions(state)
+    assert actions == sorted(encode(game, m) for m in state.legal_moves())
+    for move in votes:
+        assert decode(game, encode(game, move), state) == move
+    # the numbering of every other game is unchanged, and there a vote has no action
+    plain = kumiki.load_game("towerbrix")
+    assert plain.num_actions == 101410
+    with pytest.raises(ValueError, match="only challenges 9 and 13"):
+        encode(plain, "waive 0.1")
+    with pytest.raises(ValueError, match="no seat 5"):
+        encode(game, "waive 5.1")
+
+
+def test_a_copied_kozo_game_lists_the_same_actions() -> None:
+    import copy
+
+    game = kumiki.load_game("kozo")
+    state = game.new_state()
+    for copied in (copy.deepcopy(state), __import__("pickle").loads(__import__("pickle").dumps(state))):
+        assert copied.game.encoding.legal_actions(copied) == game.encoding.legal_actions(state) != []

@@ -78,7 +78,7 @@ def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
         ({"seat": 2}, "seat must be"),
         ({"opponents": ["random", "random"]}, "one per other seat"),
         ({"opponents": ["nobody"]}, "unknown agent"),
-        ({"render_mode": "human"}, "render_mode"),
+        ({"render_mode": "rgb_array"}, "render_mode"),
     ],
 )
 def test_bad_arguments_fail_in_one_line(kwargs: dict[str, Any], message: str) -> None:
@@ -110,3 +110,22 @@ def test_a_mask_the_learner_wrote_in_lets_no_illegal_move_through() -> None:
     _, reward, done, _, info = environment.step(illegal)
     assert done and reward == -1.0 and "not a legal move" in info["illegal"]
     assert len(environment.state.history) == moves
+
+
+def test_reset_never_hands_back_a_finished_game() -> None:
+    # a one-round Kozo from seat 1: the opponent's move ends about one game in six before seat 1 moves
+    environment = make("kozo", opponents=["random"], seat=1, rounds=1)
+    for seed in range(40):
+        observation, _ = environment.reset(seed=seed)
+        assert not environment.state.over
+        assert observation["action_mask"].any()
+    first, _ = environment.reset(seed=3)
+    again, _ = environment.reset(seed=3)
+    assert np.array_equal(first["observation"], again["observation"])
+
+
+def test_options_in_which_your_seat_never_moves_fail_in_one_line() -> None:
+    # one tile each on a 3×3 board: seat 1 moves first and its tile ends the game
+    environment = make("kuzushi", opponents=["random"], seat=0, size=3, tiles=1)
+    with pytest.raises(ValueError, match="before seat 0 had a move"):
+        environment.reset(seed=0)

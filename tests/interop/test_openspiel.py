@@ -45,6 +45,13 @@ def test_openspiel_random_simulation_test_passes(name: str, params: dict[str, An
 def test_serialization_round_trip(name: str, params: dict[str, Any]) -> None:
     game = pyspiel.load_game(f"kumiki_{name}", params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # random_sim_test compares the strings and the history only: the restored state must also play on
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        restored = game.deserialize_state(state.serialize())
+        assert restored.legal_actions() == state.legal_actions() != []
+        state.apply_action(int(rng.choice(state.legal_actions())))
 
 
 @pytest.mark.parametrize(
@@ -184,3 +191,20 @@ def test_a_game_with_sampled_chance_says_it_cannot_be_serialized() -> None:
     state = pyspiel.load_game("kumiki_towerbrix", {"players": 2}).new_initial_state()
     with pytest.raises(ValueError, match="cannot serialize a Python game's sampled chance"):
         state.serialize()
+
+
+def test_the_blind_seat_information_state_hides_where_bricks_went() -> None:
+    game = pyspiel.load_game("kumiki_towerbrix", {"mode": "challenge", "challenge": 10, "players": 3, "seed": 1})
+    state = game.new_initial_state()
+    blind = game.kumiki_game.blind
+    state.apply_action(kumiki.interop.encode(game.kumiki_game, "Y1 z 0,0"))
+    assert state.information_state_string(blind).split("\n")[-1] == "edit"
+    assert state.information_state_string(0).split("\n")[-1] == "Y1 z 0,0"
+
+
+def test_there_is_no_information_state_tensor_to_mistake_for_one() -> None:
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 3})
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    assert list(state.information_state_tensor(0)) == []
+    assert len(state.observation_tensor(0)) == int(np.prod(game.observation_tensor_shape()))

@@ -85,7 +85,17 @@ def test_ansi_render_is_the_text_board() -> None:
     environment.reset(seed=0)
     assert environment.render() == environment.state.render()
     with pytest.raises(ValueError, match="render_mode"):
-        env("kuzushi", render_mode="human")
+        env("kuzushi", render_mode="rgb_array")
+
+
+def test_human_render_prints_the_board_and_pettingzoo_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    from pettingzoo.test import render_test
+
+    environment = env("kuzushi", render_mode="human", size=4)
+    environment.reset(seed=0)
+    assert environment.render() is None
+    assert capsys.readouterr().out.strip() == environment.state.render().strip()
+    render_test(lambda render_mode=None: env("kuzushi", render_mode=render_mode, size=4))
 
 
 def test_towerbrix_observations_never_show_another_seats_cards() -> None:
@@ -216,3 +226,25 @@ def test_a_legal_towerbrix_move_outside_the_placement_space_is_refused_as_such()
     environment.step(encode(environment.game, "Y2 z 0,0"))
     assert "is legal, but not among legal_moves()" in environment.infos[agent]["illegal"]
     assert environment.rewards[agent] == -1.0 and state.history == []
+
+
+def test_with_free_turns_the_aec_mask_is_zero_for_every_agent_not_to_move() -> None:
+    environment = env("towerbrix", players=3, turns="free")
+    environment.reset(seed=1)
+    for _ in range(4):
+        mover = environment.agent_selection
+        masks = {agent: environment.observe(agent)["action_mask"] for agent in environment.agents}
+        assert masks[mover].any()
+        assert not any(mask.any() for agent, mask in masks.items() if agent != mover)
+        environment.step(int(np.flatnonzero(masks[mover])[-1]))
+
+
+def test_a_pickled_kozo_environment_still_masks_its_legal_actions() -> None:
+    import pickle
+
+    environment = env("kozo")
+    environment.reset(seed=0)
+    copy = pickle.loads(pickle.dumps(environment))
+    agent = copy.agent_selection
+    assert np.array_equal(copy.observe(agent)["action_mask"], environment.observe(agent)["action_mask"])
+    assert copy.observe(agent)["action_mask"].sum() == len(copy.state.legal_moves())

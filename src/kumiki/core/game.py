@@ -187,6 +187,12 @@ class State(ABC):
         """``to_json()`` as a spectator may see it: no player's hidden information (games with secrets override)."""
         return self.to_json()
 
+    def seen_history(self, player: int) -> list[str]:
+        """The moves so far as ``player`` saw them, as text: every move by default; a game in which some seat does
+        not see some moves overrides it (an information state must not show them)."""
+        _seat(player, self.game.players)
+        return [str(move) for move in self.history]
+
     def teams(self) -> list[int]:
         """The side each player plays for (``teams()[i]``); by default every player is a side of their own."""
         return list(range(self.game.players))

@@ -26,6 +26,7 @@ from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
 from kumiki.interop.refusal import refusal
+from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
 from kumiki.interop.utility import utilities, utility_range
 
 try:
@@ -36,10 +37,13 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     raise ImportError('kumiki.interop.gymnasium needs Gymnasium: pip install "kumiki[pettingzoo]"') from error
 
 
+REDRAWS = 100  # games drawn at most in one reset() until the others leave your seat a move
+
+
 class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
     """One seat of a Kumiki game; the other seats are Kumiki agents."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium declares it so)
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}  # noqa: RUF012 (Gymnasium declares it so)
 
     def __init__(
         self,
@@ -49,8 +53,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = load_game(game, **options)
         players = self.game.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -101,7 +104,9 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A new game (its seed and the opponents' seeds drawn from ``seed``), played up to your seat's turn."""
+        """A new game (its seed and the opponents' seeds drawn from ``seed``), played up to your seat's turn. A game
+        the others end before your seat moves is no episode of yours (Gymnasium has no episode over at reset): the
+        next one is drawn from the same generator, up to ``REDRAWS`` games, then ValueError."""
         super().reset(seed=seed)
         if seed is not None or self._seeds is None:
             # the episodes' seeds come from np_random through a Python generator: one numpy draw per seeding, not
@@ -109,11 +114,17 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             self._seeds = random.Random(int(self.np_random.integers(2**63)))
         draw = self._seeds.getrandbits
         others = [p for p in range(self.game.players) if p != self.seat]
-        self.opponents = {p: make_agent(seed=draw(31)) for p, make_agent in zip(others, self._makers, strict=True)}
-        self.state = self.game.new_state(seed=draw(31))
-        self._reset_once, self._ended = True, False
-        self._others_play()
-        return self._observation(), {}
+        for _ in range(REDRAWS):
+            self.opponents = {p: make_agent(seed=draw(31)) for p, make_agent in zip(others, self._makers, strict=True)}
+            self.state = self.game.new_state(seed=draw(31))
+            self._reset_once, self._ended = True, False
+            self._others_play()
+            if not self.state.over:
+                return self._observation(), {}
+        raise ValueError(
+            f"in {REDRAWS} games of {self.game.name} the others ended the game before seat {self.seat} had a move: "
+            "an episode needs a move of yours (another seat, or longer games)"
+        )
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for your seat, then let the other seats play until it is yours again or the game ends."""
@@ -144,10 +155,8 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         return self._observation(), float(reward), bool(state.over), False, {}
 
     def render(self) -> str | None:
-        """The game's text board (``render_mode="ansi"``), else None."""
-        if self.render_mode is None:
-            return None
-        return self.state.render()
+        """The game's text board (``render_mode="ansi"``; printed with ``"human"``), else None."""
+        return render(self.state, self.render_mode)
 
 
 def make(

@@ -232,25 +232,29 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
 
 class Observer:
     """OpenSpiel's observer: the tensor of ``game.encoding.observe`` (``dict["observation"]`` has its shape) and
-    strings from ``state.view(player)``; with perfect recall, the moves so far as well."""
+    strings from ``state.view(player)``; with perfect recall, the moves so far as the player saw them as well.
+
+    There is no information-state tensor (the game type says so): with perfect recall the tensor is empty rather
+    than the observation's, which would pass for a record of the past it does not hold."""
 
     def __init__(self, game: Game, perfect_recall: bool, params: Any) -> None:
         if params:
             raise ValueError(f"the Kumiki observers take no parameters, got {params!r}")
         self.encoding = game.encoding
         self.perfect_recall = perfect_recall
-        shape = self.encoding.observation_shape
+        shape = (0,) if perfect_recall else self.encoding.observation_shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
+        self.dict = {"observation": self.tensor.reshape(shape)} if not perfect_recall else {}
 
     def set_from(self, state: KumikiState, player: int) -> None:
-        self.tensor[:] = self.encoding.observe(state.kumiki_state, player).ravel()
+        if not self.perfect_recall:
+            self.tensor[:] = self.encoding.observe(state.kumiki_state, player).ravel()
 
     def string_from(self, state: KumikiState, player: int) -> str:
         kstate = state.kumiki_state
         text = json.dumps(kstate.view(player), sort_keys=True, separators=(",", ":"))
         if self.perfect_recall:
-            text += "\n" + " | ".join(str(m) for m in kstate.history)
+            text += "\n" + " | ".join(kstate.seen_history(player))
         return f"p{player} {text}"
 
 

@@ -4,9 +4,10 @@ As PettingZoo's classic environments: agents ``player_0 … player_{n-1}`` act w
 always in a cycle: Kuzushi's first move is player 1's, a Blokus 3D colour that cannot move is skipped); each
 observation is ``{"observation": array, "action_mask": int8 array}`` with the actions of
 ``kumiki.interop.encode`` (the mask is all zero for an agent not to move); rewards are given once, at the end (see
-``kumiki.interop.utility``); ``render_mode="ansi"`` returns the game's text board. An illegal action (its mask is
-0) ends the game with ``-1`` for the agent that played it and ``0`` for the others, with ``infos[agent]["illegal"]``
-saying why, as PettingZoo's TerminateIllegalWrapper does; an action that is not an int in range raises ValueError.
+``kumiki.interop.utility``); ``render_mode="ansi"`` returns the game's text board ("human" prints it). An
+illegal action (its mask is 0) ends the game with ``-1`` for the agent that played it and ``0`` for the others,
+with ``infos[agent]["illegal"]`` saying why, as PettingZoo's TerminateIllegalWrapper does; an action that is not an
+int in range raises ValueError.
 These checks are built in rather than stacked as wrappers, which cost more than the game's own move here. Chance
 (Kozo's random sizes, TowerBrix's deals) comes from ``reset(seed=…)``. Needs the extra:
 ``pip install "kumiki[pettingzoo]"``.
@@ -24,6 +25,7 @@ from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
 from kumiki.interop.refusal import refusal
+from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
 from kumiki.interop.utility import utilities
 
 try:
@@ -38,12 +40,16 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 class KumikiEnv(AECEnv):  # type: ignore[misc]
     """One Kumiki game as an AEC environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "kumiki_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "render_fps": RENDER_FPS,
+        "name": "kumiki_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, game: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = load_game(game, **options)
         self.metadata = {**KumikiEnv.metadata, "name": f"kumiki_{game}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
@@ -94,6 +100,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         observation, mask = self._encoding.observe_and_mask(state, player)
         if state.to_move == player:  # kept apart from the array handed out: a learner may write in that one
             self._shown = (state, len(state.history), mask.copy())
+        else:  # free turns let every seat act, but here one seat acts a step: the one to move
+            mask[:] = 0
         return {"observation": observation, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, dict[str, Any]]:
@@ -160,10 +168,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The game's text board (``render_mode="ansi"``), else None."""
-        if self.render_mode is None:
-            return None
-        return self.state.render()
+        """The game's text board (``render_mode="ansi"``; printed with ``"human"``), else None."""
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or file."""
@@ -204,13 +210,16 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     length) truncate a game of agents that only wait.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "kumiki_parallel_v0"}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "render_fps": RENDER_FPS,
+        "name": "kumiki_parallel_v0",
+    }
 
     def __init__(
         self, game: str, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = load_game(game, **options)
         self.metadata = {**KumikiParallelEnv.metadata, "name": f"kumiki_{game}_parallel_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
@@ -301,10 +310,8 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        """The game's text board (``render_mode="ansi"``), else None."""
-        if self.render_mode is None:
-            return None
-        return self.state.render()
+        """The game's text board (``render_mode="ansi"``; printed with ``"human"``), else None."""
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window or file."""

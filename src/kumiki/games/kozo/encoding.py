@@ -13,7 +13,7 @@ and still reaches every legal move (in any position each legal move has exactly 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,7 +44,7 @@ class KozoEncoding(Encoding):
         self.index = {(p.piece, p.cells): i for i, p in enumerate(self.placements)}
         self.num_actions = len(self.placements) * _COLUMNS
         # a placement's first action, by the placement object itself (the game's own, which lowered() hands out)
-        self.first_action = {id(p): i * _COLUMNS for i, p in enumerate(self.placements)}
+        self.first_action = self._first_actions()
         # the highest level a cube can reach: every piece stacked by its tallest side
         self.height = sum(max(max(c) - min(c) + 1 for c in zip(*shape, strict=True)) for shape in game.pieces.values())
         self.cubes = sum(game.size.values())
@@ -64,6 +64,14 @@ class KozoEncoding(Encoding):
             self.layout[name] = (start, start + size)
             start += size
         self.observation_shape = (start,)
+
+    def _first_actions(self) -> dict[int, int]:
+        return {id(p): i * _COLUMNS for i, p in enumerate(self.placements)}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """After pickle or deepcopy the placements are new objects: their table is keyed by the new ones."""
+        self.__dict__.update(data)
+        self.first_action = self._first_actions()
 
     def encode(self, move: Move) -> int:
         if not isinstance(move, KozoMove) or not move.cells:

@@ -2,7 +2,9 @@
 
 Actions: ``0`` is ``ok``, ``1`` is ``time`` (challenge 2's clock), ``2 … 1+B`` take away each usable brick (``B`` of
 them: ``Y1 Y2 P1 P2 R1 R2 B1 B2``, and ``G`` with the pink deck), then the placements, numbered by brick, axis
-(``x y z``), corner ``x``, corner ``y``, for every grid corner within ``R`` of the origin on both axes.
+(``x y z``), corner ``x``, corner ``y``, for every grid corner within ``R`` of the origin on both axes; with
+waive votes (challenges 9 and 13, ``waive="vote"``), then a vote for every seat's card by its place in the hand
+(``waive s.k``: ``D`` actions a seat, ``D`` the deck's cards).
 
 The table is unbounded, so no finite numbering covers every corner: ``R`` is ``B`` brick lengths (16 with the green
 deck and 2×1×1 bricks), the farthest a listed placement can be from the first brick (at ``0,0``) while the tower
@@ -18,7 +20,7 @@ import numpy as np
 
 from kumiki.core.encoding import Encoding, Tensor
 from kumiki.games.towerbrix.bricks import AXES
-from kumiki.games.towerbrix.moves import OK, TIME, TowerBrixMove, place_move, remove_move
+from kumiki.games.towerbrix.moves import OK, TIME, TowerBrixMove, place_move, remove_move, waive_move
 
 if TYPE_CHECKING:
     from kumiki.core.game import Move, State
@@ -31,9 +33,9 @@ class TowerBrixEncoding(Encoding):
     """``ok``, ``time``, removals, placements in a square window. The observation (flat, float32), seats numbered
     from the observer: each usable brick ``(B, 10)`` (on the table, axis one-hot, its box divided by ``R``, within
     ±1; all zero for challenge 10's blind seat), the observer's own cards over the deck ``(D)`` and whether each
-    holds now ``(D)`` (the helper, as ``view`` gives it), the cards each seat holds ``(P)``, the thumbs-up ``(P)``,
-    the seat to move ``(P)``, then edits, round, attempt and the points so far (4, as fractions). Other seats'
-    cards are never in it."""
+    holds now ``(D)`` (the helper, as ``view`` gives it), the cards each seat holds ``(P``, as a fraction of the
+    deck: a hand never holds more), the thumbs-up ``(P)``, the seat to move ``(P)``, then edits, round, attempt and
+    the points so far (4, as fractions). Other seats' cards are never in it."""
 
     def __init__(self, game: TowerBrix) -> None:
         self.game = game
@@ -44,10 +46,15 @@ class TowerBrixEncoding(Encoding):
         self.steps = round(2 * self.reach / game.grid) + 1
         self.first_place = 2 + len(self.bricks)
         self.per_brick = len(AXES) * self.steps**2
-        self.num_actions = self.first_place + len(self.bricks) * self.per_brick
+        self.first_waive = self.first_place + len(self.bricks) * self.per_brick
+        self.cards = {card.id: i for i, card in enumerate(game.deck)}
+        # waive votes (challenges 9 and 13 with waive="vote"): a seat's card by its place in the hand, which never
+        # holds more cards than the deck; other games have no such actions, so their numbering is unchanged
+        votes = game.challenge is not None and game.challenge.waive_one and game.options["waive"] == "vote"
+        self.hand_cap = len(self.cards) if votes else 0
+        self.num_actions = self.first_waive + game.players * self.hand_cap
         # the last spots listed and their actions less the brick's first (one tuple: swapped whole)
         self._offsets: tuple[list[Spot] | None, list[int]] = (None, [])
-        self.cards = {card.id: i for i, card in enumerate(game.deck)}
         players = game.players
         self.layout: dict[str, tuple[int, int]] = {}
         start = 0
@@ -72,7 +79,12 @@ class TowerBrixEncoding(Encoding):
         if move.kind == "time":
             return 1
         if move.kind == "waive":
-            raise ValueError(f"{move}: a waive vote (challenges 9 and 13 with waive='vote') has no action")
+            seat, place = int(move.x), int(move.y)
+            if not self.hand_cap:
+                raise ValueError(f"{move}: only challenges 9 and 13 with waive='vote' have waive votes, no action")
+            if not (0 <= seat < self.game.players and 1 <= place <= self.hand_cap):
+                raise ValueError(f"{move}: no seat {seat} with a card {place} in this game, no action")
+            return self.first_waive + seat * self.hand_cap + place - 1
         brick = self.brick_index.get(move.brick)
         if brick is None:
             raise ValueError(f"{move}: {move.brick} is not used with this deck, no action")
@@ -104,7 +116,7 @@ class TowerBrixEncoding(Encoding):
         for move in head:
             try:
                 out.append(self.encode(move))
-            except ValueError:  # a waive vote
+            except ValueError:  # a brick this deck does not use (a state of another TowerBrix): no action
                 continue
         if free:
             known, offsets = self._offsets
@@ -129,6 +141,9 @@ class TowerBrixEncoding(Encoding):
             return TIME
         if action < self.first_place:
             return remove_move(self.bricks[action - 2])
+        if action >= self.first_waive:
+            seat, place = divmod(action - self.first_waive, self.hand_cap)
+            return waive_move(seat, place + 1)
         rest, iy = divmod(action - self.first_place, self.steps)
         rest, ix = divmod(rest, self.steps)
         brick, axis = divmod(rest, len(AXES))
@@ -157,7 +172,7 @@ class TowerBrixEncoding(Encoding):
                 out[lo + self.cards[card]] = float(holds)
         for k in range(players):
             seat = (player + k) % players
-            out[self.layout["hand_sizes"][0] + k] = len(s.hands[seat]) / 10
+            out[self.layout["hand_sizes"][0] + k] = len(s.hands[seat]) / len(self.cards)
             out[self.layout["oks"][0] + k] = float(seat in s.oks)
         if s.to_move is not None:
             out[self.layout["to_move"][0] + (s.to_move - player) % players] = 1.0

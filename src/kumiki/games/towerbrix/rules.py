@@ -601,6 +601,18 @@ class TowerBrixState(State):
             data["bricks_hidden"] = True
         return data
 
+    def seen_history(self, player: int) -> list[str]:
+        """Challenge 10's blind seat knows that a brick was placed or taken away (the edit count), never which or
+        where: those moves read ``edit`` for it."""
+        seen = super().seen_history(player)
+        if player != self.game.blind:
+            return seen
+        edits = ("place", "remove")
+        return [
+            "edit" if getattr(move, "kind", "") in edits else text
+            for move, text in zip(self.history, seen, strict=True)
+        ]
+
     def public_view(self) -> dict[str, Any]:
         """What a spectator sees: the tower and the counts of cards; cards only in the solo game (face up)."""
         data = self.to_json()
