@@ -75,8 +75,23 @@ def _free_port() -> int:
 class Server:
     """A running `kumiki serve` and a few lobby calls for setting games up quickly."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, db: str = "") -> None:
         self.url = url
+        self.db = db
+
+    def state(self, game_id: str) -> Any:
+        """The engine's State of a game as the server stores it, read from the test's own database (the server
+        gives no record of a game going that has hidden cards: its seed would tell them)."""
+        from kumiki.server.rooms import rebuild
+        from kumiki.server.storage import Storage
+
+        storage = Storage(self.db)
+        try:
+            row = storage.game(game_id)
+            assert row is not None, f"no game {game_id}"
+            return rebuild(row, storage.moves(game_id))
+        finally:
+            storage.close()
 
     def post(self, path: str, data: Any) -> Any:
         request = urllib.request.Request(
@@ -103,7 +118,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         pytest.skip(_missing() or "")
     folder = tmp_path_factory.mktemp("kumiki-serve")
     port = _free_port()
-    command = [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", f"sqlite:///{folder}/e2e.db"]
+    db = f"sqlite:///{folder}/e2e.db"
+    command = [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", db]
     log = open(folder / "serve.log", "w")  # noqa: SIM115 - closed after the process
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -118,7 +134,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 time.sleep(0.05)
         else:
             pytest.fail("kumiki serve did not answer within 10 s")
-        yield Server(url)
+        yield Server(url, db)
     finally:
         stop(process)
         log.close()

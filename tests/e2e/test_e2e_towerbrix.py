@@ -13,8 +13,6 @@ pytest.importorskip("playwright", reason="Playwright for Python is not installed
 from playwright.sync_api import Page, expect
 from tests.helpers import until
 
-import kumiki
-
 READY = "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.towerbrix"
 
 
@@ -27,9 +25,8 @@ def point(page: Page, x: float, y: float, z: float) -> tuple[float, float]:
 
 
 def engine_view(server: Any, game_id: str) -> dict[str, Any]:
-    """Seat 0's view as the engine has it, from the game's record."""
-    _game, state = kumiki.read_record(server.text(f"/api/games/{game_id}/record"))
-    return state.view(0)
+    """Seat 0's view as the engine has it, from the game's stored moves."""
+    return server.state(game_id).view(0)  # type: ignore[no-any-return]
 
 
 def assert_cards_match(page: Page, view: dict[str, Any]) -> None:

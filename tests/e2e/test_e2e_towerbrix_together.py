@@ -13,8 +13,6 @@ pytest.importorskip("playwright", reason="Playwright for Python is not installed
 from playwright.sync_api import Page, expect
 from tests.helpers import until
 
-import kumiki
-
 READY = "window.__kumiki.frames > 5 && window.__kumiki.towerbrix && window.__kumiki.views > 0"
 
 
@@ -54,7 +52,7 @@ def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: An
     # the computer teammate (seat 2, next in the order) builds alongside; the status names who made the last edit
     until(ann, "window.__kumiki.ply >= 2")
     expect(ann.get_by_test_id("status")).to_contain_text(" by ")
-    movers = kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))[1].movers
+    movers = server.state(created["id"]).movers
     assert movers[:2] == [1, 2]
 
     # ann and bob each place a brick at the same moment
@@ -68,14 +66,14 @@ def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: An
     ann.wait_for_timeout(1500)  # let the teammate's replies and any refusal arrive
     ann_tower, bob_tower = towers_at_one_ply(ann, bob)
     assert ann_tower == bob_tower  # every browser shows the same tower
-    movers = set(kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))[1].movers[2:])
+    movers = set(server.state(created["id"]).movers[2:])
     refused = [p for p in (ann, bob) if p.get_by_test_id("error").text_content()]
     assert {0, 1} <= movers or len(refused) == 1  # both applied in the server's order, or one clearly refused
     for page in refused:
         expect(page.get_by_test_id("error")).to_contain_text("refused")
 
     # no card leaks: each browser holds its own cards and never another seat's
-    _, state = kumiki.read_record(server.text(f"/api/games/{created['id']}/record"))
+    state = server.state(created["id"])
     for seat, page in ((0, ann), (1, bob)):
         html = page.content()
         assert all(card in html for card in state.hands[seat])

@@ -47,7 +47,7 @@ def register_agent_path(name: str, target: str) -> None:
     _LAZY_AGENTS[name] = target
 
 
-def load_agent(name: str, **options: Any) -> Agent:
+def load_agent(name: str, /, **options: Any) -> Agent:
     """The agent ``name`` with its options; ValueError names what is allowed."""
     return _agent_class(name)(**options)
 

@@ -16,7 +16,7 @@ class Agent(ABC):
     option_spec: ClassVar[tuple[Option, ...]] = ()
     only_game: ClassVar[str | None] = None  # the one game a game-specific agent plays (None: every game)
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"agent {self.name!r}")
 
     @abstractmethod

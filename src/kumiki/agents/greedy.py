@@ -27,7 +27,7 @@ class GreedyAgent(Agent):
     name = "greedy"
     option_spec = (Option("seed", int, None, "random seed for breaking ties (None: a fresh one)", nullable=True),)
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.rng = random.Random(self.options["seed"])
 

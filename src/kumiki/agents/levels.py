@@ -126,7 +126,7 @@ class LevelAgent(Agent):
         Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         assert self.only_game is not None, "a game's own subclass (level_agents) names the game"
         self.agent = level_agent(self.only_game, self.options["level"], self.options["seed"])

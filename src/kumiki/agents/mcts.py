@@ -152,7 +152,7 @@ class MCTSAgent(Agent):
         ),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.rng = random.Random(self.options["seed"])
         self.last_iterations = 0

@@ -16,7 +16,7 @@ class RandomAgent(Agent):
     name = "random"
     option_spec = (Option("seed", int, None, "random seed (None: a fresh one)", nullable=True),)
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.rng = random.Random(self.options["seed"])
 

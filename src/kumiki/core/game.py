@@ -50,7 +50,7 @@ class Game(ABC):
     facts: ClassVar[GameFacts]
     option_spec: ClassVar[tuple[Option, ...]]
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"game {self.name!r}")
         players = self.options.get("players", self.facts.min_players)
         self.players: int = int(players)
@@ -186,6 +186,12 @@ class State(ABC):
     def public_view(self) -> dict[str, Any]:
         """``to_json()`` as a spectator may see it: no player's hidden information (games with secrets override)."""
         return self.to_json()
+
+    def late_move_refusal(self, move: Move, seen_ply: int) -> str | None:
+        """Why ``move``, chosen on the position at ply ``seen_ply`` (where several seats act at once, moves cross),
+        must not be played now although it is legal: it would mean something else here. None: it means the same (the
+        default). A server asks this of a move sent for an earlier ply."""
+        return None
 
     def seen_history(self, player: int) -> list[str]:
         """The moves so far as ``player`` saw them, as text: every move by default; a game in which some seat does

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError
+from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError, quoted
 from kumiki.core.game import Game, State
 from kumiki.core.options import OptionValue, format_value
 from kumiki.core.registry import game_class, load_game
@@ -64,10 +64,10 @@ def parse_record(text: str) -> Record:
             continue
         if line.startswith("["):
             if in_moves:
-                raise RecordError(f"line {number}: a tag after the moves began: {line!r}", number)
+                raise RecordError(f"line {number}: a tag after the moves began: {quoted(line)}", number)
             match = _TAG.fullmatch(line)
             if match is None:
-                raise RecordError(f'line {number}: not a tag line (expected [Name "value"]): {line!r}', number)
+                raise RecordError(f'line {number}: not a tag line (expected [Name "value"]): {quoted(line)}', number)
             name, value = match[1], match[2].replace('\\"', '"').replace("\\\\", "\\")
             if name in record.tags:
                 raise RecordError(f"line {number}: the tag [{name}] is given twice", number)
@@ -91,7 +91,9 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
         players = tag_value(tags["Players"])
         if not isinstance(players, int) or isinstance(players, bool):
             line = lines["Players"]
-            raise RecordError(f'line {line}: bad tag value [Players "{tags["Players"]}"]: not a whole number', line)
+            raise RecordError(
+                f"line {line}: bad tag value [Players {quoted(tags['Players'], 20)}]: not a whole number", line
+            )
         options["players"] = players
         option_lines["players"] = lines["Players"]
     seed: int | None = None
@@ -99,7 +101,7 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
         value = tag_value(tags["Seed"])
         if not isinstance(value, int) or isinstance(value, bool):
             line = lines["Seed"]
-            raise RecordError(f'line {line}: bad tag value [Seed "{tags["Seed"]}"]: not a whole number', line)
+            raise RecordError(f"line {line}: bad tag value [Seed {quoted(tags['Seed'], 20)}]: not a whole number", line)
         seed = value
     try:
         text_options = {o.name for o in game_class(tags["Game"]).option_spec if o.type is str}
@@ -137,7 +139,7 @@ def _check_result(record: Record, state: State) -> None:
         claimed = sorted(int(part) for part in text.split())
     except ValueError:
         raise RecordError(
-            f'line {line}: bad tag value [Result "{text}"]: winners\' indexes separated by spaces, or *', line
+            f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces, or *", line
         ) from None
     if not state.over:
         raise RecordError(
@@ -184,7 +186,7 @@ _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines
 
 def _quote(value: str) -> str:
     if any(mark in value for mark in _LINE_BREAKS):  # a record holds one tag a line
-        raise ValueError(f"a tag value cannot hold a line break: {value!r}")
+        raise ValueError(f"a tag value cannot hold a line break: {quoted(value)}")
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 

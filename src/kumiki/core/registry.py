@@ -35,6 +35,6 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
-def load_game(name: str, **options: Any) -> Game:
+def load_game(name: str, /, **options: Any) -> Game:
     """The game ``name`` with its options: ``load_game("kuzushi", players=3)``."""
     return game_class(name)(**options)

@@ -299,7 +299,7 @@ class OpenSpielMCTS(Agent):
         Option("seed", int, None, "seed of the bot's random choices (None: fresh)", 0, 2**63 - 1, nullable=True),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self._games: dict[int, tuple[Game, Any]] = {}
         seed = self.options["seed"]

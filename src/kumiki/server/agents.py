@@ -42,7 +42,10 @@ MAX_WORKERS = 2
 
 def level_agent(game: str, level: str) -> AgentSpec:
     """The agent (name and options) behind ``level`` in ``game``: the game's own setting, else the common one."""
-    return GAME_LEVELS.get(game, {}).get(level) or LEVELS.get(level) or PLAIN_AGENTS[level]
+    spec = GAME_LEVELS.get(game, {}).get(level) or LEVELS.get(level) or PLAIN_AGENTS.get(level)
+    if spec is None:  # a level stored by an installation that had it (OpenSpiel's, say), or by another version
+        raise ValueError(f"this server has no computer player {level!r}")
+    return spec
 
 
 def positions(

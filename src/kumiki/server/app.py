@@ -27,13 +27,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
 from kumiki.agents.levels import level_note
+from kumiki.core.errors import quoted
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
 from kumiki.server.lobby import ABOUT
-from kumiki.server.rooms import Connection, Hub, Refusal, Unreplayable, error_message, result_columns
+from kumiki.server.rooms import (
+    MAX_PLIES,
+    Connection,
+    Hub,
+    Refusal,
+    Unreplayable,
+    error_message,
+    record_ready,
+    result_columns,
+)
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
@@ -177,9 +187,9 @@ def check_web_options(name: str, options: dict[str, Any]) -> None:
         value = options[option]
         if allowed is None and value != defaults[option]:
             raise BadRequest(f"option {option!r} is fixed at {defaults[option]!r} on the web server")
-        if allowed is not None and value not in allowed:
+        if allowed is not None and (not isinstance(value, (str, int, float)) or value not in allowed):
             offered = ", ".join(map(str, allowed))
-            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {value!r}")
+            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {quoted(repr(value))}")
 
 
 def seat_name(name: Any, index: int) -> str:
@@ -198,22 +208,24 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
         if not isinstance(seat, dict):
             raise BadRequest(f"seat {index}: must be an object")
         kind = seat.get("kind")
+        agent, level = seat.get("agent"), seat.get("level", "easy")
+        if not isinstance(agent, (str, type(None))) or not isinstance(level, str):
+            raise BadRequest(f"seat {index}: an agent or a level is a name (text)")
         if kind == "human":
             out.append({"kind": "human", "name": seat_name(seat.get("name"), index)})
         elif kind == "open":
             out.append({"kind": "open", "name": OPEN_SEAT})
-        elif kind == "agent" and "agent" in seat:
-            agent = seat["agent"]
+        elif kind == "agent" and agent is not None:
             if agent not in PLAIN_AGENTS:
-                raise BadRequest(f"seat {index}: unknown agent {agent!r} (agents: {', '.join(PLAIN_AGENTS)})")
+                raise BadRequest(f"seat {index}: unknown agent {quoted(agent)} (agents: {', '.join(PLAIN_AGENTS)})")
             out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
         elif kind == "agent":
-            level = seat.get("level", "easy")
             if level not in LEVELS:
-                raise BadRequest(f"seat {index}: unknown level {level!r} (levels: {', '.join(LEVELS)})")
+                raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(LEVELS)})")
             out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
         else:
-            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {kind!r}')
+            shown = quoted(kind) if isinstance(kind, str) else type(kind).__name__
+            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {shown}')
     return out
 
 
@@ -225,11 +237,15 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     if unknown:
         raise BadRequest(f"unknown field {sorted(unknown)[0]!r} (fields: game, options, seats, seed, undo)")
     name = body.get("game")
-    if name not in WEB_GAMES:
-        raise BadRequest(f"unknown game {name!r} (games: {', '.join(WEB_GAMES)})")
+    if not isinstance(name, str) or name not in WEB_GAMES:
+        shown = quoted(name) if isinstance(name, str) else type(name).__name__
+        raise BadRequest(f"unknown game {shown} (games: {', '.join(WEB_GAMES)})")
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise BadRequest('"options" must be an object of option values')
+    for option, value in options.items():
+        if isinstance(value, str) and not value.isprintable():
+            raise BadRequest(f"option {quoted(option)}: one line of printable text (a record keeps it on one line)")
     seats = _seat_rows(body.get("seats"))
     options = {**WEB_DEFAULTS.get(name, {}), **options}  # an option left out takes the catalog's default
     if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
@@ -238,7 +254,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     try:
         game = load_game(name, **options)
     except ValueError as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(_one_line(error)) from None
     if len(seats) != game.players:
         raise BadRequest(f"{name} with these options has {game.players} players, but {len(seats)} seats were given")
     seed = body.get("seed")
@@ -296,16 +312,21 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
 def import_record(storage: Storage, text: str) -> dict[str, Any]:
     """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it."""
     try:
-        tags = parse_record(text).tags
+        parsed = parse_record(text)
+        if len(parsed.moves) > MAX_PLIES:  # before any replay: a megabyte of "ok" lines is 170,000 moves
+            raise BadRequest(f"the record has {len(parsed.moves)} moves; the server keeps games of at most {MAX_PLIES}")
+        tags = parsed.tags
         name = tags.get("Game", "")
         narrowed = WEB_OPTIONS.get(name, {})
         check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
         game, final = read_record(text)
     except RecordError as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(_one_line(error)) from None
     if game.name not in WEB_GAMES:
         raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
     check_web_options(game.name, game.options)
+    if final.seed is not None and not -(2**31) <= final.seed <= MAX_SEED:
+        raise BadRequest(f"the server keeps seeds of at most 32 bits; this record's is {quoted(str(final.seed))}")
     played_by = final.move_seats()  # the record's own seats where every seat may act at once
     replay = game.new_state(seed=final.seed)
     moves: list[tuple[int | None, str]] = []
@@ -331,6 +352,24 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     )
     storage.create_game(row, moves)
     return {"id": game_id, "replay": f"/replay/{game_id}"}
+
+
+def listed(row: GameRow) -> dict[str, Any]:
+    """A game's summary as the API lists it, with ``record_ready``: whether its record is given now (see
+    ``rooms.record_ready``; a game whose stored options no longer load gives none)."""
+    if row.status == "over":
+        return {**row.summary(), "record_ready": True}
+    try:
+        chance = load_game(row.game, **row.options).has_chance()
+    except (ValueError, TypeError):
+        return {**row.summary(), "record_ready": False}
+    return {**row.summary(), "record_ready": not chance}
+
+
+def _one_line(error: Exception, limit: int = 300) -> str:
+    """An engine's refusal as the API's one line: its first line, cut (a bad value is never echoed in full)."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _record_name(tag: str | None, seat: int) -> str:
@@ -422,8 +461,8 @@ def create_app(
     def summary(request: Request, game_id: str) -> dict[str, Any]:
         row = hub_of(request).storage.game(game_id)
         if row is None:
-            raise BadRequest(f"no game {game_id!r}", 404)
-        return row.summary()
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
+        return listed(row)
 
     @app.get("/api/catalog")
     async def get_catalog() -> dict[str, Any]:
@@ -448,7 +487,7 @@ def create_app(
     @app.get("/api/games")
     async def list_games(request: Request, limit: int = 20) -> dict[str, Any]:
         limit = max(1, min(limit, 200))
-        return {"games": [row.summary() for row in hub_of(request).storage.games(limit)]}
+        return {"games": [listed(row) for row in hub_of(request).storage.games(limit)]}
 
     @app.get("/api/tables")
     async def open_tables(request: Request, game: str | None = None) -> dict[str, Any]:
@@ -457,7 +496,7 @@ def create_app(
             raise BadRequest(f"unknown game {game!r} (games: {', '.join(WEB_GAMES)})")
         tables = []
         for row in hub_of(request).storage.open_tables(game):
-            tables.append({**row.summary(), "free": [s.seat for s in row.seats if s.kind == "open"]})
+            tables.append({**listed(row), "free": [s.seat for s in row.seats if s.kind == "open"]})
         return {"tables": tables}
 
     @app.post("/api/games/{game_id}/join")
@@ -471,7 +510,7 @@ def create_app(
         hub = hub_of(request)
         row = hub.storage.game(game_id)
         if row is None:
-            raise BadRequest(f"no game {game_id!r}", 404)
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(row.seats):
             raise BadRequest(f'"seat" must be a seat number from 0 to {len(row.seats) - 1}')
         if row.status != "playing":
@@ -492,13 +531,22 @@ def create_app(
         hub = hub_of(request)
         room = hub.room(game_id)
         if room is None:
-            raise BadRequest(f"no game {game_id!r}", 404)
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
         try:
+            if not record_ready(room.state):
+                raise BadRequest(
+                    "the record of this game is given once it ends: its seed tells the hidden cards and the draws to "
+                    "come",
+                    409,
+                )
             tags = {
                 f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else f"{s.name} ({s.level})"
                 for s in room.row.seats
             }  # (a name stored before names were cleaned may hold a control character no record line can)
-            text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+            try:
+                text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+            except ValueError as error:  # a game stored before its options were checked for one line
+                raise BadRequest(f"this game has no record: {_one_line(error)}", 409) from None
         finally:
             hub.release(room)
         headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
@@ -519,21 +567,31 @@ def create_app(
         hub = hub_of(request)
         row = hub.storage.game(game_id)
         if row is None:
-            raise BadRequest(f"no game {game_id!r}", 404)
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
         stored = hub.storage.moves(game_id)
         texts = [text for _seat, text in stored]
-        states = []
-        for state in positions(row.game, row.options, row.seed, texts, [seat for seat, _text in stored]):
-            states.append(state.public_view())
+        movers = [seat for seat, _text in stored]
+
+        def views() -> tuple[list[dict[str, Any]], list[float], list[int]]:
+            states = []
+            try:
+                for state in positions(row.game, row.options, row.seed, texts, movers):
+                    states.append(state.public_view())
+            except (ValueError, TypeError) as error:  # IllegalMove included: stored under other rules
+                raise Unreplayable(f"game {game_id} does not replay with these rules: {_one_line(error)}") from None
+            return states, state.scores(), state.winners()
+
+        # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
+        states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
         return {
             "game": row.game,
             "options": row.options,
             "players": [s.public() for s in row.seats],
             "moves": texts,
-            "movers": [seat for seat, _text in stored],
+            "movers": movers,
             "states": states,
-            "scores": state.scores(),
-            "winners": state.winners(),
+            "scores": scores,
+            "winners": winners,
             "chat": hub.storage.chat(game_id),
         }
 
@@ -541,7 +599,7 @@ def create_app(
     async def get_chat(request: Request, game_id: str) -> list[dict[str, Any]]:
         hub = hub_of(request)
         if hub.storage.game(game_id) is None:
-            raise BadRequest(f"no game {game_id!r}", 404)
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
         return hub.storage.chat(game_id)
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
@@ -553,9 +611,14 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
-        room = hub_of(websocket).room(game_id)
+        try:
+            room = hub_of(websocket).room(game_id)
+        except Unreplayable as error:
+            await websocket.send_text(error_message("unreplayable", str(error)))
+            await websocket.close(4409)
+            return
         if room is None:
-            await websocket.send_text(error_message("not_found", f"no game {game_id!r}"))
+            await websocket.send_text(error_message("not_found", f"no game {quoted(game_id)}"))
             await websocket.close(4404)
             return
         try:
@@ -565,10 +628,10 @@ def create_app(
             await websocket.send_text(error_message(refusal.code, refusal.message))
             await websocket.close(4403)
             return
-        room.start_agents()  # (idempotent) in case an agent is to move and not thinking
         connection = Connection(seat)
         sender = asyncio.get_running_loop().create_task(_sender(websocket, connection))
         room.connections.add(connection)
+        room.start_agents()  # (idempotent) in case an agent is to move and not thinking: its player is here now
         room.broadcast()  # the newcomer's first view, and everyone sees who is connected
         bucket = limits.ws_bucket()
         try:
@@ -680,13 +743,16 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
         else:
             raise Refusal(
                 "bad_message",
-                f'unknown message type {kind!r} (types: "move", "undo", "sync", "why", "chat", "signal", "rematch")',
+                f"unknown message type {quoted(kind) if isinstance(kind, str) else type(kind).__name__} "
+                '(types: "move", "undo", "sync", "why", "chat", "signal", "rematch")',
             )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))
+    except BadRequest as error:  # a rematch the lobby refuses (e.g. a level this server no longer offers)
+        connection.send(error_message("refused", error.message))
     except (ValueError, OverflowError) as error:  # an engine's refusal that is not an IllegalMove: one line, no trace
-        connection.send(error_message("illegal", str(error).splitlines()[0] if str(error) else "not a legal move"))
+        connection.send(error_message("illegal", _one_line(error)))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
 from kumiki.core.processes import stop_pool
-from kumiki.server.agents import choose_move, replay
+from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
@@ -33,6 +33,9 @@ CHAT_LENGTH = 200  # characters in one chat message
 CHAT_BURST, CHAT_RATE = 5, 0.5  # chat lines one seat may send at once, and a second on average
 SIGNALS = ("yes", "no", "wait", "look")  # 👍, "no", "wait", "look here"
 _TARGET = re.compile(r"[A-Za-z0-9.,\- ]{1,40}")
+MAX_PLIES = 5000  # moves in one game, played or imported: the longest real game is well under 2,000 (TowerBrix)
+MAX_CHAT = 2000  # chat lines and signals at one table
+UNWATCHED_THINKING = 2  # games with a human seat whose computers think while no player of theirs is connected
 
 
 class Refusal(Exception):
@@ -73,6 +76,12 @@ def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     """The position after the stored moves, replayed from the seed and options (and the seat of each move, which
     matters where several seats may act at once)."""
     return replay(row.game, row.options, row.seed, [text for _seat, text in moves], [seat for seat, _ in moves])
+
+
+def record_ready(state: State) -> bool:
+    """Whether the game's record may be given now: a record holds the seed, so while a game with chance goes on
+    (TowerBrix's deals, Kozo's random sizes) it would tell every hidden card and every draw to come."""
+    return state.over or not state.game.has_chance()
 
 
 def result_columns(state: State) -> dict[str, Any]:
@@ -150,6 +159,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
+                "record_ready": record_ready(state),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
                 "chat": len(self.chat),
@@ -185,6 +195,8 @@ class Room:
         bucket = self._chat_buckets.setdefault(seat, TokenBucket(CHAT_RATE, CHAT_BURST))
         if not bucket.take():
             raise Refusal("rate_limited", "too many chat lines: slow down")
+        if len(self.chat) >= MAX_CHAT:
+            raise Refusal("chat_full", f"this table has said {MAX_CHAT} things already: no more chat in this game")
         async with self.lock:
             index = len(self.chat)
             stamp = await self.hub.write(self.hub.storage.add_chat, self.row.id, index, seat, kind, text, at)
@@ -205,9 +217,7 @@ class Room:
             if not self.state.over:
                 raise Refusal("not_over", "a rematch can be asked for once the game is over")
             if self.rematch is None:
-                seats = [
-                    {"kind": s.kind, "name": s.name, **({"level": s.level} if s.level else {})} for s in self.row.seats
-                ]
+                seats = [_seat_again(s) for s in self.row.seats]
                 body = {"game": self.row.game, "options": self.row.options, "seats": seats, "undo": self.row.undo}
                 self.rematch = await self.hub.write(create, body)
             invites = {s["seat"]: s.get("invite") for s in self.rematch["seats"]}
@@ -215,6 +225,17 @@ class Room:
                 invite = invites.get(connection.seat) if connection.seat is not None else None
                 address = invite or self.rematch["spectate"]
                 connection.send(json.dumps({"type": "rematch", "id": self.rematch["id"], "invite": address}))
+
+    def players_connected(self) -> bool:
+        """Whether a player (not a spectator) of this game is connected now."""
+        return any(c.seat is not None for c in self.connections)
+
+    def has_humans(self) -> bool:
+        return any(s.kind in ("human", "open") for s in self.row.seats)
+
+    def _tell_everyone(self, text: str) -> None:
+        for connection in list(self.connections):
+            connection.send(text)
 
     def broadcast(self) -> None:
         cache: dict[int | None, str] = {}
@@ -231,6 +252,7 @@ class Room:
         If the database refuses, the State is put back as stored and the error goes on up.
         """
         ply = len(self.state.history) - 1
+        self.movers.append(seat)  # with the move, so a view sent while the commit waits has both
         try:
             self.row.updated = await self.hub.write(
                 self.hub.storage.add_move, self.row.id, ply, seat, text, result_columns(self.state)
@@ -239,7 +261,6 @@ class Room:
             moves = self.hub.storage.moves(self.row.id)
             self.state, self.movers = rebuild(self.row, moves), [s for s, _ in moves]
             raise
-        self.movers.append(seat)
         self.last_edit = time.monotonic()
 
     async def human_move(self, seat: int | None, ply: Any, text: Any) -> None:
@@ -255,13 +276,20 @@ class Room:
                 raise Refusal("forbidden", "spectators cannot move: open the game with a seat's invite link")
             together = len(state.actors) > 1  # everyone may act at once: edits are applied in the order they come
             if ply != len(state.history) and not (together and 0 <= ply < len(state.history)):
-                raise Refusal("stale", f"you sent a move for ply {ply}, but the game is at ply {len(state.history)}")
+                shown = str(ply) if abs(ply) < 10**12 else "…"
+                raise Refusal("stale", f"you sent a move for ply {shown}, but the game is at ply {len(state.history)}")
             if state.over:
                 raise Refusal("illegal", "the game is over")
             if seat not in state.actors:
                 raise Refusal("not_your_turn", f"it is seat {state.to_move}'s turn, not yours (seat {seat})")
+            if len(state.history) >= MAX_PLIES:
+                raise Refusal("too_long", f"this game has reached the server's {MAX_PLIES} moves: it can go no further")
             try:
                 move = state.game.parse_move(text)
+                if ply != len(state.history):
+                    stale = state.late_move_refusal(move, ply)
+                    if stale is not None:
+                        raise Refusal("stale", stale)
                 state.play(move, player=seat)
             except IllegalMove as error:
                 late = ply != len(state.history)
@@ -377,12 +405,19 @@ class Room:
     # ------------------------------------------------------------------ agents
 
     def start_agents(self) -> None:
-        """Let the agent to move think, if one is to move and none is thinking already."""
+        """Let the agent to move think, if one is to move and none is thinking already. In a game with people in
+        it, while none of them is connected, only while few such games think (abandoned games, or many created at
+        once, must not queue ahead of the games people are playing): the others think when a player connects."""
         if self.row.imported or self.state.over or not self.is_agent(self.state.to_move):
             return
         if self.agent_task is not None and not self.agent_task.done():
             return
+        if self.has_humans() and not self.players_connected() and self.hub.unwatched_thinking() >= UNWATCHED_THINKING:
+            return
         self.agent_task = asyncio.get_running_loop().create_task(self._agents())
+
+    def thinking(self) -> bool:
+        return self.agent_task is not None and not self.agent_task.done()
 
     def cancel_agents(self) -> None:
         if self.agent_task is not None and not self.agent_task.done():
@@ -419,16 +454,36 @@ class Room:
                     log.warning("the agents' process pool broke; starting a new one")
                     self.hub.reset_pool(pool)
                     text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
-            except Exception:  # a bug in an agent, or the pool broke again: log it; the next connect or move
-                log.exception("the agent of game %s seat %s failed", self.row.id, seat)  # starts the agent again
+            except Exception as error:  # a bug in an agent, a level this installation lacks, the pool broke again:
+                log.exception("the agent of game %s seat %s failed", self.row.id, seat)  # the next connect or
+                self._tell_everyone(  # move starts it again; the players are told, not left waiting
+                    error_message("agent_failed", f"seat {seat}'s computer player could not move: {_first_line(error)}")
+                )
                 return
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
-                self.state.play(text, player=seat)
+                try:
+                    self.state.play(text, player=seat)
+                except (IllegalMove, ValueError) as error:  # its worker saw another position: think again
+                    log.warning("game %s seat %s: the agent's %s was refused (%s)", self.row.id, seat, text, error)
+                    continue
                 await self._commit(seat, text)
                 self.arm_clock()
                 self.broadcast()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
+def _seat_again(seat: SeatRow) -> dict[str, Any]:
+    """A seat of a finished game as the lobby takes it for the rematch: a plain agent (random, greedy) by its name,
+    a level by its level."""
+    if seat.kind == "agent" and seat.level in PLAIN_AGENTS and seat.level not in LEVELS:
+        return {"kind": "agent", "agent": seat.level}
+    return {"kind": seat.kind, "name": seat.name, **({"level": seat.level} if seat.level else {})}
 
 
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
@@ -472,6 +527,10 @@ class Hub:
         if pool is not None:
             stop_pool(pool, wait_s=2.0)
 
+    def unwatched_thinking(self) -> int:
+        """Games with people in them whose computers think while none of their players is connected."""
+        return sum(1 for r in self.rooms.values() if r.thinking() and r.has_humans() and not r.players_connected())
+
     def room(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the database on first use (its clock, if any, running again)."""
         if game_id in self.rooms:
@@ -482,8 +541,8 @@ class Hub:
         moves = self.storage.moves(game_id)
         try:
             state = rebuild(row, moves)
-        except ValueError as error:
-            raise Unreplayable(f"game {game_id} does not replay with these rules: {error}") from None
+        except (ValueError, TypeError, KeyError) as error:  # refused moves, or options the rules cannot read
+            raise Unreplayable(f"game {game_id} does not replay with these rules: {_first_line(error)}") from None
         room = Room(row, state, [s for s, _ in moves], self)
         room.chat = self.storage.chat(game_id)
         self.rooms[game_id] = room

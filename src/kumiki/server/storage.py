@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -127,6 +128,7 @@ class SeatRow:
 
 
 SEAT_FIELDS = [c.name for c in seats_table.c if c.name != "game_id"]
+GAME_ID = re.compile(r"[A-Za-z0-9_.~-]{1,128}")  # ids are secrets.token_urlsafe's: anything else names no game
 
 
 @dataclass
@@ -266,6 +268,8 @@ class Storage:
         return rows
 
     def game(self, game_id: str) -> GameRow | None:
+        if not GAME_ID.fullmatch(game_id):
+            return None  # no game has such an id (and PostgreSQL refuses some characters in a query: NUL)
         rows = self._rows(games_table.c.id == game_id)
         return rows[0] if rows else None
 

@@ -47,7 +47,7 @@ class Blokus3D(Game):
     facts = GameFacts(min_players=2, max_players=4, max_length=44)
     option_spec = BLOKUS3D_OPTIONS
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.structure = find(self.options["structure"])
         self.colours = self.players * int(self.options["colours_per_player"])

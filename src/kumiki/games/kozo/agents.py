@@ -25,7 +25,7 @@ class KozoGreedyAgent(Agent):
         Option("seed", int, None, "random seed for the draw among placements (None: a fresh one)", nullable=True),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.rng = random.Random(self.options["seed"])
 

@@ -96,7 +96,7 @@ class Kozo(Game):
     facts = GameFacts(min_players=1, max_players=6, chance=True)
     option_spec = KOZO_OPTIONS
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self.pieces = parse_pieces(self.options["pieces"])
         self.names = list(self.pieces)

@@ -29,7 +29,7 @@ class Kuzushi(Game):
     facts = GameFacts(min_players=2, max_players=6)
     option_spec = KUZUSHI_OPTIONS
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         n = self.size = int(self.options["size"])
         self.tiles_per_player = int(self.options["tiles"])

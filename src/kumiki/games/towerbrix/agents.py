@@ -125,7 +125,7 @@ class SoloAgent(Agent):
         Option("seed", int, 0, "the solver's seed"),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self._target: list[Brick] | None = None
         self._key: tuple[Any, ...] | None = None
@@ -505,7 +505,7 @@ class TeammateAgent(Agent):
         Option("seed", int, 0, "the solver's seed"),
     )
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         self._attempt: tuple[Any, ...] | None = None
         self._know: TeamKnowledge | None = None

@@ -56,7 +56,7 @@ class TowerBrix(Game):
     facts = GameFacts(min_players=1, max_players=6, chance=True, hidden_information=True, cooperative=True)
     option_spec = TOWERBRIX_OPTIONS
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         super().__init__(**options)
         o = self.options
         self.mode: str = o["mode"]
@@ -600,6 +600,16 @@ class TowerBrixState(State):
             data["bricks"] = []
             data["bricks_hidden"] = True
         return data
+
+    def late_move_refusal(self, move: Move, seen_ply: int) -> str | None:
+        """A move sent during a build that has been evaluated since belongs to that build, not this one; an ok (or a
+        vote) approves the tower its seat saw, so it lapses once an edit has changed that tower."""
+        if any(evaluation["moves"] > seen_ply for evaluation in self.evaluations):
+            return f"{move}: sent during a build that has ended since (it was evaluated): look at the new table"
+        edits = sum(1 for m in self.history[seen_ply:] if getattr(m, "kind", "") in ("place", "remove"))
+        if getattr(move, "kind", "") in ("ok", "waive") and edits:
+            return f"{move}: the tower has changed since you saw it ({edits} edits meanwhile): look again"
+        return None
 
     def seen_history(self, player: int) -> list[str]:
         """Challenge 10's blind seat knows that a brick was placed or taken away (the edit count), never which or

@@ -69,6 +69,8 @@ export interface GameSummary {
   moves: number;
   to_move: number | null;
   winners: number[];
+  /** Whether its .kmk record is given now (not while a game with hidden cards or draws to come goes on). */
+  record_ready?: boolean;
 }
 
 /** A game in the lobby's open tables: anyone may take one of its free seats. */
@@ -104,6 +106,8 @@ export interface ViewMessage {
   undo: boolean;
   /** An imported record, only watched. */
   imported?: boolean;
+  /** Whether the game's .kmk record is given now (not while hidden cards or draws to come are at stake). */
+  record_ready?: boolean;
   /** Whether the game allows gestures only (TowerBrix's challenge 3), and how many chat lines there are. */
   silent?: boolean;
   chat?: number;

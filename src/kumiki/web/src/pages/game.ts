@@ -40,7 +40,8 @@ export function gamePage(app: HTMLElement, id: string): void {
     event.preventDefault();
     if (whyMove.value.trim()) socket.send({ type: "why", move: whyMove.value.trim() });
   });
-  const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
+  const download = h("span", {}, " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
+  const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), download);
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
   const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token, () => module?.target?.() ?? null);
@@ -99,6 +100,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (last && msg.ply !== last.ply) error.textContent = "";
     if (msg.over) clearWhy(); // nothing is asked about a finished game
     last = msg;
+    download.hidden = msg.record_ready === false; // the seed in a record would tell the hidden cards
     tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
     const name = (seat: number) => seatLabel(msg.seats[seat]);

@@ -52,7 +52,7 @@ async function loadRecent(list: HTMLElement): Promise<void> {
       const state = g.status === "over" ? `over, won by ${g.winners.join(", ") || "nobody"}` : `playing, ${g.moves} moves`;
       list.append(
         h("li", {}, h("a", { href: `/game/${g.id}` }, `${g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
-          h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
+          g.record_ready === false ? "" : h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
       );
     }
   } catch (e) {

@@ -1,0 +1,200 @@
+"""What a hostile or careless client may send: each is refused in one line, or served without giving away secrets,
+and no game stops (found by an audit that attacked a running server)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+import kumiki
+from kumiki.server import rooms
+from kumiki.server.storage import games_table, moves_table
+
+from .helpers import HUMAN, create, error, receive_until, url, view_at
+
+EASY = {"kind": "agent", "level": "easy"}
+
+
+class Stuck(Executor):
+    """An agent pool that never answers: its computers think for ever."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()
+
+
+def test_a_live_game_with_chance_gives_no_record_until_it_ends(client: TestClient) -> None:
+    """A record holds the seed, and the seed tells every TowerBrix hand (and Kozo's draws to come)."""
+    towerbrix = create(client, [HUMAN, HUMAN], game="towerbrix", seed=3)
+    answer = client.get(f"/api/games/{towerbrix['id']}/record")
+    assert answer.status_code == 409 and "once it ends" in answer.json()["error"]
+    kuzushi = create(client, [HUMAN, HUMAN], seed=3)  # nothing hidden, nothing drawn: its record is given
+    assert client.get(f"/api/games/{kuzushi['id']}/record").status_code == 200
+
+
+@pytest.mark.parametrize("name", ["name", "self"])
+def test_an_option_named_like_a_parameter_is_an_unknown_option(client: TestClient, name: str) -> None:
+    answer = client.post("/api/games", json={"game": "kuzushi", "options": {name: 1}, "seats": [HUMAN, HUMAN]})
+    assert answer.status_code == 400 and f"unknown option '{name}'" in answer.json()["error"]
+    record = client.post("/api/records", content=f'[Game "kuzushi"]\n[{name} "x"]\n\n')
+    assert record.status_code == 400 and f"unknown option '{name}'" in record.json()["error"]
+
+
+@pytest.mark.parametrize("seat", [{"kind": "agent", "agent": [1]}, {"kind": "agent", "level": {}}])
+def test_an_agent_or_level_that_is_not_a_name_is_refused(client: TestClient, seat: dict[str, Any]) -> None:
+    answer = client.post("/api/games", json={"game": "kuzushi", "seats": [seat, HUMAN]})
+    assert answer.status_code == 400 and "is a name" in answer.json()["error"]
+
+
+def test_a_plain_agent_seat_comes_back_for_the_rematch(client: TestClient) -> None:
+    game = create(client, [HUMAN, {"kind": "agent", "agent": "greedy"}], seed=4)
+    row = client.app.state.hub.storage.game(game["id"])  # type: ignore[attr-defined]
+    again = client.post("/api/games", json={"game": "kuzushi", "seats": [rooms._seat_again(s) for s in row.seats]})
+    assert again.status_code == 200, again.text
+    assert again.json()["seats"][1]["level"] == "greedy"
+
+
+def test_an_option_text_of_several_lines_is_refused(client: TestClient) -> None:
+    pieces = '{"I2":\n[[0,0,0],[1,0,0]], "L3":[[0,0,0],[1,0,0],[1,1,0]]}'
+    answer = client.post("/api/games", json={"game": "kozo", "options": {"pieces": pieces}, "seats": [HUMAN, HUMAN]})
+    assert answer.status_code == 400 and "one line" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("seed", ["99999999999999999999999", "3000000000", "-3000000000"])
+def test_a_record_seed_the_database_cannot_keep_is_refused(client: TestClient, seed: str) -> None:
+    answer = client.post("/api/records", content=f'[Game "kuzushi"]\n[Seed "{seed}"]\n\n')
+    assert answer.status_code == 400 and "32 bits" in answer.json()["error"]
+
+
+def test_a_record_of_endless_oks_is_refused_before_it_is_replayed(client: TestClient) -> None:
+    head = '[Game "towerbrix"]\n[Players "2"]\n[Seed "1"]\n[turns "free"]\n\n'
+    answer = client.post("/api/records", content=head + "ok @0\n" * (rooms.MAX_PLIES + 1))
+    assert answer.status_code == 400 and f"at most {rooms.MAX_PLIES}" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["", "/record", "/replay", "/chat"])
+def test_an_id_no_game_can_have_is_not_found(client: TestClient, path: str) -> None:
+    assert client.get(f"/api/games/%00{path}").status_code == 404
+    assert client.get(f"/api/games/a%00b{path}").status_code == 404
+
+
+def test_error_lines_quote_little_of_a_huge_input(client: TestClient) -> None:
+    for body in (
+        {"game": "k" * 60000, "seats": [HUMAN, HUMAN]},
+        {"game": "towerbrix", "options": {"deck": "d" * 60000}, "seats": [HUMAN, HUMAN]},
+        {"game": "kuzushi", "seats": [{"kind": "agent", "level": "l" * 60000}, HUMAN]},
+        {"game": "kuzushi", "seats": [{"kind": "x" * 60000}, HUMAN]},
+    ):
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 400 and len(answer.text) < 400, answer.text[:200]
+    record = client.post("/api/records", content='[Game "kuzushi"]\n[Seed "' + "9" * 100000 + '"]\n\n')
+    assert record.status_code == 400 and len(record.text) < 400
+
+
+def test_a_stored_game_that_no_longer_replays_answers_409_everywhere(client: TestClient) -> None:
+    game = create(client, [HUMAN, HUMAN], seed=8)
+    with client.websocket_connect(url(game, 1)) as ws:
+        view = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+        receive_until(ws, view_at(1))
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with hub.storage.engine.begin() as conn:
+        conn.execute(update(moves_table).where(moves_table.c.game_id == game["id"]).values(move="B 99,99"))
+    hub.rooms.pop(game["id"], None)
+    assert client.get(f"/api/games/{game['id']}/replay").status_code == 409
+    with client.websocket_connect(url(game, 0)) as ws:
+        assert "does not replay" in receive_until(ws, error("unreplayable"))["message"]
+
+
+def test_a_stored_game_whose_options_cannot_be_read_is_unreplayable(client: TestClient) -> None:
+    game = create(client, [HUMAN, HUMAN], seed=8)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with hub.storage.engine.begin() as conn:
+        conn.execute(update(games_table).where(games_table.c.id == game["id"]).values(options=None))
+    hub.rooms.pop(game["id"], None)
+    with pytest.raises(rooms.Unreplayable):
+        hub.room(game["id"])
+    assert hub.resume() >= 0  # the start-up walk logs it and goes on
+
+
+def test_an_ok_for_a_tower_its_seat_did_not_see_is_stale(client: TestClient) -> None:
+    game = create(client, [HUMAN, HUMAN], game="towerbrix", options={"turns": "free"}, seed=1)
+    with client.websocket_connect(url(game, 0)) as a, client.websocket_connect(url(game, 1)) as b:
+        receive_until(a, view_at(0))
+        receive_until(b, view_at(0))
+        b.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        receive_until(b, view_at(1))
+        a.send_json({"type": "move", "ply": 0, "move": "ok"})  # sent while a saw the empty table
+        refused = receive_until(a, lambda m: m["type"] == "error")
+        assert refused["code"] == "stale" and "changed since you saw it" in refused["message"]
+        a.send_json({"type": "move", "ply": 1, "move": "ok"})  # the same, having seen Y1: an approval
+        assert receive_until(a, view_at(2))["history"] == ["Y1 z 0,0", "ok"]
+
+
+def test_a_move_from_a_build_that_has_ended_is_stale() -> None:
+    game = kumiki.load_game("towerbrix", players=2, turns="free", max_edits=1)
+    state = game.new_state(seed=1)
+    state.play("Y1 z 0,0", player=0)  # the one edit allowed: the build is evaluated
+    assert state.evaluations
+    refusal = state.late_move_refusal(game.parse_move("R1 x 3,3"), 0)
+    assert refusal is not None and "build that has ended" in refusal
+    assert state.late_move_refusal(game.parse_move("R1 x 3,3"), len(state.history)) is None
+
+
+def test_the_chat_of_one_table_has_an_end(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rooms, "MAX_CHAT", 2)
+    monkeypatch.setattr(rooms, "CHAT_BURST", 10)
+    game = create(client, [HUMAN, HUMAN], seed=2)
+    with client.websocket_connect(url(game, 0)) as ws:
+        for word in ("one", "two"):
+            ws.send_json({"type": "chat", "text": word})
+            receive_until(ws, lambda m: m["type"] == "chat")
+        ws.send_json({"type": "chat", "text": "three"})
+        assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "chat_full"
+
+
+def test_games_nobody_plays_cannot_queue_their_computers_ahead(serve: Callable[..., TestClient]) -> None:
+    client = serve(pool_factory=Stuck)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    first = kumiki.load_game("kuzushi", players=2).new_state(seed=6).to_move
+    seats = [EASY, HUMAN] if first == 0 else [HUMAN, EASY]
+    games = [create(client, seats, seed=6) for _ in range(rooms.UNWATCHED_THINKING + 2)]
+    assert hub.unwatched_thinking() == rooms.UNWATCHED_THINKING  # the others wait for a player
+    waiting = [g for g in games if g["id"] not in hub.rooms or not hub.rooms[g["id"]].thinking()]
+    assert len(waiting) == 2
+    with client.websocket_connect(url(waiting[0], 1 - first)) as ws:
+        receive_until(ws, view_at(0))
+        assert hub.rooms[waiting[0]["id"]].thinking()  # its player came: its computer thinks at once
+
+
+def test_a_computer_level_this_server_lacks_tells_the_players(client: TestClient) -> None:
+    from kumiki.server.storage import seats_table
+
+    first = kumiki.load_game("kuzushi", players=2).new_state(seed=6).to_move
+    seats = [HUMAN, HUMAN]
+    game = create(client, seats, seed=6)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with hub.storage.engine.begin() as conn:  # as if stored where OpenSpiel was installed
+        conn.execute(
+            update(seats_table)
+            .where((seats_table.c.game_id == game["id"]) & (seats_table.c.seat == first))
+            .values(kind="agent", level="openspiel-gone", token_hash=None)
+        )
+    hub.rooms.pop(game["id"], None)
+    with client.websocket_connect(url(game, 1 - first)) as ws:
+        failed = receive_until(ws, error("agent_failed"))
+    assert "no computer player 'openspiel-gone'" in failed["message"]
+
+
+def test_the_lobby_and_the_view_say_when_a_record_is_given(client: TestClient) -> None:
+    towerbrix = create(client, [HUMAN, HUMAN], game="towerbrix", seed=3)
+    kuzushi = create(client, [HUMAN, HUMAN], seed=3)
+    listed = {g["id"]: g["record_ready"] for g in client.get("/api/games").json()["games"]}
+    assert listed[towerbrix["id"]] is False and listed[kuzushi["id"]] is True
+    assert client.get(f"/api/games/{towerbrix['id']}").json()["record_ready"] is False
+    with client.websocket_connect(url(towerbrix, 0)) as ws:
+        assert receive_until(ws, view_at(0))["record_ready"] is False
