@@ -128,6 +128,48 @@ def test_a_damaged_line_or_a_game_written_twice_is_skipped_and_said(finished: Pa
     assert len(games.read_text().splitlines()) == 19  # nothing cut, nothing played again
 
 
+def test_a_line_that_only_looks_like_a_game_is_skipped_and_its_game_played(finished: Path, run: CliRunner) -> None:
+    """A JSON line with an index but not a game's fields counted as played: its game was never played, and the
+    report and the ratings failed on it."""
+    games = finished / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    index = json.loads(lines[-1])["index"]
+    games.write_text("".join([*lines[:-1], f'{{"index": {index}, "block": 3}}\n', '{"index": 99, "seats": 5}\n']))
+    for command in (["report"], ["ratings", "--json"]):
+        code, _, err = run("arena", *command[:1], finished, *command[1:])
+        assert code == 0 and "skipped 2 line(s) that are not a game" in err, err
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert index in {json.loads(line).get("index") for line in games.read_text().splitlines()[-1:]}  # played now
+
+
+def test_a_games_file_that_is_a_folder_is_one_line(finished: Path, run: CliRunner) -> None:
+    (finished / "games.jsonl").unlink()
+    (finished / "games.jsonl").mkdir()
+    for command in ("report", "ratings"):
+        code, _, err = run("arena", command, finished)
+        assert_one_line_error(code, err, "not a file of games")
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [('name = "a\\u0000b"', "name: a name usable as a folder name"), ('"a\\u0001" = "random"', "agents: an agent")],
+)
+def test_names_with_control_characters_are_refused(tmp_path: Path, run: CliRunner, line: str, problem: str) -> None:
+    study = tmp_path / "c.toml"
+    head, agents = ('name = "c"\n', line + "\n") if line.startswith('"') else (line + "\n", "")
+    study.write_text(f'{head}game = "kuzushi"\n[agents]\n{agents}g = "greedy"\nr = "random"\n')
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
+    assert_one_line_error(code, err, problem)
+
+
+def test_the_report_names_the_fairness_test_it_used(finished: Path, run: CliRunner) -> None:
+    code, _, err = run("arena", "report", finished)
+    assert code == 0, err
+    html = (finished / "report.html").read_text()
+    assert "all seats equal (exact multinomial p)" in html and "(chi-square p)" not in html
+
+
 def test_a_second_run_into_a_folder_in_use_is_refused(finished: Path, run: CliRunner) -> None:
     from kumiki.arena.results import ResultsDir
 

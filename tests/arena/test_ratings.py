@@ -186,3 +186,27 @@ def test_the_fairness_test_is_exact_on_few_games() -> None:
     from scipy.stats import chisquare
 
     assert fairness_p(shared) == float(chisquare([6.5, 2.5]).pvalue)  # a shared win: no exact multinomial
+
+
+def test_in_a_game_of_teams_the_sides_are_tested_not_the_seats() -> None:
+    """26 wins to 22 between two teams of two: one comparison (binomial p = 0.665), not four seats' (0.954)."""
+    from kumiki.arena.stats import fairness, seat_wins
+
+    rows = [
+        {"seats": ["a", "b", "a", "b"], "teams": [0, 1, 0, 1], "winners": [0, 2] if i < 26 else [1, 3]}
+        for i in range(48)
+    ]
+    p, test = fairness(rows)
+    assert test == "exact multinomial" and abs(p - 0.6655) < 1e-3
+    shares = seat_wins(rows)
+    assert abs(shares[0].value - 26 / 96) < 1e-9 and abs(shares[0].low - 0.2014) < 1e-3  # the side's Wilson, halved
+    assert abs(shares[0].high - 0.3371) < 1e-3
+    free = [{"seats": ["a", "b"], "teams": [0, 1], "winners": [0] if i < 15 else [1]} for i in range(24)]
+    assert fairness(free)[1] == "exact multinomial" and abs(fairness(free)[0] - 0.3075) < 1e-3
+
+
+def test_a_mean_without_spread_has_no_interval() -> None:
+    from kumiki.arena.stats import mean_interval
+
+    same = mean_interval([1.0] * 15, lower=0.0)
+    assert same.value == 1.0 and math.isnan(same.low) and math.isnan(same.high)

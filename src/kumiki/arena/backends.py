@@ -47,7 +47,7 @@ def play_batch(job: Job, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
     return [play_game(job.game, job.agents, s, job.root_seed, job.move_limit_s, job.record, job.trace) for s in specs]
 
 
-def batches(specs: Sequence[GameSpec], workers: int, largest: int = 32) -> list[list[GameSpec]]:
+def batches(specs: Sequence[GameSpec], workers: int, largest: int = 8) -> list[list[GameSpec]]:
     """Cut the games into batches that shrink as the work runs out (guided scheduling): each a quarter of an even
     share of what is left, at most ``largest`` games, so the first batches keep the overhead small and the last
     ones, of a game or two, leave no worker idle while another finishes a long batch."""

@@ -27,6 +27,9 @@ th { text-align: left; } td.n { text-align: right; font-variant-numeric: tabular
 """
 
 
+FEW_BLOCKS = 10  # seed blocks below which the ratings' bootstrap intervals are flagged
+
+
 def _pct(rate: stats.Rate) -> str:
     if math.isnan(rate.value):
         return "–"
@@ -37,7 +40,8 @@ def _mean(mean: stats.Mean, digits: int = 1) -> str:
     if math.isnan(mean.value):
         return "–"
     if math.isnan(mean.low):
-        return f"{mean.value:.{digits}f} (one game: no interval)"
+        why = "one game" if mean.n == 1 else f"the same in all {mean.n} games"
+        return f"{mean.value:.{digits}f} ({why}: no interval)"
     return f"{mean.value:.{digits}f} [{mean.low:.{digits}f}, {mean.high:.{digits}f}]"
 
 
@@ -153,7 +157,7 @@ def summarise(results: Results) -> dict[str, Any]:
     for label, group in stats.by_option_set(rows).items():
         entry: dict[str, Any] = {"options": group[0]["options"], "label": label, "games": len(group)}
         entry["seat_wins"] = [r.to_json() for r in stats.seat_wins(group)]
-        entry["fairness_p"] = stats.fairness_p(group)
+        entry["fairness_p"], entry["fairness_test"] = stats.fairness(group)
         entry["draw_rate"] = stats.draw_rate(group).to_json()
         entry["forfeit_rate"] = stats.forfeit_rate(group).to_json()
         entry["length"] = stats.lengths(group).to_json()
@@ -278,6 +282,13 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"<td class='n'>[{r['low']:.0f}, {r['high']:.0f}]</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")
+        blocks = len({r.get("block") for r in rows})
+        if blocks < FEW_BLOCKS:
+            parts.append(
+                f"<p class='note'>These intervals come from a bootstrap over {blocks} seed block(s): so few give few "
+                "distinct resamples, and the intervals mean little (one block: width 0). More games give more "
+                "blocks.</p>"
+            )
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
         parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
@@ -318,7 +329,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         p = entry["fairness_p"]
         if p == p:  # not NaN
             mark = " class='real'" if p < 0.05 else ""
-            parts.append(f"<tr><td>all seats equal (chi-square p)</td><td class='n'{mark}>{p:.3g}</td></tr>")
+            test = esc(entry.get("fairness_test") or "chi-square")
+            parts.append(f"<tr><td>all seats equal ({test} p)</td><td class='n'{mark}>{p:.3g}</td></tr>")
         parts.append(f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group))}</td></tr>")
         parts.append(f"<tr><td>forfeits</td><td class='n'>{_pct(stats.forfeit_rate(group))}</td></tr>")
         parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(stats.lengths(group))}</td></tr>")

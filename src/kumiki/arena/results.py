@@ -36,6 +36,8 @@ def read_rows(path: Path) -> Read:
     counted, so no game weighs twice."""
     if not path.exists():
         return Read([], 0, [])
+    if not path.is_file():
+        raise StudyError(f"{path}: not a file of games (a folder?): move it away")
     data = path.read_bytes()
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
@@ -47,9 +49,9 @@ def read_rows(path: Path) -> Read:
             continue
         try:
             row = json.loads(line)
-            index = int(row["index"]) if isinstance(row, dict) else None
-        except (ValueError, TypeError, KeyError):
-            index = None
+        except (ValueError, RecursionError):
+            row = None
+        index = row["index"] if is_game(row) else None
         if index is None:
             bad.append(number)
             continue
@@ -65,6 +67,36 @@ def read_rows(path: Path) -> Read:
     if repeated:
         skipped.append(f"{path.name}: skipped {repeated} repeated row(s) of games already read")
     return Read(rows, complete, skipped)
+
+
+def is_game(row: Any) -> bool:
+    """Whether a line's JSON has the shape of a game's row (what the reports read): an index and a block, the
+    options, the seats with their scores and the winners among them, and, if present, the teams and the measures."""
+    if not isinstance(row, dict):
+        return False
+    seats = row.get("seats")
+    if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
+        return False
+    n = len(seats)
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    scores, winners, teams = row.get("scores"), row.get("winners"), row.get("teams")
+    return (
+        whole(row.get("index"))
+        and row["index"] >= 0
+        and whole(row.get("block"))
+        and isinstance(row.get("options"), dict)
+        and isinstance(scores, list)
+        and len(scores) == n
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores)
+        and isinstance(winners, list)
+        and all(whole(w) and 0 <= w < n for w in winners)
+        and (teams is None or (isinstance(teams, list) and len(teams) == n and all(whole(t) for t in teams)))
+        and isinstance(row.get("measures", {}), dict)
+        and (row.get("moves") is None or whole(row.get("moves")))
+    )
 
 
 class ResultsDir:

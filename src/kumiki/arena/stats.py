@@ -64,7 +64,8 @@ def wilson(successes: float, trials: float) -> Rate:
 def mean_interval(values: Sequence[float], rate: bool = False, lower: float | None = None) -> Mean:
     """The sample mean with its 95% interval: Wilson's for a ``rate`` (every value 0 or 1 by definition: "card held",
     "success"), else Student's t, cut at ``lower`` where no value can be below it (a count, a length: a t interval on
-    three games may reach far below zero, which no count can)."""
+    three games may reach far below zero, which no count can). Where every game gave the same value there is no
+    interval (NaN): no spread to estimate one from, and a width of 0 would claim certainty."""
     n = len(values)
     if n == 0:
         return Mean(math.nan, math.nan, math.nan, math.nan, 0)
@@ -75,6 +76,8 @@ def mean_interval(values: Sequence[float], rate: bool = False, lower: float | No
         return Mean(mean, interval.low, interval.high, sd, n)
     if n == 1:
         return Mean(mean, math.nan, math.nan, math.nan, 1)
+    if sd == 0.0:  # every game gave the same value: Student's t would claim a certainty of width 0
+        return Mean(mean, math.nan, math.nan, sd, n)
     from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
 
     half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
@@ -106,11 +109,25 @@ def is_coop(row: dict[str, Any]) -> bool:
 
 
 def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
-    """Each seat's share of the wins (a shared win split evenly) over the competitive games, with Wilson intervals."""
+    """Each seat's share of the wins (a shared win split evenly) over the competitive games, with Wilson intervals.
+
+    In a game of teams the seats of a side win together: their wins are one count (the side's), not independent
+    ones, so each seat's share and interval are its side's divided among the side's seats."""
     games = [r for r in rows if not is_coop(r)]
     if not games:
         return []
     seats = max(len(r["seats"]) for r in games)
+    teams = _fixed_teams(games)
+    if teams is not None:
+        sides_won = side_wins(games, teams)
+        size = {side: teams.count(side) for side in set(teams)}
+        out = []
+        for seat in range(seats):
+            side = teams[seat]
+            rate = wilson(sides_won[side], len(games))
+            k = size[side]
+            out.append(Rate(rate.successes / k, rate.trials, rate.value / k, rate.low / k, rate.high / k))
+        return out
     wins = [0.0] * seats
     for row in games:
         for w in row["winners"]:
@@ -118,27 +135,57 @@ def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
     return [wilson(wins[s], len(games)) for s in range(seats)]
 
 
+def _fixed_teams(games: Sequence[dict[str, Any]]) -> list[int] | None:
+    """The side of each seat when every game is played in the same teams (a list over seats), else None."""
+    found = {tuple(r["teams"]) for r in games if r.get("teams")}
+    if len(found) != 1 or any(not r.get("teams") for r in games):
+        return None
+    teams = list(next(iter(found)))
+    return teams if len(set(teams)) < len(teams) else None
+
+
+def side_wins(games: Sequence[dict[str, Any]], teams: list[int]) -> dict[int, float]:
+    """Each side's wins (a win the sides share split evenly between them)."""
+    wins = dict.fromkeys(sorted(set(teams)), 0.0)
+    for row in games:
+        winning = {teams[w] for w in row["winners"]}
+        for side in winning:
+            wins[side] += 1.0 / len(winning)
+    return wins
+
+
 EXACT_OUTCOMES = 50_000  # up to this many ways to share the wins, the fairness test is exact
 
 
 def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
-    """The p-value of "every seat wins equally often": the exact multinomial test (the chance, if every seat were
-    equal, of a share of the wins at most as likely as the one seen) while the ways to share the wins are few enough
-    to count; else, or when shared wins split a game, the chi-square test (good once each seat expects 5 wins)."""
-    rates = seat_wins(rows)
-    if len(rates) < 2:
-        return math.nan
-    observed = [r.successes for r in rates]
+    """The p-value of "every seat wins equally often" (see ``fairness``)."""
+    return fairness(rows)[0]
+
+
+def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
+    """The p-value of "every seat wins equally often" and the test's name: the exact multinomial test (the chance,
+    if every seat were equal, of a share of the wins at most as likely as the one seen) while the ways to share the
+    wins are few enough to count; else, or when shared wins split a game, the chi-square test (good once each seat
+    expects 5 wins). In a game of teams the sides are what win, so the test compares the sides' wins."""
+    games = [r for r in rows if not is_coop(r)]
+    if not games:
+        return math.nan, ""
+    teams = _fixed_teams(games)
+    if teams is not None:
+        observed = list(side_wins(games, teams).values())
+        single = all(len({teams[w] for w in r["winners"]}) == 1 for r in games)
+    else:
+        observed = [r.successes for r in seat_wins(games)]
+        single = all(len(r["winners"]) == 1 for r in games)  # a shared win is no multinomial draw
     total = sum(observed)
-    if total <= 0:
-        return math.nan
-    seats = len(observed)
-    single = all(len(r["winners"]) == 1 for r in rows if not is_coop(r))  # a shared win is no multinomial draw
-    if single and math.comb(int(total) + seats - 1, seats - 1) <= EXACT_OUTCOMES:
-        return _exact_multinomial_p([int(w) for w in observed])
+    if len(observed) < 2 or total <= 0:
+        return math.nan, ""
+    cells = len(observed)
+    if single and math.comb(int(total) + cells - 1, cells - 1) <= EXACT_OUTCOMES:
+        return _exact_multinomial_p([int(w) for w in observed]), "exact multinomial"
     from scipy.stats import chisquare
 
-    return float(chisquare(observed, [total / seats] * seats).pvalue)
+    return float(chisquare(observed, [total / cells] * cells).pvalue), "chi-square"
 
 
 def _exact_multinomial_p(counts: list[int]) -> float:
@@ -213,7 +260,7 @@ def measure_means(rows: Sequence[dict[str, Any]]) -> dict[str, Mean]:
         n: mean_interval(
             [float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})],
             rate=is_rate_measure(n),
-            lower=0.0,  # the others are counts (State.measures)
+            lower=0.0,  # the others are counts (State.measures): a count that happened to be 0 or 1 may be 2
         )
         for n in names
     }

@@ -119,8 +119,14 @@ def _fail(key: str, problem: str) -> StudyError:
 
 def check_study(study: Study) -> None:
     """Every check a study must pass before a game is played (the one line names the key)."""
-    if not isinstance(study.name, str) or not study.name.strip() or "/" in study.name or study.name.startswith("."):
-        raise _fail("name", f"a name usable as a folder name, not {shown(study.name)}")
+    if (
+        not isinstance(study.name, str)
+        or not study.name.strip()
+        or "/" in study.name
+        or study.name.startswith(".")
+        or not study.name.isprintable()
+    ):
+        raise _fail("name", f"a name usable as a folder name (printable, no /), not {shown(study.name)}")
     if study.game not in games():
         raise _fail("game", f"unknown game {shown(study.game)} (games: {', '.join(games())})")
     if study.format not in FORMATS:
@@ -137,6 +143,8 @@ def check_study(study: Study) -> None:
     if not isinstance(study.agents, Mapping) or not study.agents:
         raise _fail("agents", 'at least one agent: [agents] name = "spec"')
     for name, spec in study.agents.items():
+        if not isinstance(name, str) or not name.strip() or not name.isprintable():
+            raise _fail("agents", f"an agent's name is printable text, not {shown(name)}")
         if not isinstance(spec, str):
             raise _fail(f"agents.{name}", f'an agent spec such as "mcts:iterations=1000", not {shown(spec)}')
         try:
