@@ -210,3 +210,24 @@ def test_a_mean_without_spread_has_no_interval() -> None:
 
     same = mean_interval([1.0] * 15, lower=0.0)
     assert same.value == 1.0 and math.isnan(same.low) and math.isnan(same.high)
+
+
+def test_a_first_mover_comparison_in_teams_compares_its_side() -> None:
+    """Side 1 (Kuzushi's first mover's) wins 40 of 100 games on one size and 60 on the other: interval and p agree."""
+    from kumiki.arena.stats import mean_interval, variant_comparisons
+
+    rows = [
+        {
+            "options": {"players": 4, "teams": 2, "size": size},
+            "moves": 10,
+            "seats": ["a", "b", "a", "b"],
+            "teams": [0, 1, 0, 1],
+            "winners": [1, 3] if i < wins else [0, 2],
+        }
+        for size, wins in ((5, 40), (6, 60))
+        for i in range(100)
+    ]
+    (first, *_) = variant_comparisons(rows, "kuzushi")
+    assert "side" in first.figure and abs(first.difference - 0.2) < 1e-9
+    assert first.low > 0 and first.p < 0.05  # both say real
+    assert math.isnan(mean_interval([0.1] * 3).low)  # a constant with rounding in its spread: still no interval

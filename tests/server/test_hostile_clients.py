@@ -90,7 +90,17 @@ def test_error_lines_quote_little_of_a_huge_input(client: TestClient) -> None:
         {"game": "kuzushi", "seats": [{"kind": "x" * 60000}, HUMAN]},
     ):
         answer = client.post("/api/games", json=body)
-        assert answer.status_code == 400 and len(answer.text) < 400, answer.text[:200]
+        assert answer.status_code == 400 and len(answer.text) < 250, answer.text[:200]
+    answer = client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, HUMAN], "f" * 50000: 1})
+    assert answer.status_code == 400 and len(answer.text) < 250
+    answer = client.get("/api/tables", params={"game": "g" * 8000})
+    assert answer.status_code == 400 and len(answer.text) < 250
+    game = create(client, [HUMAN, HUMAN], game="kozo", seed=1)
+    with client.websocket_connect(url(game, 0)) as ws:
+        ws.send_json({"type": "signal", "signal": "s" * 3000})
+        assert len(receive_until(ws, error("bad_message"))["message"]) < 200
+        ws.send_json({"type": "move", "ply": 0, "move": "Q" * 1900 + " 0,0,0 + 0,0,1"})
+        assert len(receive_until(ws, lambda m: m["type"] == "error")["message"]) < 250
     record = client.post("/api/records", content='[Game "kuzushi"]\n[Seed "' + "9" * 100000 + '"]\n\n')
     assert record.status_code == 400 and len(record.text) < 400
 
@@ -118,7 +128,9 @@ def test_a_stored_game_whose_options_cannot_be_read_is_unreplayable(client: Test
     hub.rooms.pop(game["id"], None)
     with pytest.raises(rooms.Unreplayable):
         hub.room(game["id"])
-    assert hub.resume() >= 0  # the start-up walk logs it and goes on
+    fine = create(client, [HUMAN, HUMAN], seed=9)
+    assert hub.resume() == 1  # the start-up walk logs the unreadable game and loads the other
+    assert client.get(f"/api/games/{fine['id']}").json()["status"] == "playing"
 
 
 def test_an_ok_for_a_tower_its_seat_did_not_see_is_stale(client: TestClient) -> None:
@@ -133,6 +145,52 @@ def test_an_ok_for_a_tower_its_seat_did_not_see_is_stale(client: TestClient) -> 
         assert refused["code"] == "stale" and "changed since you saw it" in refused["message"]
         a.send_json({"type": "move", "ply": 1, "move": "ok"})  # the same, having seen Y1: an approval
         assert receive_until(a, view_at(2))["history"] == ["Y1 z 0,0", "ok"]
+
+
+def test_a_late_ok_after_ones_own_edit_or_a_late_vote_still_counts() -> None:
+    game = kumiki.load_game("towerbrix", players=2, turns="free")
+    state = game.new_state(seed=1)
+    state.play("Y1 z 0,0", player=0)  # seat 0 places a brick and clicks ok before its new view arrives
+    assert state.late_move_refusal(game.parse_move("ok"), 0, 0) is None  # its own edit: it has seen it
+    refused = state.late_move_refusal(game.parse_move("ok"), 0, 1)  # seat 1 had not seen it
+    assert refused is not None and "changed since you saw it" in refused
+    assert state.late_move_refusal(game.parse_move("waive 0.1"), 0, 1) is None  # a vote names a card
+
+
+def test_a_computer_that_plays_an_illegal_move_stops_and_says_so(serve: Callable[..., TestClient]) -> None:
+    """Asking again would give the same move: the computer stops, the players are told (it spun for ever)."""
+    calls = []
+
+    class Illegal(Executor):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            calls.append(args)
+            future: Future[Any] = Future()
+            future.set_result("B 99,99")
+            return future
+
+    client = serve(pool_factory=Illegal)
+    first = kumiki.load_game("kuzushi", players=2).new_state(seed=6).to_move
+    game = create(client, [EASY, HUMAN] if first == 0 else [HUMAN, EASY], seed=6)
+    with client.websocket_connect(url(game, 1 - first)) as ws:
+        assert "illegal move" in receive_until(ws, error("agent_failed"))["message"]
+    assert len(calls) <= 2  # on creation and on connecting: never a loop
+
+
+def test_computer_moves_stop_at_the_move_limit(
+    serve: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms, "MAX_PLIES", 3)
+    client = serve()
+    game = client.post(
+        "/api/games", json={"game": "kuzushi", "seats": [{"kind": "agent", "agent": "random"}] * 2, "seed": 2}
+    ).json()
+    import time as clock
+
+    deadline = clock.monotonic() + 20
+    while client.get(f"/api/games/{game['id']}").json()["moves"] < 3 and clock.monotonic() < deadline:
+        clock.sleep(0.05)
+    clock.sleep(0.3)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 3
 
 
 def test_a_move_from_a_build_that_has_ended_is_stale() -> None:

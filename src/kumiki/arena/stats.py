@@ -76,7 +76,7 @@ def mean_interval(values: Sequence[float], rate: bool = False, lower: float | No
         return Mean(mean, interval.low, interval.high, sd, n)
     if n == 1:
         return Mean(mean, math.nan, math.nan, math.nan, 1)
-    if sd == 0.0:  # every game gave the same value: Student's t would claim a certainty of width 0
+    if max(values) == min(values):  # every game gave the same value: t would claim a certainty of width 0
         return Mean(mean, math.nan, math.nan, sd, n)
     from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
 
@@ -133,6 +133,16 @@ def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
         for w in row["winners"]:
             wins[w] += 1.0 / len(row["winners"])
     return [wilson(wins[s], len(games)) for s in range(seats)]
+
+
+def _competitive(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if not is_coop(r)]
+
+
+def _side_rate(rows: Sequence[dict[str, Any]], teams: list[int], side: int) -> Rate:
+    """A side's share of the competitive games' wins, with its Wilson interval."""
+    games = _competitive(rows)
+    return wilson(side_wins(games, teams)[side], len(games))
 
 
 def _fixed_teams(games: Sequence[dict[str, Any]]) -> list[int] | None:
@@ -422,7 +432,12 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
         first = opens[sa]
         if wins_a and wins_b and len(wins_a) == len(wins_b) and first == opens[sb]:
             figure = f"first mover's (seat {first}) share of the wins"
-            out.append(compare_rates(differing[0], ka, kb, figure, wins_a[first], wins_b[first]))
+            rate_a, rate_b = wins_a[first], wins_b[first]
+            teams_a, teams_b = _fixed_teams(_competitive(groups[ka])), _fixed_teams(_competitive(groups[kb]))
+            if teams_a is not None and teams_a == teams_b:  # the first mover's side wins, not the seat alone
+                figure = f"first mover's side (seat {first}'s) share of the wins"
+                rate_a, rate_b = (_side_rate(groups[k], teams_a, teams_a[first]) for k in (ka, kb))
+            out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
         length_a = [float(r["moves"]) for r in groups[ka]]
         length_b = [float(r["moves"]) for r in groups[kb]]
         out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))

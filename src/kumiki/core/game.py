@@ -187,10 +187,10 @@ class State(ABC):
         """``to_json()`` as a spectator may see it: no player's hidden information (games with secrets override)."""
         return self.to_json()
 
-    def late_move_refusal(self, move: Move, seen_ply: int) -> str | None:
-        """Why ``move``, chosen on the position at ply ``seen_ply`` (where several seats act at once, moves cross),
-        must not be played now although it is legal: it would mean something else here. None: it means the same (the
-        default). A server asks this of a move sent for an earlier ply."""
+    def late_move_refusal(self, move: Move, seen_ply: int, player: int | None = None) -> str | None:
+        """Why ``move`` by ``player``, chosen on the position at ply ``seen_ply`` (where several seats act at once,
+        moves cross), must not be played now although it is legal: it would mean something else here. None: it
+        means the same (the default). A server asks this of a move sent for an earlier ply."""
         return None
 
     def seen_history(self, player: int) -> list[str]:

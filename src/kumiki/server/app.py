@@ -209,8 +209,10 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
             raise BadRequest(f"seat {index}: must be an object")
         kind = seat.get("kind")
         agent, level = seat.get("agent"), seat.get("level", "easy")
-        if not isinstance(agent, (str, type(None))) or not isinstance(level, str):
-            raise BadRequest(f"seat {index}: an agent or a level is a name (text)")
+        if kind == "agent" and not isinstance(agent, (str, type(None))):
+            raise BadRequest(f"seat {index}: an agent is a name (text)")
+        if kind == "agent" and agent is None and not isinstance(level, str):
+            raise BadRequest(f"seat {index}: a level is a name (text)")
         if kind == "human":
             out.append({"kind": "human", "name": seat_name(seat.get("name"), index)})
         elif kind == "open":
@@ -235,7 +237,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
         raise BadRequest("the request body must be a JSON object")
     unknown = set(body) - {"game", "options", "seats", "seed", "undo"}
     if unknown:
-        raise BadRequest(f"unknown field {sorted(unknown)[0]!r} (fields: game, options, seats, seed, undo)")
+        raise BadRequest(f"unknown field {quoted(sorted(unknown)[0])} (fields: game, options, seats, seed, undo)")
     name = body.get("game")
     if not isinstance(name, str) or name not in WEB_GAMES:
         shown = quoted(name) if isinstance(name, str) else type(name).__name__
@@ -357,13 +359,20 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
 def listed(row: GameRow) -> dict[str, Any]:
     """A game's summary as the API lists it, with ``record_ready``: whether its record is given now (see
     ``rooms.record_ready``; a game whose stored options no longer load gives none)."""
-    if row.status == "over":
+    if row.status == "over" or row.imported:
         return {**row.summary(), "record_ready": True}
+    chance = _has_chance(row.game, json.dumps(row.options, sort_keys=True))
+    return {**row.summary(), "record_ready": chance is False}
+
+
+@functools.lru_cache(maxsize=1024)
+def _has_chance(game: str, options: str) -> bool | None:
+    """Whether ``game`` with these options (as JSON) draws from its seed; None if they no longer load. Cached: a
+    lobby listing asks it of every game going, and loading a Kozo game costs milliseconds."""
     try:
-        chance = load_game(row.game, **row.options).has_chance()
+        return load_game(game, **json.loads(options)).has_chance()
     except (ValueError, TypeError):
-        return {**row.summary(), "record_ready": False}
-    return {**row.summary(), "record_ready": not chance}
+        return None
 
 
 def _one_line(error: Exception, limit: int = 300) -> str:
@@ -493,7 +502,7 @@ def create_app(
     async def open_tables(request: Request, game: str | None = None) -> dict[str, Any]:
         """The lobby's open tables: games going on with a seat anyone may take (``free``)."""
         if game is not None and game not in WEB_GAMES:
-            raise BadRequest(f"unknown game {game!r} (games: {', '.join(WEB_GAMES)})")
+            raise BadRequest(f"unknown game {quoted(game)} (games: {', '.join(WEB_GAMES)})")
         tables = []
         for row in hub_of(request).storage.open_tables(game):
             tables.append({**listed(row), "free": [s.seat for s in row.seats if s.kind == "open"]})
@@ -533,7 +542,7 @@ def create_app(
         if room is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         try:
-            if not record_ready(room.state):
+            if not record_ready(room.state, room.row.imported):
                 raise BadRequest(
                     "the record of this game is given once it ends: its seed tells the hidden cards and the draws to "
                     "come",

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
+from kumiki.core.errors import quoted
 from kumiki.core.processes import stop_pool
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.limits import TokenBucket
@@ -78,10 +79,11 @@ def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     return replay(row.game, row.options, row.seed, [text for _seat, text in moves], [seat for seat, _ in moves])
 
 
-def record_ready(state: State) -> bool:
+def record_ready(state: State, imported: bool = False) -> bool:
     """Whether the game's record may be given now: a record holds the seed, so while a game with chance goes on
-    (TowerBrix's deals, Kozo's random sizes) it would tell every hidden card and every draw to come."""
-    return state.over or not state.game.has_chance()
+    (TowerBrix's deals, Kozo's random sizes) it would tell every hidden card and every draw to come. An imported
+    record is given back as it came (nobody plays it, and whoever uploaded it published it)."""
+    return imported or state.over or not state.game.has_chance()
 
 
 def result_columns(state: State) -> dict[str, Any]:
@@ -159,7 +161,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
-                "record_ready": record_ready(state),
+                "record_ready": record_ready(state, self.row.imported),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
                 "chat": len(self.chat),
@@ -189,15 +191,16 @@ class Room:
                 raise Refusal("silence", "challenge 3 (Trade Secret): no talking, only gestures (the signals)")
         else:
             if text not in SIGNALS:
-                raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {text!r}")
+                shown = quoted(text) if isinstance(text, str) else type(text).__name__
+                raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {shown}")
             if at is not None and (not isinstance(at, str) or not _TARGET.fullmatch(at)):
                 raise Refusal("bad_message", "a signal points at a brick or a cell (letters, digits, commas)")
         bucket = self._chat_buckets.setdefault(seat, TokenBucket(CHAT_RATE, CHAT_BURST))
         if not bucket.take():
             raise Refusal("rate_limited", "too many chat lines: slow down")
-        if len(self.chat) >= MAX_CHAT:
-            raise Refusal("chat_full", f"this table has said {MAX_CHAT} things already: no more chat in this game")
         async with self.lock:
+            if len(self.chat) >= MAX_CHAT:
+                raise Refusal("chat_full", f"this table has said {MAX_CHAT} things already: no more chat in this game")
             index = len(self.chat)
             stamp = await self.hub.write(self.hub.storage.add_chat, self.row.id, index, seat, kind, text, at)
             entry = {"index": index, "seat": seat, "kind": kind, "text": text, "at": at, "time": stamp}
@@ -287,7 +290,7 @@ class Room:
             try:
                 move = state.game.parse_move(text)
                 if ply != len(state.history):
-                    stale = state.late_move_refusal(move, ply)
+                    stale = state.late_move_refusal(move, ply, seat)
                     if stale is not None:
                         raise Refusal("stale", stale)
                 state.play(move, player=seat)
@@ -384,8 +387,8 @@ class Room:
         try:
             async with self.lock:
                 found = self.clock()
-                if found is None or found[2] != ply:
-                    return  # the build ended (or was taken back) meanwhile
+                if found is None or found[2] != ply or len(self.state.history) >= MAX_PLIES:
+                    return  # the build ended (or was taken back) meanwhile, or the game is at its last move
                 self.state.play(move)
                 await self._commit(None, move)
                 self.clock_task = None
@@ -463,11 +466,17 @@ class Room:
             async with self.lock:
                 if len(self.state.history) != ply or self.state.to_move != seat:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
+                if len(self.state.history) >= MAX_PLIES:
+                    self._tell_everyone(error_message("too_long", f"this game has reached {MAX_PLIES} moves"))
+                    return
                 try:
                     self.state.play(text, player=seat)
-                except (IllegalMove, ValueError) as error:  # its worker saw another position: think again
-                    log.warning("game %s seat %s: the agent's %s was refused (%s)", self.row.id, seat, text, error)
-                    continue
+                except (IllegalMove, ValueError) as error:  # the agent's own bug, in the position it was given:
+                    log.error("game %s seat %s: the agent's %s was refused (%s)", self.row.id, seat, text, error)
+                    self._tell_everyone(  # asking again would give the same move (the agents are seeded)
+                        error_message("agent_failed", f"seat {seat}'s computer player played an illegal move")
+                    )
+                    return
                 await self._commit(seat, text)
                 self.arm_clock()
                 self.broadcast()

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kumiki.core.errors import IllegalMove, MoveSyntaxError, whole_number
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
 from kumiki.core.game import Game, GameFacts, State, checked_seed
 from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
@@ -121,9 +121,9 @@ class Kozo(Game):
         move = parse_kozo_move(text)
         name = self._by_upper.get(move.piece.upper())
         if name is None:
-            raise MoveSyntaxError(f"{text.strip()!r}: no piece {move.piece!r} (pieces: {' '.join(self.names)})")
+            raise MoveSyntaxError(f"{quoted(text)}: no piece {quoted(move.piece, 20)} (pieces: {' '.join(self.names)})")
         if normalize(move.cells) not in self.shapes[name]:
-            raise MoveSyntaxError(f"{text.strip()!r}: these cells are not {name} under any rotation")
+            raise MoveSyntaxError(f"{quoted(text)}: these cells are not {name} under any rotation")
         return KozoMove(name, move.cells, move.balance)
 
     def has_chance(self) -> bool:
@@ -361,7 +361,7 @@ class KozoState(State):
         g = self.game
         name = move.piece
         if name not in g.pieces:
-            raise IllegalMove(f"{move}: no piece {name!r} in this game")
+            raise IllegalMove(f"{quoted(str(move))}: no piece {quoted(name, 20)} in this game")
         if name not in self.pool:
             raise IllegalMove(f"{move}: {name} is already on the tower")
         if self.required_size is not None and g.size[name] != self.required_size:

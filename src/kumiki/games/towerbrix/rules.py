@@ -601,13 +601,17 @@ class TowerBrixState(State):
             data["bricks_hidden"] = True
         return data
 
-    def late_move_refusal(self, move: Move, seen_ply: int) -> str | None:
-        """A move sent during a build that has been evaluated since belongs to that build, not this one; an ok (or a
-        vote) approves the tower its seat saw, so it lapses once an edit has changed that tower."""
+    def late_move_refusal(self, move: Move, seen_ply: int, player: int | None = None) -> str | None:
+        """A move sent during a build that has been evaluated since belongs to that build, not this one; an ok
+        approves the tower its seat saw, so it lapses once another seat's edit has changed that tower (its own edits
+        it has seen; a vote names a card, which no edit changes)."""
         if any(evaluation["moves"] > seen_ply for evaluation in self.evaluations):
             return f"{move}: sent during a build that has ended since (it was evaluated): look at the new table"
-        edits = sum(1 for m in self.history[seen_ply:] if getattr(m, "kind", "") in ("place", "remove"))
-        if getattr(move, "kind", "") in ("ok", "waive") and edits:
+        if getattr(move, "kind", "") != "ok":
+            return None
+        late = zip(self.history[seen_ply:], self.movers[seen_ply:], strict=True)
+        edits = sum(1 for m, seat in late if getattr(m, "kind", "") in ("place", "remove") and seat != player)
+        if edits:
             return f"{move}: the tower has changed since you saw it ({edits} edits meanwhile): look again"
         return None
 
