@@ -180,6 +180,7 @@ def test_non_utf8_file_names_the_line(cli, tmp_path: Path) -> None:
         (["play", "kuzushi", "--seat", "5=human"], "seat 5"),
         (["play", "kuzushi", "--seat", "0=alphazero"], "unknown agent 'alphazero'"),
         (["play", "kuzushi", "--seat", "0=mcts:iterations=zero"], "iterations"),
+        (["play", "kuzushi", "--seat", "0=mcts:iterations"], "agent option 'iterations' must be written name=value"),
         (["play", "kuzushi", "--seat", "0=random", "--seat", "0=greedy"], "twice"),
         (["play", "kuzushi", "--no-such-flag"], "--no-such-flag"),
         (["play", "kuzushi", "--players", "two"], "--players"),

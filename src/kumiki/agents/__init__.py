@@ -68,7 +68,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if named:  # a registered name with a colon in it: "openspiel:mcts:simulations=100"
         name = max(named, key=len)
         rest = text[len(name) :].lstrip(":")
-    elif _IMPORT_PATH.fullmatch(head) and "=" not in head:
+    elif _IMPORT_PATH.fullmatch(head) and "=" not in head and head.partition(":")[0] not in (*_AGENTS, *_LAZY_AGENTS):
+        # (a registered name before the colon is that agent with an option, "mcts:iterations" missing its "=N")
         name, rest = head, text[len(head) :]
     else:
         name, _, rest = text.partition(":")
