@@ -357,3 +357,14 @@ def test_bad_options_are_named():
     ]:
         with pytest.raises(ValueError, match=named):
             kumiki.load_game("towerbrix", **options)
+
+
+def test_a_brick_placed_where_it_lies_is_an_edit_that_clears_the_thumbs() -> None:
+    """docs/rules/towerbrix.md, Decisions: a brick lifted and put back is an edit; legal_moves never lists it."""
+    state = kumiki.load_game("towerbrix", players=2).new_state(seed=1)
+    state.play("Y1 z 0,0")
+    state.play("ok")
+    before = state.bricks["Y1"].box
+    assert "Y1 z 0,0" not in {str(m) for m in state.legal_moves()}
+    state.play("Y1 z 0,0")
+    assert state.bricks["Y1"].box == before and state.edits == 2 and not state.oks

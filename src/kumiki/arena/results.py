@@ -69,6 +69,10 @@ def read_rows(path: Path) -> Read:
     return Read(rows, complete, skipped)
 
 
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def is_game(row: Any) -> bool:
     """Whether a line's JSON has the shape of a game's row (what the reports read): an index and a block, the
     options, the seats with their scores and the winners among them, and, if present, the teams and the measures."""
@@ -78,10 +82,7 @@ def is_game(row: Any) -> bool:
     if not isinstance(seats, list) or not seats or not all(isinstance(s, str) for s in seats):
         return False
     n = len(seats)
-
-    def whole(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
+    whole = _is_whole
     scores, winners, teams = row.get("scores"), row.get("winners"), row.get("teams")
     return (
         whole(row.get("index"))

@@ -113,19 +113,16 @@ def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
 
     In a game of teams the seats of a side win together: their wins are one count (the side's), not independent
     ones, so each seat's share and interval are its side's divided among the side's seats."""
-    games = [r for r in rows if not is_coop(r)]
+    games = _competitive(rows)
     if not games:
         return []
     seats = max(len(r["seats"]) for r in games)
     teams = _fixed_teams(games)
     if teams is not None:
-        sides_won = side_wins(games, teams)
-        size = {side: teams.count(side) for side in set(teams)}
+        sides = side_rates(games, teams)
         out = []
         for seat in range(seats):
-            side = teams[seat]
-            rate = wilson(sides_won[side], len(games))
-            k = size[side]
+            rate, k = sides[teams[seat]], teams.count(teams[seat])
             out.append(Rate(rate.successes / k, rate.trials, rate.value / k, rate.low / k, rate.high / k))
         return out
     wins = [0.0] * seats
@@ -139,10 +136,9 @@ def _competitive(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if not is_coop(r)]
 
 
-def _side_rate(rows: Sequence[dict[str, Any]], teams: list[int], side: int) -> Rate:
-    """A side's share of the competitive games' wins, with its Wilson interval."""
-    games = _competitive(rows)
-    return wilson(side_wins(games, teams)[side], len(games))
+def side_rates(games: Sequence[dict[str, Any]], teams: list[int]) -> dict[int, Rate]:
+    """Each side's share of the competitive ``games``' wins, with its Wilson interval."""
+    return {side: wilson(wins, len(games)) for side, wins in side_wins(games, teams).items()}
 
 
 def _fixed_teams(games: Sequence[dict[str, Any]]) -> list[int] | None:
@@ -177,7 +173,7 @@ def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
     if every seat were equal, of a share of the wins at most as likely as the one seen) while the ways to share the
     wins are few enough to count; else, or when shared wins split a game, the chi-square test (good once each seat
     expects 5 wins). In a game of teams the sides are what win, so the test compares the sides' wins."""
-    games = [r for r in rows if not is_coop(r)]
+    games = _competitive(rows)
     if not games:
         return math.nan, ""
     teams = _fixed_teams(games)
@@ -218,7 +214,7 @@ def _exact_multinomial_p(counts: list[int]) -> float:
 
 def draw_rate(rows: Sequence[dict[str, Any]]) -> Rate:
     """How often a competitive game ends with more than one side sharing the win (a draw or a shared tie)."""
-    games = [r for r in rows if not is_coop(r)]
+    games = _competitive(rows)
     shared = 0
     for row in games:
         teams = sides(row)
@@ -433,10 +429,12 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
         if wins_a and wins_b and len(wins_a) == len(wins_b) and first == opens[sb]:
             figure = f"first mover's (seat {first}) share of the wins"
             rate_a, rate_b = wins_a[first], wins_b[first]
-            teams_a, teams_b = _fixed_teams(_competitive(groups[ka])), _fixed_teams(_competitive(groups[kb]))
-            if teams_a is not None and teams_a == teams_b:  # the first mover's side wins, not the seat alone
+            games_a, games_b = _competitive(groups[ka]), _competitive(groups[kb])
+            teams = _fixed_teams(games_a)
+            if teams is not None and teams == _fixed_teams(games_b):  # the first mover's side wins, not the seat alone
                 figure = f"first mover's side (seat {first}'s) share of the wins"
-                rate_a, rate_b = (_side_rate(groups[k], teams_a, teams_a[first]) for k in (ka, kb))
+                side = teams[first]
+                rate_a, rate_b = side_rates(games_a, teams)[side], side_rates(games_b, teams)[side]
             out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
         length_a = [float(r["moves"]) for r in groups[ka]]
         length_b = [float(r["moves"]) for r in groups[kb]]

@@ -28,6 +28,7 @@ import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
 from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
+from kumiki.core.options import shown
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
@@ -36,13 +37,16 @@ from kumiki.server.limits import Limits
 from kumiki.server.lobby import ABOUT
 from kumiki.server.rooms import (
     MAX_PLIES,
+    REPLAY_ERRORS,
     Connection,
     Hub,
     Refusal,
     Unreplayable,
     error_message,
+    one_line,
     record_ready,
     result_columns,
+    unreplayable,
 )
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
@@ -189,7 +193,7 @@ def check_web_options(name: str, options: dict[str, Any]) -> None:
             raise BadRequest(f"option {option!r} is fixed at {defaults[option]!r} on the web server")
         if allowed is not None and (not isinstance(value, (str, int, float)) or value not in allowed):
             offered = ", ".join(map(str, allowed))
-            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {quoted(repr(value))}")
+            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {shown(value)}")
 
 
 def seat_name(name: Any, index: int) -> str:
@@ -226,8 +230,7 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
                 raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(LEVELS)})")
             out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
         else:
-            shown = quoted(kind) if isinstance(kind, str) else type(kind).__name__
-            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {shown}')
+            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {shown(kind)}')
     return out
 
 
@@ -240,8 +243,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
         raise BadRequest(f"unknown field {quoted(sorted(unknown)[0])} (fields: game, options, seats, seed, undo)")
     name = body.get("game")
     if not isinstance(name, str) or name not in WEB_GAMES:
-        shown = quoted(name) if isinstance(name, str) else type(name).__name__
-        raise BadRequest(f"unknown game {shown} (games: {', '.join(WEB_GAMES)})")
+        raise BadRequest(f"unknown game {shown(name)} (games: {', '.join(WEB_GAMES)})")
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise BadRequest('"options" must be an object of option values')
@@ -256,7 +258,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     try:
         game = load_game(name, **options)
     except ValueError as error:
-        raise BadRequest(_one_line(error)) from None
+        raise BadRequest(one_line(error)) from None
     if len(seats) != game.players:
         raise BadRequest(f"{name} with these options has {game.players} players, but {len(seats)} seats were given")
     seed = body.get("seed")
@@ -323,7 +325,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
         game, final = read_record(text)
     except RecordError as error:
-        raise BadRequest(_one_line(error)) from None
+        raise BadRequest(one_line(error)) from None
     if game.name not in WEB_GAMES:
         raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
     check_web_options(game.name, game.options)
@@ -359,10 +361,10 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
 def listed(row: GameRow) -> dict[str, Any]:
     """A game's summary as the API lists it, with ``record_ready``: whether its record is given now (see
     ``rooms.record_ready``; a game whose stored options no longer load gives none)."""
-    if row.status == "over" or row.imported:
-        return {**row.summary(), "record_ready": True}
-    chance = _has_chance(row.game, json.dumps(row.options, sort_keys=True))
-    return {**row.summary(), "record_ready": chance is False}
+    over, imported = row.status == "over", row.imported
+    # (loaded only for a game going on; options that no longer load count as chance: no record)
+    chance = not (over or imported) and _has_chance(row.game, json.dumps(row.options, sort_keys=True)) is not False
+    return {**row.summary(), "record_ready": record_ready(over, imported, chance)}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -373,12 +375,6 @@ def _has_chance(game: str, options: str) -> bool | None:
         return load_game(game, **json.loads(options)).has_chance()
     except (ValueError, TypeError):
         return None
-
-
-def _one_line(error: Exception, limit: int = 300) -> str:
-    """An engine's refusal as the API's one line: its first line, cut (a bad value is never echoed in full)."""
-    text = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _record_name(tag: str | None, seat: int) -> str:
@@ -542,7 +538,8 @@ def create_app(
         if room is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         try:
-            if not record_ready(room.state, room.row.imported):
+            state = room.state
+            if not record_ready(state.over, room.row.imported, state.game.has_chance()):
                 raise BadRequest(
                     "the record of this game is given once it ends: its seed tells the hidden cards and the draws to "
                     "come",
@@ -555,7 +552,7 @@ def create_app(
             try:
                 text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
             except ValueError as error:  # a game stored before its options were checked for one line
-                raise BadRequest(f"this game has no record: {_one_line(error)}", 409) from None
+                raise BadRequest(f"this game has no record: {one_line(error)}", 409) from None
         finally:
             hub.release(room)
         headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
@@ -586,8 +583,8 @@ def create_app(
             try:
                 for state in positions(row.game, row.options, row.seed, texts, movers):
                     states.append(state.public_view())
-            except (ValueError, TypeError) as error:  # IllegalMove included: stored under other rules
-                raise Unreplayable(f"game {game_id} does not replay with these rules: {_one_line(error)}") from None
+            except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
+                raise unreplayable(game_id, error) from None
             return states, state.scores(), state.winners()
 
         # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
@@ -752,7 +749,7 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
         else:
             raise Refusal(
                 "bad_message",
-                f"unknown message type {quoted(kind) if isinstance(kind, str) else type(kind).__name__} "
+                f"unknown message type {shown(kind)} "
                 '(types: "move", "undo", "sync", "why", "chat", "signal", "rematch")',
             )
     except Refusal as refusal:
@@ -762,6 +759,6 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
     except BadRequest as error:  # a rematch the lobby refuses (e.g. a level this server no longer offers)
         connection.send(error_message("refused", error.message))
     except (ValueError, OverflowError) as error:  # an engine's refusal that is not an IllegalMove: one line, no trace
-        connection.send(error_message("illegal", _one_line(error)))
+        connection.send(error_message("illegal", one_line(error)))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
-from kumiki.core.errors import quoted
+from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.limits import TokenBucket
@@ -79,11 +79,11 @@ def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     return replay(row.game, row.options, row.seed, [text for _seat, text in moves], [seat for seat, _ in moves])
 
 
-def record_ready(state: State, imported: bool = False) -> bool:
-    """Whether the game's record may be given now: a record holds the seed, so while a game with chance goes on
+def record_ready(over: bool, imported: bool, chance: bool) -> bool:
+    """Whether a game's record may be given now: a record holds the seed, so while a game with ``chance`` goes on
     (TowerBrix's deals, Kozo's random sizes) it would tell every hidden card and every draw to come. An imported
     record is given back as it came (nobody plays it, and whoever uploaded it published it)."""
-    return imported or state.over or not state.game.has_chance()
+    return imported or over or not chance
 
 
 def result_columns(state: State) -> dict[str, Any]:
@@ -161,7 +161,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
-                "record_ready": record_ready(state, self.row.imported),
+                "record_ready": record_ready(state.over, self.row.imported, state.game.has_chance()),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
                 "chat": len(self.chat),
@@ -191,8 +191,7 @@ class Room:
                 raise Refusal("silence", "challenge 3 (Trade Secret): no talking, only gestures (the signals)")
         else:
             if text not in SIGNALS:
-                shown = quoted(text) if isinstance(text, str) else type(text).__name__
-                raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {shown}")
+                raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {shown(text)}")
             if at is not None and (not isinstance(at, str) or not _TARGET.fullmatch(at)):
                 raise Refusal("bad_message", "a signal points at a brick or a cell (letters, digits, commas)")
         bucket = self._chat_buckets.setdefault(seat, TokenBucket(CHAT_RATE, CHAT_BURST))
@@ -279,8 +278,9 @@ class Room:
                 raise Refusal("forbidden", "spectators cannot move: open the game with a seat's invite link")
             together = len(state.actors) > 1  # everyone may act at once: edits are applied in the order they come
             if ply != len(state.history) and not (together and 0 <= ply < len(state.history)):
-                shown = str(ply) if abs(ply) < 10**12 else "…"
-                raise Refusal("stale", f"you sent a move for ply {shown}, but the game is at ply {len(state.history)}")
+                raise Refusal(
+                    "stale", f"you sent a move for ply {shown(ply)}, but the game is at ply {len(state.history)}"
+                )
             if state.over:
                 raise Refusal("illegal", "the game is over")
             if seat not in state.actors:
@@ -323,7 +323,7 @@ class Room:
                 state.copy().play(move, player=seat)
                 legal, reason = True, f"{move} is a legal move now"
             except (IllegalMove, ValueError, OverflowError) as error:  # any refusal of the engine, in its words
-                legal, reason = False, str(error).splitlines()[0] if str(error) else type(error).__name__
+                legal, reason = False, one_line(error)
         return json.dumps({"type": "why", "move": text, "legal": legal, "reason": reason})
 
     async def undo(self, seat: int | None) -> None:
@@ -460,7 +460,7 @@ class Room:
             except Exception as error:  # a bug in an agent, a level this installation lacks, the pool broke again:
                 log.exception("the agent of game %s seat %s failed", self.row.id, seat)  # the next connect or
                 self._tell_everyone(  # move starts it again; the players are told, not left waiting
-                    error_message("agent_failed", f"seat {seat}'s computer player could not move: {_first_line(error)}")
+                    error_message("agent_failed", f"seat {seat}'s computer player could not move: {one_line(error)}")
                 )
                 return
             async with self.lock:
@@ -482,9 +482,17 @@ class Room:
                 self.broadcast()
 
 
-def _first_line(error: BaseException) -> str:
+def one_line(error: BaseException, limit: int = 300) -> str:
+    """An error as the API's one line: its first line, cut at ``limit`` (no input is ever echoed in full)."""
     text = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return text if len(text) <= 200 else text[:200] + "…"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+REPLAY_ERRORS = (ValueError, TypeError, KeyError)  # a stored game these rules refuse: moves, or options unread
+
+
+def unreplayable(game_id: str, error: BaseException) -> Unreplayable:
+    return Unreplayable(f"game {game_id} does not replay with these rules: {one_line(error)}")
 
 
 def _seat_again(seat: SeatRow) -> dict[str, Any]:
@@ -550,8 +558,8 @@ class Hub:
         moves = self.storage.moves(game_id)
         try:
             state = rebuild(row, moves)
-        except (ValueError, TypeError, KeyError) as error:  # refused moves, or options the rules cannot read
-            raise Unreplayable(f"game {game_id} does not replay with these rules: {_first_line(error)}") from None
+        except REPLAY_ERRORS as error:
+            raise unreplayable(game_id, error) from None
         room = Room(row, state, [s for s, _ in moves], self)
         room.chat = self.storage.chat(game_id)
         self.rooms[game_id] = room

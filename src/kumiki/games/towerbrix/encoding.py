@@ -50,8 +50,7 @@ class TowerBrixEncoding(Encoding):
         self.cards = {card.id: i for i, card in enumerate(game.deck)}
         # waive votes (challenges 9 and 13 with waive="vote"): a seat's card by its place in the hand, which never
         # holds more cards than the deck; other games have no such actions, so their numbering is unchanged
-        votes = game.challenge is not None and game.challenge.waive_one and game.options["waive"] == "vote"
-        self.hand_cap = len(self.cards) if votes else 0
+        self.hand_cap = len(self.cards) if game.votes_waive else 0
         self.num_actions = self.first_waive + game.players * self.hand_cap
         # the last spots listed and their actions less the brick's first (one tuple: swapped whole)
         self._offsets: tuple[list[Spot] | None, list[int]] = (None, [])

@@ -52,6 +52,14 @@ class TowerBrixMove(Move):
 
 
 MOVE_KINDS = ("place", "remove", "ok", "time", "waive")
+EDIT_KINDS = ("place", "remove")  # the moves that change the tower (an edit: the edit count, the thumbs cleared)
+
+
+def is_edit(move: object) -> bool:
+    """Whether ``move`` is a TowerBrix edit (a placement or a removal)."""
+    return getattr(move, "kind", "") in EDIT_KINDS
+
+
 OK = TowerBrixMove("ok")
 TIME = TowerBrixMove("time")
 
@@ -108,7 +116,7 @@ def apply_edit(bricks: Mapping[str, Brick], move: TowerBrixMove) -> dict[str, Br
     """The bricks after a placement (the brick lifted, then lowered at its new place) or a removal; ``ok`` and
     ``time`` change nothing. No rule is checked."""
     after = dict(bricks)
-    if move.kind in ("place", "remove"):
+    if is_edit(move):
         after.pop(move.brick, None)
     if move.kind == "place":
         after[move.brick] = place(after, move.brick, move.axis, move.x, move.y)

@@ -31,6 +31,7 @@ from kumiki.games.towerbrix.moves import (
     OK,
     TowerBrixMove,
     format_number,
+    is_edit,
     parse_towerbrix_move,
     place_move,
     remove_move,
@@ -71,6 +72,8 @@ class TowerBrix(Game):
         self.usable = tuple(b for b in BRICK_IDS if self.bricks_rule == "pink" or b != "G")
         self.challenge: Challenge | None = CHALLENGES.get(o["challenge"])
         self.blind: int | None = self.players - 1 if self.challenge and self.challenge.blind else None
+        # the team picks the card to waive by vote (challenges 9 and 13 with waive="vote"), else the rules do
+        self.votes_waive = bool(self.challenge is not None and self.challenge.waive_one and o["waive"] == "vote")
         pool = [c for c in self.deck if c.points == 2] if self.mode == "intro" else self.deck
         if self.mode == "intro" and len(pool) < self.players + o["rounds"] - 1:
             raise ValueError("option 'deck': too few 2-point cards for the intro variant")
@@ -271,8 +274,7 @@ class TowerBrixState(State):
 
     def voting(self) -> bool:
         """Whether the team picks the card to waive by vote in this game (challenges 9 and 13, ``waive="vote"``)."""
-        g = self.game
-        return g.challenge is not None and g.challenge.waive_one and g.options["waive"] == "vote"
+        return self.game.votes_waive
 
     def waive_choice(self) -> tuple[int, int] | None:
         """The card the votes waive now: the one more than half of the seats voted for, else None."""
@@ -610,7 +612,7 @@ class TowerBrixState(State):
         if getattr(move, "kind", "") != "ok":
             return None
         late = zip(self.history[seen_ply:], self.movers[seen_ply:], strict=True)
-        edits = sum(1 for m, seat in late if getattr(m, "kind", "") in ("place", "remove") and seat != player)
+        edits = sum(1 for m, seat in late if is_edit(m) and seat != player)
         if edits:
             return f"{move}: the tower has changed since you saw it ({edits} edits meanwhile): look again"
         return None
@@ -621,11 +623,7 @@ class TowerBrixState(State):
         seen = super().seen_history(player)
         if player != self.game.blind:
             return seen
-        edits = ("place", "remove")
-        return [
-            "edit" if getattr(move, "kind", "") in edits else text
-            for move, text in zip(self.history, seen, strict=True)
-        ]
+        return ["edit" if is_edit(move) else text for move, text in zip(self.history, seen, strict=True)]
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator sees: the tower and the counts of cards; cards only in the solo game (face up)."""
