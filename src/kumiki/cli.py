@@ -500,6 +500,16 @@ def serve(
             help="Where everyone builds at once (TowerBrix), a computer teammate waits this long after any edit.",
         ),
     ] = 1.5,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--connections-per-address",
+            metavar="N",
+            min=1,
+            max=100_000,
+            help="Game connections (WebSockets) one client address may hold open at once.",
+        ),
+    ] = 200,
 ) -> None:
     """Run the web app: lobby, games against the computer or friends, replays (see docs/server.md)."""
     with _reported("kumiki serve"):
@@ -507,7 +517,7 @@ def serve(
             from kumiki.server.serve import serve as run_server
         except ImportError as error:
             raise Failure(f"the web server needs the 'web' extra: pip install 'kumiki[web]' ({error})") from None
-        run_server(host, port, db, agent_pace)
+        run_server(host, port, db, agent_pace, connections_per_address)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

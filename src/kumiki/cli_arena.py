@@ -78,6 +78,12 @@ def run_command(
     console = Console(stderr=True)
     if study.sprt is not None and study.format != "sprt" and not quiet:
         sys.stderr.write(f'note: the [sprt] table is used by format "sprt" only; this {study.format} ignores it\n')
+    if study.format == "sprt" and study.games != arena.Study.games and not quiet:
+        # An SPRT plays game pairs until its test decides; its one limit is [sprt] max_games.
+        sys.stderr.write(
+            f"note: an SPRT does not use games ({study.games}): it stops when the test decides, at most "
+            f"at [sprt] max_games ({(study.sprt or arena.Sprt()).max_games})\n"
+        )
     if not study.reproducible and not quiet:
         console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
     main_thread = threading.current_thread() is threading.main_thread()

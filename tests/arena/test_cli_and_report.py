@@ -86,6 +86,25 @@ def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRu
         assert len(list(csv.DictReader(handle))) == 4
 
 
+def test_seat_advantage_is_modelled_per_number_of_players(tmp_path: Path) -> None:
+    study = arena.Study(
+        name="counts",
+        game="kuzushi",
+        format="self-play",
+        agents={"g": "greedy"},
+        games=3,
+        seed=2,
+        options={"players": [2, 3], "size": 5},
+    )
+    results = arena.run(study, tmp_path / "out", backend="serial")
+    results.report(tmp_path / "out" / "report.html")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [(s["players"], s["seat"]) for s in summary["seat_advantage"]] == [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2)]
+    for players in (2, 3):  # each model's seats average 0
+        assert abs(sum(s["elo"] for s in summary["seat_advantage"] if s["players"] == players)) < 0.5
+    assert "<th>players</th><th>seat</th>" in (tmp_path / "out" / "report.html").read_text()
+
+
 def test_export_csv(finished: Path, run: CliRunner, tmp_path: Path) -> None:
     code, out, _ = run("arena", "export", finished, "--csv", tmp_path / "games.csv")
     assert code == 0 and out.strip() == str(tmp_path / "games.csv")

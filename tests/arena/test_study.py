@@ -172,3 +172,19 @@ def test_the_schedule_rotates_every_lineup_through_every_seat(tmp_path: Path) ->
         ("c", "b", "a"),
     ]
     assert seatings(("a", "a"), permutations=False) == [("a", "a")]
+
+
+def test_an_sprt_with_games_says_it_does_not_use_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    text = (
+        'name = "s"\ngame = "kuzushi"\nformat = "sprt"\ngames = 300\n[options]\nplayers = 2\nsize = 4\n'
+        '[agents]\na = "random"\nb = "random"\n[sprt]\nmax_games = 4\n'
+    )
+    status, _, err = run("arena", "run", write(tmp_path, text), "--out", tmp_path / "out", "--backend", "serial")
+    assert status == 0
+    note = "note: an SPRT does not use games (300): it stops when the test decides, at most at [sprt] max_games (4)"
+    assert note in err
+    played = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
+    assert 2 <= len(played) <= 4  # the SPRT's own limit, not 300 blocks

@@ -105,6 +105,30 @@ def test_messages_are_rate_limited_per_connection(serve: Callable[..., TestClien
         assert kinds[-1]["code"] == "rate_limited"
 
 
+def test_connections_are_limited_per_address_and_freed_when_they_close(serve: Callable[..., TestClient]) -> None:
+    limits = Limits(sockets_per_address=2)
+    client = serve(limits=limits)
+    game = create(client, [HUMAN, HUMAN])
+    with client.websocket_connect(url(game, 0)) as first, client.websocket_connect(url(game)) as second:
+        receive_until(first, view_at(0))
+        receive_until(second, view_at(0))
+        with client.websocket_connect(url(game, 1)) as third:
+            refused = third.receive_json()
+            assert refused == {
+                "type": "error",
+                "code": "too_many_connections",
+                "message": "at most 2 connections at once from one address",
+            }
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 4429
+        first.send_json({"type": "sync"})  # the two open ones are served as before
+        receive_until(first, view_at(0))
+    with client.websocket_connect(url(game, 1)) as again:  # both closed: their places are free
+        assert receive_until(again, view_at(0))["seat"] == 1
+        assert limits.sockets == {"testclient": 1}  # the refused one was never counted, the closed ones given back
+
+
 def _play_out(ws: object, seat: int, rng: random.Random) -> dict:
     """Play random legal moves for ``seat`` until the game is over; the final view."""
     while True:

@@ -20,7 +20,7 @@ from typing import Any
 
 from kumiki.arena.play import play_game
 from kumiki.arena.schedule import GameSpec
-from kumiki.core.processes import stop_pool
+from kumiki.core.processes import exit_with, stop_pool
 
 BACKENDS = ("serial", "pool", "ray")
 WORKER_DEATHS = 3  # a batch whose worker dies this often (one game at a time by then) stops the study
@@ -92,7 +92,7 @@ def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list
     context = _context()
     while todo:
         lost: list[list[GameSpec]] = []
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = ProcessPoolExecutor(workers, context, initializer=exit_with, initargs=(os.getpid(),))
         try:
             running: dict[Future[list[dict[str, Any]]], list[GameSpec]] = {}
             try:

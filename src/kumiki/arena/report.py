@@ -197,9 +197,11 @@ def summarise(results: Results) -> dict[str, Any]:
     if competitive:
         from kumiki.arena.ratings import seat_advantage
 
+        # One model per number of players: seat 2 of a three-player game is not seat 2 of a four-player one.
         summary["seat_advantage"] = [
-            {"seat": s, "elo": round(v, 1), "low": round(lo, 1), "high": round(hi, 1)}
-            for s, (v, lo, hi) in enumerate(seat_advantage(competitive, agents, seed=study.seed))
+            {"players": n, "seat": s, "elo": round(v, 1), "low": round(lo, 1), "high": round(hi, 1)}
+            for n, games in stats.by_players(competitive).items()
+            for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed))
         ]
     if study.format == "ladder":
         summary["ladder"] = [
@@ -303,13 +305,17 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             )
         parts.append("</table>")
     if "seat_advantage" in summary:
+        several = len({s["players"] for s in summary["seat_advantage"]}) > 1
+        head = "<th>players</th>" if several else ""
         parts.append(
-            "<h2>Seat advantage, skill held apart</h2><table><tr><th>seat</th><th>Elo</th><th>95% interval</th></tr>"
+            "<h2>Seat advantage, skill held apart</h2>"
+            f"<table><tr>{head}<th>seat</th><th>Elo</th><th>95% interval</th></tr>"
         )
         for s in summary["seat_advantage"]:
             mark = " class='real'" if s["low"] > 0 or s["high"] < 0 else ""
+            players = f"<td class='n'>{s['players']}</td>" if several else ""
             parts.append(
-                f"<tr><td>seat {s['seat']}</td><td class='n'{mark}>{s['elo']:+.0f}</td>"
+                f"<tr>{players}<td>seat {s['seat']}</td><td class='n'{mark}>{s['elo']:+.0f}</td>"
                 f"<td class='n'>[{s['low']:+.0f}, {s['high']:+.0f}]</td></tr>"
             )
         parts.append("</table>")

@@ -98,6 +98,14 @@ def by_option_set(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, An
     return groups
 
 
+def by_players(rows: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """The games grouped by their number of seats, fewest first."""
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault(len(row["seats"]), []).append(row)
+    return dict(sorted(groups.items()))
+
+
 def sides(row: dict[str, Any]) -> list[int]:
     """The side of each seat of a result row (rows without ``teams``: every seat its own side)."""
     return row.get("teams") or list(range(len(row["seats"])))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import zip_longest
@@ -16,6 +17,7 @@ from typing import Any
 from kumiki import State, load_agent, load_game
 from kumiki.agents.levels import COMMON_LEVELS, AgentSpec
 from kumiki.agents.levels import GAME_LEVELS as CALIBRATED
+from kumiki.core.processes import exit_with
 
 # The lobby's levels and the agent behind each: the calibrated levels of each game (kumiki.agents.levels, measured
 # by the ladder studies; docs/agents.md), and "random" for trying the app out and for tests.
@@ -87,4 +89,5 @@ def choose_move(
 
 def make_pool(workers: int = MAX_WORKERS) -> ProcessPoolExecutor:
     """A pool of fresh (spawned) interpreters: never a fork of the threaded server process."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(workers, context, initializer=exit_with, initargs=(os.getpid(),))

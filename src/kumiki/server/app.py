@@ -617,6 +617,19 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if not limits.open_socket(address):
+            message = f"at most {limits.sockets_per_address} connections at once from one address"
+            await websocket.send_text(error_message("too_many_connections", message))
+            await websocket.close(4429)
+            return
+        try:
+            await _connected(websocket, game_id, token)
+        finally:
+            limits.close_socket(address)
+
+    async def _connected(websocket: WebSocket, game_id: str, token: str | None) -> None:
+        """A connection counted against its address's limit: the game's messages until it closes."""
         try:
             room = hub_of(websocket).room(game_id)
         except Unreplayable as error:

@@ -9,7 +9,7 @@ import uvicorn
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
 from kumiki.server.app import create_app
-from kumiki.server.limits import MAX_MESSAGE, Limits
+from kumiki.server.limits import MAX_MESSAGE, SOCKETS_PER_ADDRESS, Limits
 from kumiki.server.storage import Storage, default_url, normalise_url
 
 
@@ -45,14 +45,20 @@ def check_address(host: str, port: int) -> None:
         raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, agent_pace: float = 1.5) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    agent_pace: float = 1.5,
+    connections_per_address: int = SOCKETS_PER_ADDRESS,
+) -> None:
     """Run the server until interrupted."""
     check_address(host, port)  # first: a server that cannot listen creates no database file
     url = check_database(normalise_url(db) if db else default_url())
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     sys.stdout.write(f"Kumiki serves http://{shown}:{port}/  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
     sys.stdout.flush()
-    app = create_app(url, limits=Limits(agent_pace=agent_pace))
+    app = create_app(url, limits=Limits(agent_pace=agent_pace, sockets_per_address=connections_per_address))
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE, log_level="warning")
 
 

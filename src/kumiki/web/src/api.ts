@@ -185,7 +185,12 @@ export function postJson<T>(path: string, data: unknown): Promise<T> {
   return api<T>(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
 }
 
-/** One WebSocket per game page; reconnects with back-off and lets the server resend the full view. */
+/** Close codes after which connecting again cannot help: a wrong token, no such game, a game these rules refuse. */
+const FINAL_CLOSES = new Set([4403, 4404, 4409]);
+
+/** One WebSocket per game page; reconnects with back-off and lets the server resend the full view. The back-off
+ * starts again only once a view has arrived, so a server that accepts and then refuses (too many connections from
+ * this address: 4429) is not asked again four times a second; a final refusal is not asked again at all. */
 export class GameSocket {
   private ws: WebSocket | null = null;
   private closed = false;
@@ -194,7 +199,7 @@ export class GameSocket {
   constructor(
     private readonly url: string,
     private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage) => void,
-    private readonly onState: (connected: boolean) => void,
+    private readonly onState: (connected: boolean, final: boolean) => void,
   ) {
     this.open();
   }
@@ -202,19 +207,20 @@ export class GameSocket {
   private open(): void {
     const ws = new WebSocket(this.url);
     this.ws = ws;
-    ws.onopen = () => {
-      this.delay = 250;
-      this.onState(true);
-    };
+    ws.onopen = () => this.onState(true, false);
     ws.onmessage = (event) => {
+      let msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage;
       try {
-        this.onMessage(JSON.parse(event.data));
+        msg = JSON.parse(event.data);
       } catch {
-        /* a message we cannot read is ignored; the next view repairs the page */
+        return; /* a message we cannot read is ignored; the next view repairs the page */
       }
+      if (msg.type === "view") this.delay = 250;
+      this.onMessage(msg);
     };
-    ws.onclose = () => {
-      this.onState(false);
+    ws.onclose = (event) => {
+      if (FINAL_CLOSES.has(event.code)) this.closed = true;
+      this.onState(false, this.closed);
       if (!this.closed) {
         setTimeout(() => this.open(), this.delay);
         this.delay = Math.min(this.delay * 2, 5000);

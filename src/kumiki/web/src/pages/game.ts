@@ -7,6 +7,9 @@ import { h, seatLabel, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
 
+/** Error codes about the connection, not a move: the server closes it after sending one. */
+const CONNECTION_REFUSALS = new Set(["too_many_connections", "not_found", "unreplayable"]);
+
 /** The seat token: from ?token= (then remembered per game), else the remembered one; none means spectator. */
 function seatToken(id: string): string | null {
   const key = `kumiki.token.${id}`;
@@ -65,7 +68,12 @@ export function gamePage(app: HTMLElement, id: string): void {
     whyAnswer.classList.remove("legal");
   };
 
+  // Why the server refused the connection itself (too many from this address, no such game): shown instead of
+  // "reconnecting"; and the last error of all, which names why a connection closed for good (a wrong token).
+  let refusal = "";
+  let lastError = "";
   const onView = (msg: ViewMessage) => {
+    refusal = "";
     if (!module) {
       module = createGameModule(msg.game);
       if (!module) {
@@ -153,6 +161,12 @@ export function gamePage(app: HTMLElement, id: string): void {
   };
 
   const onError = (msg: ErrorMessage) => {
+    lastError = msg.message;
+    if (CONNECTION_REFUSALS.has(msg.code) || !module) { // before the first view, an error refuses the page itself
+      refusal = msg.message;
+      hooks.lastError = msg.code;
+      return;
+    }
     if (chat.waiting() || msg.code === "silence") chat.refused(`Not sent: ${msg.message}`);
     else showError(`Move refused: ${msg.message}`);
     hooks.lastError = msg.code;
@@ -189,8 +203,8 @@ export function gamePage(app: HTMLElement, id: string): void {
     socketUrl(id, token),
     (msg) =>
       msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : msg.type === "why" ? onWhy(msg) : undefined,
-    (connected) => {
-      if (!connected) status.textContent = "Connection lost — reconnecting…";
+    (connected, final) => {
+      if (!connected) status.textContent = final ? `Disconnected: ${lastError || "the server refused this page"}.` : refusal ? `${refusal} — trying again…` : "Connection lost — reconnecting…";
       hooks.connected = connected;
     },
   );
