@@ -182,6 +182,11 @@ def test_non_utf8_file_names_the_line(cli, tmp_path: Path) -> None:
         (["play", "kuzushi", "--seat", "0=mcts:iterations=zero"], "iterations"),
         (["play", "kuzushi", "--seat", "0=mcts:iterations"], "agent option 'iterations' must be written name=value"),
         (["play", "kuzushi", "--seat", "0=random", "--seat", "0=greedy"], "twice"),
+        (
+            ["play", "kozo", "--seat", "1=kuzushi:level=hard"],
+            "seat 1 (kuzushi:level=hard): plays kuzushi only, not kozo",
+        ),
+        (["play", "kuzushi", "--seat", "0=towerbrix-teammate"], "plays towerbrix only, not kuzushi"),
         (["play", "kuzushi", "--no-such-flag"], "--no-such-flag"),
         (["play", "kuzushi", "--players", "two"], "--players"),
         (["frobnicate"], "frobnicate"),
@@ -247,3 +252,9 @@ def test_console_script_reports_an_illegal_move_without_traceback(tmp_path: Path
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [f"{path}: line 5: illegal move: B 1,0: a base of player 1 is already there"]
+
+
+def test_python_dash_m_kumiki_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "kumiki", "games", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert {g["name"] for g in json.loads(done.stdout)} == {"kuzushi", "blokus3d", "kozo", "towerbrix"}

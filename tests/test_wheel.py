@@ -95,6 +95,7 @@ def test_the_wheel_carries_the_built_client_and_no_client_sources(wheel: Path) -
     ):
         assert f"kumiki/{data}" in names
     assert "kumiki/py.typed" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)  # MIT: the notice goes with every copy
 
 
 def test_the_sdist_builds_the_wheel_without_node_and_has_no_node_modules(
@@ -109,6 +110,9 @@ def test_the_sdist_builds_the_wheel_without_node_and_has_no_node_modules(
     assert any(n.endswith("src/kumiki/web/dist/index.html") for n in names)  # so installing it needs no npm
     assert any(n.endswith("src/kumiki/web/src/main.ts") for n in names)  # and the client can be rebuilt
     assert any(n.endswith("/requirements.lock") for n in names)
+    assert any(n.endswith("/LICENSE") for n in names)
+    assert any(n.endswith("src/kumiki/web/public/cards/kozo.png") for n in names)  # what the client build copies
+    assert not [n for n in names if "/tests/" in n]  # the suite needs the whole repository: not shipped in part
     # The wheel builds from the sdist with no npm on the PATH, and carries the same client.
     (tree,) = unpacked.iterdir()
     out = tmp_path_factory.mktemp("from-sdist")

@@ -187,8 +187,8 @@ def play(
             help=(
                 "Who plays seat N: 'human' or an agent, e.g. --seat 0=mcts:iterations=3000,seed=2 or "
                 "--seat 1=random; repeatable. Seats not given: you play the seat that moves first "
-                "(seat 1 in Kuzushi, seat 0 in Blokus 3D and Kozo), the others mcts:iterations=3000 "
-                "(mcts:iterations=300 in Blokus 3D, greedy in Kozo)."
+                "(seat 1 in Kuzushi, seat 0 in Blokus 3D, Kozo and TowerBrix), the others mcts:iterations=3000 "
+                "(mcts:iterations=300 in Blokus 3D, greedy in Kozo, towerbrix-teammate in TowerBrix)."
             ),
         ),
     ] = None,
@@ -209,7 +209,7 @@ def play(
     with _reported(f"kumiki play {game}"):
         options = _game_options(players, size, option or [])
         loaded = kumiki.load_game(game, **options)
-        seats = build_seats(loaded.players, seat or [], view_for(loaded.name))
+        seats = build_seats(loaded.players, seat or [], view_for(loaded.name), loaded.name)
         if save is not None and save.is_dir():
             raise Failure(f"--save {save}: is a directory")
         if seed is None and loaded.facts.chance:  # a game of chance records its seed, so that the record replays

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import signal
 import sys
@@ -152,7 +153,7 @@ class Leaderboard:
     def refresh(self) -> None:
         """Read the games finished so far and rebuild the table (at most every few seconds)."""
         now = time.monotonic()
-        if now - self.when < self.EVERY_S or len(self.study.agents) < 2:
+        if now - self.when < self.EVERY_S or len(self.study.agents) < 2 or importlib.util.find_spec("scipy") is None:
             return
         self.when = now
         from kumiki.arena.ratings import Events
@@ -206,7 +207,13 @@ def ratings_command(
 ) -> None:
     """The agents' ratings (Elo scale, the agents' mean is 0) with 95% bootstrap intervals."""
     results = _results(folder)
-    table = [r for r in results.ratings() if r.games > 0]
+    try:
+        table = [r for r in results.ratings() if r.games > 0]
+    except ImportError as error:
+        _fail(str(error))
+    if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
+        sys.stdout.write("[]\n" if as_json else "one agent: no ratings (the report gives the seats' shares)\n")
+        return
     if not table:  # co-operative games, or none yet: nobody played against anybody
         if as_json:
             sys.stdout.write("[]\n")
@@ -230,7 +237,10 @@ def report_command(
     results = _results(folder)
     if not len(results):
         _fail(f"{folder}: no games yet; run the study first")
-    path = results.report()
+    try:
+        path = results.report()
+    except ImportError as error:
+        _fail(str(error))
     sys.stdout.write(f"{path}\n")
 
 

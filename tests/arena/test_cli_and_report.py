@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,23 @@ def test_a_ladder_and_a_cooperative_study_get_their_own_tables(tmp_path: Path, r
 def _summary(results: arena.Results) -> str:
     results.report()
     return (results.path / "summary.json").read_text()
+
+
+def test_without_the_arena_extra_ratings_and_report_name_it_in_one_line(
+    finished: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "scipy", None)  # as if not installed: find_spec gives None, import fails
+    for command in ("ratings", "report"):
+        code, _, err = run("arena", command, finished)
+        assert_one_line_error(code, err, "need the 'arena' extra (scipy missing): pip install 'kumiki[arena]'")
+    code, out, _ = run("arena", "export", finished, "--csv", "-")  # the games themselves need nothing more
+    assert code == 0 and out.count("\n") == 17
+
+
+def test_a_lone_agent_has_no_ratings(tmp_path: Path, run: CliRunner) -> None:
+    study = arena.Study(name="lone", game="kuzushi", format="self-play", agents={"g": "greedy"}, games=2, seed=1)
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, out, _ = run("arena", "ratings", tmp_path / "out")
+    assert code == 0 and out == "one agent: no ratings (the report gives the seats' shares)\n"
+    code, out, _ = run("arena", "ratings", tmp_path / "out", "--json")
+    assert code == 0 and json.loads(out) == []

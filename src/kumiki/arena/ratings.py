@@ -38,7 +38,7 @@ class Rating:
         """The contract's row: ``{"agent", "rating", "low", "high", "games"}``."""
 
         def number(value: float) -> float | None:  # JSON has no NaN: an interval not defined is null
-            return round(value, 1) if math.isfinite(value) else None
+            return round(value, 1) + 0.0 if math.isfinite(value) else None  # + 0.0: no -0.0
 
         return {
             "agent": self.agent,

@@ -149,6 +149,11 @@ def _heatmap(matrix: dict[tuple[str, str], stats.Rate], agents: Sequence[str]) -
     return _svg(figure)
 
 
+def _signed(value: float) -> str:
+    """Whole Elo points with their sign, never "-0" (an interval ending just below zero is "+0")."""
+    return f"{round(value):+d}" if math.isfinite(value) else "?"
+
+
 def summarise(results: Results) -> dict[str, Any]:
     """Every figure of the report, with its interval, as JSON-ready data."""
     study, rows = results.study, results.rows
@@ -199,7 +204,7 @@ def summarise(results: Results) -> dict[str, Any]:
 
         # One model per number of players: seat 2 of a three-player game is not seat 2 of a four-player one.
         summary["seat_advantage"] = [
-            {"players": n, "seat": s, "elo": round(v, 1), "low": round(lo, 1), "high": round(hi, 1)}
+            {"players": n, "seat": s, "elo": round(v, 1) + 0.0, "low": round(lo, 1) + 0.0, "high": round(hi, 1) + 0.0}
             for n, games in stats.by_players(competitive).items()
             for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed))
         ]
@@ -315,8 +320,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             mark = " class='real'" if s["low"] > 0 or s["high"] < 0 else ""
             players = f"<td class='n'>{s['players']}</td>" if several else ""
             parts.append(
-                f"<tr>{players}<td>seat {s['seat']}</td><td class='n'{mark}>{s['elo']:+.0f}</td>"
-                f"<td class='n'>[{s['low']:+.0f}, {s['high']:+.0f}]</td></tr>"
+                f"<tr>{players}<td>seat {s['seat']}</td><td class='n'{mark}>{_signed(s['elo'])}</td>"
+                f"<td class='n'>[{_signed(s['low'])}, {_signed(s['high'])}]</td></tr>"
             )
         parts.append("</table>")
     if "sprt" in summary:

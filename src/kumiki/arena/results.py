@@ -5,6 +5,7 @@ append, and a re-run plays only the games not yet in it."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import time
@@ -215,6 +216,17 @@ def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[st
     return study, rows, read.skipped
 
 
+def require_statistics(*modules: str) -> None:
+    """ImportError in one line naming the extra when a module the ratings or the report need is not installed
+    (playing a study needs none of them; its figures do)."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(
+            f"the arena's ratings and reports need the 'arena' extra ({', '.join(missing)} missing): "
+            "pip install 'kumiki[arena]'"
+        )
+
+
 class Results:
     """A results folder, read: its study, its games, and what can be computed from them."""
 
@@ -227,6 +239,7 @@ class Results:
 
     def ratings(self, resamples: int = 200) -> list[Any]:
         """The rating table, best first: each agent's Elo-scale rating with its 95% interval and its games."""
+        require_statistics("scipy")
         from kumiki.arena.ratings import rate
 
         return rate(self.rows, list(self.study.agents), resamples=resamples, seed=self.study.seed)
@@ -250,6 +263,7 @@ class Results:
 
     def report(self, path: str | Path | None = None) -> Path:
         """Write the balance report (``report.html``, ``summary.json`` and CSV tables) and return the HTML's path."""
+        require_statistics("scipy", "matplotlib")
         from kumiki.arena.report import write_report
 
         return write_report(self, Path(path) if path is not None else self.path / "report.html")

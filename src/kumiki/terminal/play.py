@@ -57,10 +57,13 @@ def default_seat_specs(players: int, view: GameView | None = None) -> dict[int, 
     return {seat: HUMAN if seat == human else agent for seat in range(players)}
 
 
-def build_seats(players: int, specs: Sequence[str], view: GameView | None = None) -> list[Seat]:
+def build_seats(
+    players: int, specs: Sequence[str], view: GameView | None = None, game: str | None = None
+) -> list[Seat]:
     """Seats from ``N=human`` / ``N=mcts:iterations=3000``; a seat not given keeps its default (the view's).
 
-    Raises ValueError naming the bad spec.
+    Raises ValueError naming the bad spec, also an agent that plays only another game than ``game`` (before the
+    game starts, not at that seat's first turn).
     """
     chosen = default_seat_specs(players, view)
     given: set[int] = set()
@@ -85,9 +88,13 @@ def build_seats(players: int, specs: Sequence[str], view: GameView | None = None
             seats.append(Seat(seat))
             continue
         try:
-            seats.append(Seat(seat, agent_from_spec(spec)))
+            agent = agent_from_spec(spec)
         except ValueError as error:
             raise ValueError(f"seat {seat} ({spec}): {error}") from None
+        only = getattr(agent, "only_game", None)
+        if game is not None and only is not None and only != game:
+            raise ValueError(f"seat {seat} ({spec}): plays {only} only, not {game}")
+        seats.append(Seat(seat, agent))
     return seats
 
 
