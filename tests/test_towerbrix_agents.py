@@ -395,3 +395,41 @@ def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_ne
 def test_a_towerbrix_agent_asked_about_another_game_says_so(name: str) -> None:
     with pytest.raises(ValueError, match="play TowerBrix only, not kuzushi"):
         kumiki.load_agent(name).choose(kumiki.load_game("kuzushi").new_state())
+
+
+def test_with_free_turns_a_fresh_teammate_books_the_moves_by_who_made_them() -> None:
+    """Everyone builds at once: a seat may act twice in a row, so the seat after the last to act is not who moves
+    next. A teammate asked anew on ``state.acting(seat)`` (as the web server asks it) rebuilds the memory of the
+    persistent teammate of its seat, reading who made each move from the record, not from the cycle."""
+    game = kumiki.load_game("towerbrix", players=2, mode="base", deck="green", difficulty="easy", turns="free")
+    state = game.new_state(seed=6)
+    agents = [kumiki.load_agent("towerbrix-teammate", iterations=200, seed=p) for p in range(2)]
+    compared = 0
+    for turn in range(45):
+        if state.over:
+            break
+        player = 1 if turn % 3 == 2 else 0  # seat 0 acts twice, then seat 1
+        mine = state.acting(player)
+        if player == 1 and agents[1]._seen:  # type: ignore[attr-defined]
+            fresh = kumiki.load_agent("towerbrix-teammate", iterations=200, seed=1)
+            fresh._rebuild(mine, 1)  # type: ignore[attr-defined]
+            assert _memory(fresh) == _memory(agents[1])
+            compared += 1
+        state.play(agents[player].choose(mine), player=player)
+    assert compared >= 8 and 0 in state.movers and 1 in state.movers
+    assert any(state.movers[i] == state.movers[i + 1] == 0 for i in range(len(state.movers) - 1))
+
+
+def test_acting_gives_a_copy_with_that_seat_to_move() -> None:
+    free = kumiki.load_game("towerbrix", players=3, turns="free").new_state(seed=1)
+    mine = free.acting(2)
+    assert mine.to_move == 2 and free.to_move == 0 and mine.history == free.history
+    mine.play("ok", player=2)
+    assert free.history == []  # a copy
+    cycle = kumiki.load_game("towerbrix", players=3).new_state(seed=1)
+    assert cycle.acting(0).to_move == 0
+    with pytest.raises(ValueError, match="player 1 may not act now"):
+        cycle.acting(1)
+    kuzushi = kumiki.load_game("kuzushi").new_state()
+    with pytest.raises(ValueError, match="may not act now"):
+        kuzushi.acting(0)  # Kuzushi's seat 1 moves first

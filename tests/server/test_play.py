@@ -195,6 +195,16 @@ def test_undo_takes_back_the_human_move_and_the_agent_reply(client: TestClient) 
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
 
 
+def test_a_finished_game_is_not_taken_back(client: TestClient) -> None:
+    game = create(client, [EASY, {"kind": "human", "name": "solo"}], seed=11, undo=True)
+    with client.websocket_connect(url(game, 1)) as ws:
+        final = _play_out(ws, 1, random.Random(1))
+        refusal = _refused(ws, {"type": "undo"}, "no_undo")
+        assert refusal["message"] == "the game is over: its result stands"
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["status"] == "over" and summary["moves"] == len(final["history"])
+
+
 def test_a_reconnecting_client_gets_the_same_position(client: TestClient) -> None:
     game = create(client, [HUMAN, HUMAN], seed=6)
     with client.websocket_connect(url(game, 1)) as ws:

@@ -108,3 +108,21 @@ def test_turn_based_games_keep_no_pace(serve: Any) -> None:
         bob.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
         receive_until(bob, view_at(2))
         assert time.monotonic() - began < 4.0  # the computer answers at once: the pace is for building together
+
+
+def test_a_computer_teammate_acts_on_its_own_and_then_waits(serve: Any) -> None:
+    """Everyone builds at once: the computer does not wait for the person to act first (it used to act only when
+    the seat after the last to act was its own), and once it has said ok it adds nothing until somebody acts."""
+    client = serve(limits=Limits(agent_pace=0.05))
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}]
+    options = {"players": 2, "turns": "free", "difficulty": "easy"}
+    game = create(client, seats, game="towerbrix", seed=5, options=options)
+    with client.websocket_connect(url(game, 0)) as ann:
+        waiting = receive_until(ann, lambda m: m["type"] == "view" and m["history"][-1:] == ["ok"], limit=400)
+        assert set(waiting["movers"]) == {1}  # all the computer's: ann has not acted
+        time.sleep(0.6)  # twelve paces: an agent that said ok again and again would have filled the history
+        ann.send_json({"type": "sync"})
+        assert receive_until(ann, lambda m: m["type"] == "view")["ply"] == waiting["ply"]
+        ann.send_json({"type": "move", "ply": waiting["ply"], "move": "ok"})  # ann acts: the computer looks again
+        after = receive_until(ann, lambda m: m["type"] == "view" and len(m["movers"]) > waiting["ply"] + 1, limit=400)
+        assert after["movers"][waiting["ply"]] == 0 and after["movers"][waiting["ply"] + 1] == 1

@@ -88,3 +88,9 @@ def test_an_imported_record_keeps_only_the_printable_characters_of_a_name(client
     assert answer.status_code == 200, answer.text
     summary = client.get(f"/api/games/{answer.json()['id']}").json()
     assert [s["name"] for s in summary["seats"]] == ["alice", "player 2"]
+
+
+def test_a_computer_seat_is_named_once_in_the_record(client: TestClient) -> None:
+    game = create(client, [{"kind": "agent", "level": "easy"}, {"kind": "agent", "agent": "greedy"}], seed=2)
+    text = client.get(f"/api/games/{game['id']}/record").text
+    assert '[Player0 "easy computer"]' in text and '[Player1 "greedy computer"]' in text  # not "… (easy)"

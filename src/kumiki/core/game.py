@@ -162,6 +162,16 @@ class State(ABC):
         records write it beside each move); None in turn-based play."""
         return None
 
+    def acting(self, player: int) -> State:
+        """A copy of the position with ``player``, one of ``actors``, as ``to_move``: where several seats may act
+        at once, an agent (which chooses for ``to_move``) is asked for that seat's move on it. ValueError when
+        ``player`` may not act now."""
+        if player not in self.actors:
+            raise ValueError(f"player {player} may not act now (actors: {self.actors})")
+        if player != self.to_move:
+            raise ValueError(f"{self.game.name} has no simultaneous play: only player {self.to_move} acts now")
+        return self.copy()
+
     @abstractmethod
     def copy(self) -> State:
         """An independent copy."""

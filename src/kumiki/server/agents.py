@@ -80,9 +80,13 @@ def choose_move(
     moves: list[str],
     level: str,
     seats: list[int | None] | None = None,
+    seat: int | None = None,
 ) -> str:
-    """The move the agent of ``level`` plays after ``moves`` (runs in a worker process)."""
+    """The move the agent of ``level`` plays after ``moves`` (runs in a worker process), for ``seat`` (default:
+    the seat to move; where several may act at once, any of them: ``State.acting``)."""
     state = replay(game, options, seed, moves, seats or ())
+    if seat is not None and seat != state.to_move:
+        state = state.acting(seat)
     name, agent_options = level_agent(game, level)
     return str(load_agent(name, **agent_options).choose(state))
 

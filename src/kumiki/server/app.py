@@ -377,6 +377,12 @@ def _has_chance(game: str, options: str) -> bool | None:
         return None
 
 
+def _agent_tag(name: str, level: str | None) -> str:
+    """A computer seat in a record: its name, and its level unless the name says it ("easy computer", not "easy
+    computer (easy)")."""
+    return name if not level or level in name.split() else f"{name} ({level})"
+
+
 def _record_name(tag: str | None, seat: int) -> str:
     """A record's player tag as a seat's name: only its printable characters (no control character reaches the
     database or a page: PostgreSQL refuses NUL in text), at most MAX_NAME of them; "player N" when none is left."""
@@ -546,7 +552,7 @@ def create_app(
                     409,
                 )
             tags = {
-                f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else f"{s.name} ({s.level})"
+                f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else _agent_tag(s.name, s.level)
                 for s in room.row.seats
             }  # (a name stored before names were cleaned may hold a control character no record line can)
             try:

@@ -107,6 +107,7 @@ class Room:
         self.hub = hub
         self.lock = asyncio.Lock()
         self.last_edit = time.monotonic()  # when the last move reached the table (pacing computer teammates)
+        self.passed: dict[int, int] = {}  # computer seats with nothing to add, and the ply they saw (free turns)
         self.connections: set[Connection] = set()
         self.agent_task: asyncio.Task[None] | None = None
         self.clock_task: asyncio.Task[None] | None = None
@@ -154,6 +155,7 @@ class Room:
                 "over": state.over,
                 "scores": state.scores(),
                 "winners": state.winners(),
+                "teams": state.teams(),
                 "view": state.public_view() if seat is None else state.view(seat),
                 "legal": legal,
                 "history": [str(m) for m in state.history],
@@ -333,6 +335,8 @@ class Room:
                 raise Refusal("forbidden", "spectators cannot undo")
             if not self.row.undo:
                 raise Refusal("no_undo", "this game was created without undo")
+            if self.state.over:  # its result stands (and may be in a study or a rating): play again instead
+                raise Refusal("no_undo", "the game is over: its result stands")
             humans = [k for k, s in enumerate(self.movers) if s is not None and not self.is_agent(s)]
             if not humans:
                 raise Refusal("no_undo", "there is no human move to take back")
@@ -342,7 +346,7 @@ class Room:
             moves = list(zip(self.movers[:keep], (str(m) for m in self.state.history[:keep]), strict=True))
             state = rebuild(self.row, moves)
             await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state))
-            self.state, self.movers = state, [s for s, _ in moves]
+            self.state, self.movers, self.passed = state, [s for s, _ in moves], {}
             self.arm_clock()
             self.broadcast()
         self.start_agents()
@@ -411,13 +415,24 @@ class Room:
         """Let the agent to move think, if one is to move and none is thinking already. In a game with people in
         it, while none of them is connected, only while few such games think (abandoned games, or many created at
         once, must not queue ahead of the games people are playing): the others think when a player connects."""
-        if self.row.imported or self.state.over or not self.is_agent(self.state.to_move):
+        if self.row.imported or self.agent_to_act() is None:
             return
         if self.agent_task is not None and not self.agent_task.done():
             return
         if self.has_humans() and not self.players_connected() and self.hub.unwatched_thinking() >= UNWATCHED_THINKING:
             return
         self.agent_task = asyncio.get_running_loop().create_task(self._agents())
+
+    def agent_to_act(self) -> int | None:
+        """The computer seat to act next: the seat to move if it is a computer's; where several seats may act at
+        once (TowerBrix's free turns), also any other computer among them, unless the move it last proposed was
+        its own last move again (an ok already given): then it waits until somebody else acts."""
+        if self.state.over:
+            return None
+        if self.is_agent(self.state.to_move):
+            return self.state.to_move
+        ply = len(self.state.history)
+        return next((s for s in self.state.actors if self.is_agent(s) and self.passed.get(s) != ply), None)
 
     def thinking(self) -> bool:
         return self.agent_task is not None and not self.agent_task.done()
@@ -435,10 +450,9 @@ class Room:
 
     async def _agents_move(self) -> None:
         loop = asyncio.get_running_loop()
-        while not self.state.over and self.is_agent(self.state.to_move):
-            seat, ply = self.state.to_move, len(self.state.history)
-            assert seat is not None
-            if self.hub.agent_pace > 0 and len(self.state.actors) > 1:
+        while (seat := self.agent_to_act()) is not None:
+            ply, together = len(self.state.history), len(self.state.actors) > 1
+            if self.hub.agent_pace > 0 and together:
                 # everyone builds at once: a computer teammate edits at a human pace, never right after the last
                 # edit on the table, so people see each change and have room to act; it waits before it thinks, so
                 # no search is thrown away when someone edits meanwhile
@@ -448,7 +462,7 @@ class Room:
                     continue  # look again: the position may have changed while it waited
             level = self.row.seats[seat].level or "easy"
             history = [str(m) for m in self.state.history]
-            args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers))
+            args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers), seat)
             try:
                 pool = self.hub.pool()
                 try:
@@ -464,8 +478,11 @@ class Room:
                 )
                 return
             async with self.lock:
-                if len(self.state.history) != ply or self.state.to_move != seat:
+                if len(self.state.history) != ply or seat not in self.state.actors:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
+                if together and self.movers and self.movers[-1] == seat and text == str(self.state.history[-1]):
+                    self.passed[seat] = ply  # its own last move again (an ok it gave): nothing to add for now
+                    continue
                 if len(self.state.history) >= MAX_PLIES:
                     self._tell_everyone(error_message("too_long", f"this game has reached {MAX_PLIES} moves"))
                     return

@@ -296,6 +296,12 @@ class TeamKnowledge:
         return sum(model.size * model.chance(holds) for model in self.models.values())
 
 
+def _course(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A view without whose turn it is: with free turns a seat is asked for its move on a copy of the position
+    with itself to move (``State.acting``), which is the same course of the game."""
+    return {key: value for key, value in view.items() if key not in ("to_move", "actors")}
+
+
 def _edits_to(current: Mapping[str, Brick], target: Sequence[Brick], lift: bool, cap: int = 24) -> int | None:
     """How many edits a plan from ``current`` to ``target`` takes (:func:`lift_choice` first with ``lift``, then
     :func:`plan_edit`); None if it does not get there within ``cap``."""
@@ -614,11 +620,13 @@ class TeammateAgent(Agent):
         self._attempt, self._know, self._seen = None, None, []
         self._reset()
         past = state.game.new_state(seed=state.seed)
-        for move in state.history:
-            if past.to_move == player:
+        seats = state.move_seats()  # free turns: who made each move
+        movers: list[int | None] = [None] * len(state.history) if seats is None else list(seats)
+        for move, mover in zip(state.history, movers, strict=True):
+            if (past.to_move if mover is None else mover) == player:
                 self._replay_turn(past, player, str(move))
-            past.play(move)
-        if past.view(player) != state.view(player):  # not this game's course (a hand-made position): forget it
+            past.play(move, player=mover)
+        if _course(past.view(player)) != _course(state.view(player)):  # not this game's course: forget it
             self._attempt, self._know = None, None
             self._reset()
             return

@@ -499,6 +499,15 @@ class TowerBrixState(State):
         """A cooperative game: the whole team shares the result (its score and the scoring table's verdict)."""
         return list(range(self.game.players)) if self.over else []
 
+    def acting(self, player: int) -> TowerBrixState:
+        """With free turns any seat may act during the build: the copy has ``player`` to move (the seat after the
+        last to act is only the order ``actors`` lists them in)."""
+        if player not in self.actors:
+            raise ValueError(f"player {player} may not act now (actors: {self.actors})")
+        twin = self.copy()
+        twin.to_move = player
+        return twin
+
     def copy(self) -> TowerBrixState:
         twin = TowerBrixState(self.game, _blank=True)
         twin.seed = self.seed

@@ -98,6 +98,8 @@ export interface ViewMessage {
   over: boolean;
   scores: number[];
   winners: number[];
+  /** The side each seat plays for (Kuzushi's teams; TowerBrix's one team); absent from older servers. */
+  teams?: number[];
   view: any;
   legal: string[];
   history: string[];

@@ -532,7 +532,12 @@ class TowerBrixModule implements GameModule {
     box.append(list);
     if (v.holds && ids.length) {
       const all = ids.every((id) => v.holds![id]);
-      box.append(h("div", { class: "small", "data-testid": "holds-summary" }, all ? "All your cards hold now: say ok (👍)." : "Not all your cards hold yet."));
+      // the helper checks the bricks in use: on a tower still missing bricks a ✓ means "so far", and no ok yet
+      const unfinished = this.unfinished();
+      const summary = unfinished
+        ? `${all ? "Your cards hold on the bricks placed so far" : "Not all your cards hold yet"}; the tower is not finished (${unfinished}).`
+        : all ? "All your cards hold now: say ok (👍)." : "Not all your cards hold yet.";
+      box.append(h("div", { class: "small", "data-testid": "holds-summary" }, summary));
     }
     if ((v.challenge === 9 || v.challenge === 13) && v.waive === "vote") box.append(this.waivePicker(v, seat));
   }

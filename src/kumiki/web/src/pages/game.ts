@@ -10,6 +10,14 @@ import { createGameModule, seatColour, type GameModule } from "../module";
 /** Error codes about the connection, not a move: the server closes it after sending one. */
 const CONNECTION_REFUSALS = new Set(["too_many_connections", "not_found", "unreplayable"]);
 
+/** The seats of each side, in the order of the sides (every seat its own side when the view names no teams). */
+function sidesOf(msg: ViewMessage): number[][] {
+  const teams = msg.teams ?? msg.seats.map((seat) => seat.seat);
+  const sides = new Map<number, number[]>();
+  teams.forEach((team, seat) => sides.set(team, [...(sides.get(team) ?? []), seat]));
+  return [...sides.keys()].sort((a, b) => a - b).map((team) => sides.get(team) ?? []);
+}
+
 /** The seat token: from ?token= (then remembered per game), else the remembered one; none means spectator. */
 function seatToken(id: string): string | null {
   const key = `kumiki.token.${id}`;
@@ -118,13 +126,30 @@ export function gamePage(app: HTMLElement, id: string): void {
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
       over.hidden = false;
       again.hidden = msg.seat === null || !!msg.imported;
-      const score = `(${msg.scores.join(" – ")})`;
+      const sides = sidesOf(msg);
       const mine = msg.seat !== null && msg.winners.includes(msg.seat);
-      // a tie at the top of a game of sides is no win of one's own (TowerBrix's team always wins together)
-      const tie = msg.game !== "towerbrix" && msg.winners.length > 1;
-      over.textContent = tie
-        ? `${msg.winners.length === msg.seats.length ? "A draw" : `A shared win: ${winners}`} ${score}`
-        : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`;
+      if (sides.length === 1) {
+        // one team (TowerBrix): everyone shares one score and the scoring table's word on it
+        const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
+        status.textContent = "Game over.";
+        over.textContent = `Game over — the team scored ${msg.scores[0] ?? 0}.${verdict}`;
+      } else if (sides.length < msg.seats.length) {
+        // teams (Kuzushi with teams): the sides' totals, and which side won
+        const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
+        const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0));
+        const won = sides.filter((members) => members.some((s) => msg.winners.includes(s)));
+        const score = `(${totals.join(" – ")})`;
+        status.textContent = `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : "A draw"}.`;
+        over.textContent = won.length === 1
+          ? `${mine ? "Your team won" : `Won by ${label(won[0])}`} ${score}`
+          : `A draw between the teams ${score}`;
+      } else {
+        const score = `(${msg.scores.join(" – ")})`;
+        const tie = msg.winners.length > 1;
+        over.textContent = tie
+          ? `${msg.winners.length === msg.seats.length ? "A draw" : `A shared win: ${winners}`} ${score}`
+          : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`;
+      }
     } else {
       over.hidden = true;
       again.hidden = true;
@@ -135,20 +160,27 @@ export function gamePage(app: HTMLElement, id: string): void {
       if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." : "Everyone is building.") + byWhom;
       else status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
     }
-    scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), h("th", {}, "score")));
+    const sides = sidesOf(msg);
+    const teamed = sides.length > 1 && sides.length < msg.seats.length; // teams of several seats
+    scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), ...(teamed ? [h("th", {}, "team")] : []), h("th", {}, "score")));
     for (const seat of msg.seats) {
+      const label = seatLabel(seat);
+      const you = seat.seat === msg.seat && label !== "you" ? " (you)" : ""; // the tutorial's seat is named "you"
+      const side = sides.findIndex((members) => members.includes(seat.seat));
+      const team = side < 0 ? "" : `${side + 1} (${sides[side].reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)})`;
       const row = h(
         "tr",
         { "data-testid": `score-${seat.seat}`, class: seat.seat === msg.to_move ? "to-move" : "" },
         h("td", {}, h("span", { class: "swatch", style: `background:${seatColour(seat.seat)}` }, String(seat.seat))),
-        h("td", {}, seatLabel(seat) + (seat.seat === msg.seat ? " (you)" : "") + (seat.kind === "human" && !seat.connected ? " · away" : "") + (seat.kind === "open" ? " · waiting for a player (open table)" : "")),
+        h("td", {}, label + you + (seat.kind === "human" && !seat.connected ? " · away" : "") + (seat.kind === "open" ? " · waiting for a player (open table)" : "")),
+        ...(teamed ? [h("td", { "data-testid": `team-${seat.seat}` }, team)] : []),
         h("td", { class: "score" }, String(msg.scores[seat.seat] ?? "")),
       );
       scores.append(row);
     }
     moves.replaceChildren(...msg.history.map((m, i) => h("li", { class: i === msg.history.length - 1 ? "last" : "" }, `${i % msg.seats.length === 0 ? "" : ""}${m}`)));
     moves.scrollTop = moves.scrollHeight;
-    undo.hidden = !msg.undo || msg.seat === null;
+    undo.hidden = !msg.undo || msg.seat === null || msg.over; // a finished game is not taken back
     hooks.ply = msg.ply;
     hooks.over = msg.over;
     hooks.seat = msg.seat;

@@ -26,6 +26,9 @@ export async function loadCatalog(error: HTMLElement): Promise<Catalog | null> {
 }
 
 /** The form; `fixed` names the one game it makes (a game's page), else a select offers them all. */
+/** What a level that is no step of the ladder means, for a player who has not met it. */
+const LEVEL_WORDS: Record<string, string> = { random: "any legal move, at random", openspiel: "OpenSpiel's MCTS (for researchers)" };
+
 export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLElement, done: (c: Created) => void, fixed?: string): HTMLFormElement {
   const form = h("form", { class: "card new-game", "data-testid": "new-game" });
   const gameSelect = h("select", { name: "game", "data-testid": "game-select", id: "game-select" });
@@ -60,7 +63,7 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
       kind.append(h("option", { value: "human" }, "human"), h("option", { value: "agent" }, "computer"), h("option", { value: "open" }, "open seat (anyone may take it)"));
       const level = h("select", { class: "level", "data-testid": `seat-${i}-level`, "aria-label": `seat ${i} level` });
       const notes = current().level_notes ?? {};
-      for (const l of levels) level.append(h("option", { value: l }, notes[l] ? `${l}: ${notes[l]}` : l));
+      for (const l of levels) level.append(h("option", { value: l }, notes[l] ? `${l}: ${notes[l]}` : LEVEL_WORDS[l] ? `${l}: ${LEVEL_WORDS[l]}` : l));
       const remembered = i === 0 ? localStorage.getItem(NAME_KEY) : null; // your name, from your last game here
       const name = h("input", { class: "name", "data-testid": `seat-${i}-name`, "aria-label": `seat ${i} name`, value: remembered || `player ${i}` });
       kind.value = old[i]?.kind ?? (i === 0 ? "human" : "agent");

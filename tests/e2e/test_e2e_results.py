@@ -1,0 +1,59 @@
+"""The end of a game as the page tells it: the winning team in a game of teams, the team's score in TowerBrix
+(not "You won! (19 – 19)"), and who won in the lobby's recent games by name, not by seat number."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
+
+from playwright.sync_api import expect
+
+import kumiki
+
+
+def _imported(server: Any, game: str, seed: int, **options: Any) -> tuple[dict[str, Any], Any]:
+    """A game of random moves played to its end here, imported into the server: (the import's answer, the state)."""
+    state = kumiki.load_game(game, **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.over:
+        state.play(rng.choice(state.legal_moves()))
+    text = kumiki.write_record(state, {f"Player{p}": f"p{p}" for p in range(state.game.players)})
+    request = urllib.request.Request(server.url + "/api/records", text.encode(), {"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer), state
+
+
+def test_a_game_of_teams_ends_with_the_winning_team_and_its_total(server: Any, pages: Any) -> None:
+    imported, state = _imported(server, "kuzushi", 2, players=4, teams=2)
+    totals = state.team_scores()
+    winners = state.winners()
+    assert len(winners) == 2 and totals[0] != totals[1]  # this seed: one team ahead
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    names = " & ".join(f"p{s}" for s in winners)
+    expect(page.get_by_test_id("status")).to_have_text(f"Game over. Winner: team {names}.")
+    for seat in range(4):
+        team = state.teams()[seat]
+        expect(page.get_by_test_id(f"team-{seat}")).to_have_text(f"{team + 1} ({totals[team]:g})")
+    page.goto(server.url + "/")
+    row = page.get_by_role("listitem").filter(has_text="kuzushi: p0 vs p1 vs p2 vs p3")
+    expect(row.first).to_contain_text(f"won by {', '.join(f'p{s}' for s in winners)}")
+
+
+def test_towerbrix_ends_with_the_teams_score_not_a_tied_match(server: Any, pages: Any) -> None:
+    imported, state = _imported(server, "towerbrix", 2, players=2)
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    over = page.get_by_test_id("game-over")
+    expect(over).to_contain_text(f"Game over — the team scored {state.scores()[0]:g}.")
+    expect(over).not_to_contain_text("won")
+    page.goto(server.url + "/")
+    expect(page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first).to_contain_text(
+        "won by everyone together"
+    )
