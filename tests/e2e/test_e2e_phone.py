@@ -83,6 +83,7 @@ def test_blokus3d_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any) 
     until(phone, f"window.__kumiki.blokus.ghost !== {before!r}")
     ghost = phone.evaluate("window.__kumiki.blokus.ghost")
     assert phone.evaluate("window.__kumiki.ply") == 0 and ghost in phone.evaluate("window.__kumiki.legalMoves")
+    expect(phone.get_by_test_id("ghost-info")).to_contain_text("tap it again to place")  # not "click or Enter"
     tap(phone, board)  # the second, on the same place, plays it
     until(phone, "window.__kumiki.ply >= 1")
     expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(ghost)

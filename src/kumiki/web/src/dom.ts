@@ -30,3 +30,13 @@ export function seatLabel(seat: { seat: number; kind: string; name: string; leve
   if (seat.kind !== "agent") return seat.name;
   return /computer/i.test(seat.name) ? seat.name : `${seat.name} (computer${seat.level ? `, ${seat.level}` : ""})`;
 }
+
+/** How a player confirms a placement the ghost shows: a second tap on a touch screen (no hover), else a click or
+ * Enter. */
+export function confirmWords(): string {
+  return typeof matchMedia === "function" && matchMedia("(hover: none)").matches ? "tap it again" : "click or Enter";
+}
+
+export function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -29,6 +29,8 @@ export interface GameModule {
   target?(): string | null;
   /** Show everyone where a seat pointed ("look here" at `at`) for a few seconds. */
   highlight?(at: string, seat: number): void;
+  /** Why a finished game ended, in a few words the page adds to its result ("the grid is full"). */
+  endReason?(msg: BoardUpdate, name: (seat: number) => string): string | null;
   /** Keys the page forwards while no form field has focus; true if handled. */
   key?(event: KeyboardEvent): boolean;
   destroy(): void;

@@ -6,6 +6,7 @@ import { registerGame, seatColour } from "../module";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
+import { confirmWords } from "../dom";
 
 interface Cube {
   x: number;
@@ -333,7 +334,7 @@ class Blokus3DModule implements GameModule, GhostActions {
     this.info.textContent = !this.selected
       ? this.ctx.interactive && this.legal.length ? "Pick a piece from your tray." : ""
       : this.choice
-        ? `${this.choice.text} — click or Enter to place (${count} places in this orientation)`
+        ? `${this.choice.text} — ${confirmWords()} to place (${count} places in this orientation)`
         : `${this.selected}: no legal place in this orientation — rotate with X, Y, Z or O`;
     hooks.blokus = { ...(hooks.blokus as object), selected: this.selected, shape: this.shape, ghost: this.choice?.text ?? null };
   }

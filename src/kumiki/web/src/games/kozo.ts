@@ -5,7 +5,7 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { h, playerName } from "../dom";
+import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
 import { Stage, disposeGroup } from "../stage";
@@ -680,7 +680,7 @@ class KozoModule implements GameModule, GhostActions {
         ? `${this.spot.text} — now the balance cube: click a spot (${this.choice.moves.length} here; arrows choose), Enter places, Esc goes back.`
         : "Choose a spot for the balance cube.";
     else if (this.choice)
-      text = `${this.choice.key} — rests at level ${Math.min(...this.choice.cells.map((c) => c[2]))}. Click or Enter to put it here (${count} places in this orientation), then place its balance cube.`;
+      text = `${this.choice.key} — rests at level ${Math.min(...this.choice.cells.map((c) => c[2]))}. ${capital(confirmWords())} to put it here (${count} places in this orientation), then place its balance cube.`;
     else text = `${this.selected}: no legal place in this orientation — turn it with X, Y, Z, or press O for the next one that fits.`;
     this.info.textContent = text;
   }

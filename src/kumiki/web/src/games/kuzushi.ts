@@ -96,6 +96,14 @@ class KuzushiModule implements GameModule {
     this.draw();
   }
 
+  endReason(msg: BoardUpdate, name: (seat: number) => string): string | null {
+    // the rules' two ends (docs/rules/kuzushi.md): a full grid, or a player with no tile left in their supply
+    const view = msg.view as KuzushiView;
+    if (view.cells.length >= view.size * view.size) return "the grid is full";
+    const out = view.tiles_left.flatMap((left, seat) => (left === 0 ? [name(seat)] : []));
+    return out.length ? `${out.join(" and ")} ${out.length > 1 ? "have" : "has"} no tile left` : null;
+  }
+
   key(event: KeyboardEvent): boolean {
     if (!this.msg) return false;
     const n = (this.msg.view as KuzushiView).size - 1;

@@ -7,7 +7,7 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { h, playerName } from "../dom";
+import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { Stage, disposeGroup } from "../stage";
 
@@ -796,7 +796,7 @@ class TowerBrixModule implements GameModule {
       text =
         `${ghost} — ${placed ? "moves it: " : ""}rests ${b.box[2] > TOL ? `at height ${b.box[2]}` : "on the table"}` +
         (others.length && !touches ? ", touching no other brick" : "") +
-        (why ? `. Not playable: ${why}` : ". Click or Enter to place it; arrows nudge it.") +
+        (why ? `. Not playable: ${why}` : `. ${capital(confirmWords())} to place it; arrows nudge it.`) +
         (placed ? " Delete takes it away." : "");
     }
     this.info.textContent = text;

@@ -128,6 +128,8 @@ export function gamePage(app: HTMLElement, id: string): void {
       again.hidden = msg.seat === null || !!msg.imported;
       const sides = sidesOf(msg);
       const mine = msg.seat !== null && msg.winners.includes(msg.seat);
+      const why = module.endReason?.(msg, name);
+      const reason = why ? ` — ${why}.` : "";
       if (sides.length === 1) {
         // one team (TowerBrix): everyone shares one score and the scoring table's word on it
         const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
@@ -140,15 +142,15 @@ export function gamePage(app: HTMLElement, id: string): void {
         const won = sides.filter((members) => members.some((s) => msg.winners.includes(s)));
         const score = `(${totals.join(" – ")})`;
         status.textContent = `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : "A draw"}.`;
-        over.textContent = won.length === 1
+        over.textContent = (won.length === 1
           ? `${mine ? "Your team won" : `Won by ${label(won[0])}`} ${score}`
-          : `A draw between the teams ${score}`;
+          : `A draw between the teams ${score}`) + reason;
       } else {
         const score = `(${msg.scores.join(" – ")})`;
         const tie = msg.winners.length > 1;
-        over.textContent = tie
+        over.textContent = (tie
           ? `${msg.winners.length === msg.seats.length ? "A draw" : `A shared win: ${winners}`} ${score}`
-          : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`;
+          : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`) + reason;
       }
     } else {
       over.hidden = true;
