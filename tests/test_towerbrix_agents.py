@@ -433,3 +433,14 @@ def test_acting_gives_a_copy_with_that_seat_to_move() -> None:
     kuzushi = kumiki.load_game("kuzushi").new_state()
     with pytest.raises(ValueError, match="may not act now"):
         kuzushi.acting(0)  # Kuzushi's seat 1 moves first
+    assert not kuzushi.adds_nothing("B 1,0", 1)
+
+
+def test_an_ok_already_given_adds_nothing() -> None:
+    state = kumiki.load_game("towerbrix", players=3, turns="free").new_state(seed=1)
+    assert not state.adds_nothing("ok", 2)
+    state.play("ok", player=2)
+    assert state.adds_nothing("ok", 2) and state.adds_nothing("OK", 2) and not state.adds_nothing("ok", 1)
+    assert not state.adds_nothing("Y1 z 0,0", 2)
+    state.play("Y1 z 0,0", player=0)  # an edit puts every thumb down
+    assert not state.adds_nothing("ok", 2)

@@ -101,6 +101,20 @@ def test_the_seat_term_measures_a_first_player_edge_apart_from_skill() -> None:
     assert table[0][1] < table[0][0] < table[0][2] and table[0][0] > 0
 
 
+def test_each_number_of_players_has_its_own_seat_terms() -> None:
+    """Seat 0 wins every two-player game; in three-player games the seats win in turn. One pooled term for seat 0
+    would carry the two-player edge into the three-player games; apart, the three-player seats stay equal."""
+    rows = [game(b, ["x", "x"], [1, 2]) for b in range(30)]
+    rows += [game(30 + b, ["x", "x", "x"], [1 + (s - b) % 3 for s in range(3)]) for b in range(30)]
+    events = Events(rows, ["x"])
+    assert events.n_params == 1 + 2 + 3
+    seats = events.fit().seats
+    two, three = seats[:2], seats[2:]
+    assert two[0] - two[1] > 300 and max(three) - min(three) < 1  # the two-player edge stays with two players
+    with pytest.raises(ValueError, match="one number of players"):
+        seat_advantage(rows, ["x"])
+
+
 def test_teams_are_rated_as_sides() -> None:
     rows = []
     for block in range(40):

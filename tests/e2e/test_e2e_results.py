@@ -55,5 +55,5 @@ def test_towerbrix_ends_with_the_teams_score_not_a_tied_match(server: Any, pages
     expect(over).not_to_contain_text("won")
     page.goto(server.url + "/")
     expect(page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first).to_contain_text(
-        "won by everyone together"
+        "over, shared by everyone"
     )

@@ -65,7 +65,8 @@ def test_two_humans_edit_at_once_in_the_servers_order_and_a_late_edit_is_refused
     assert [b["id"] for b in replay["states"][-1]["bricks"]] == ["Y1", "P1"]
 
 
-def test_a_computer_teammate_builds_alongside_when_its_turn_comes_round(client: TestClient) -> None:
+def test_a_computer_teammate_builds_alongside_the_people(serve: Any) -> None:
+    client = serve(limits=Limits(agent_pace=5.0))  # the person's first move comes well within the computer's pace
     seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}, {"kind": "human", "name": "cy"}]
     game = create(client, seats, game="towerbrix", seed=4, options=FREE)
     with client.websocket_connect(url(game, 0)) as ann:
@@ -110,19 +111,58 @@ def test_turn_based_games_keep_no_pace(serve: Any) -> None:
         assert time.monotonic() - began < 4.0  # the computer answers at once: the pace is for building together
 
 
-def test_a_computer_teammate_acts_on_its_own_and_then_waits(serve: Any) -> None:
-    """Everyone builds at once: the computer does not wait for the person to act first (it used to act only when
-    the seat after the last to act was its own), and once it has said ok it adds nothing until somebody acts."""
+def _free_game(serve: Any, seats: list[dict[str, Any]], seed: int = 5) -> tuple[TestClient, dict[str, Any]]:
     client = serve(limits=Limits(agent_pace=0.05))
-    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}]
-    options = {"players": 2, "turns": "free", "difficulty": "easy"}
-    game = create(client, seats, game="towerbrix", seed=5, options=options)
+    options = {"players": len(seats), "turns": "free", "difficulty": "easy"}
+    return client, create(client, seats, game="towerbrix", seed=seed, options=options)
+
+
+EASY_MATE = {"kind": "agent", "level": "easy"}
+
+
+def _stays(ws: Any, ply: int) -> None:
+    """Nothing is played for a while (twelve paces: an agent repeating its ok would have filled the history)."""
+    time.sleep(0.6)
+    ws.send_json({"type": "sync"})
+    assert receive_until(ws, lambda m: m["type"] == "view")["ply"] == ply
+
+
+def test_a_computer_teammate_builds_on_its_own_and_then_waits(serve: Any) -> None:
+    """Everyone builds at once: the computer in seat 0 (the first tower's builder: most cards, the lowest seat on a
+    tie) builds without waiting for the person to act first, and once it has said ok it waits for the table."""
+    client, game = _free_game(serve, [EASY_MATE, {"kind": "human", "name": "ann"}])
+    with client.websocket_connect(url(game, 1)) as ann:
+        done = receive_until(ann, lambda m: m["type"] == "view" and m["history"][-1:] == ["ok"], limit=400)
+        assert set(done["movers"]) == {0} and len(done["view"]["bricks"]) == 8  # the whole first tower, alone
+        _stays(ann, done["ply"])
+        ann.send_json({"type": "move", "ply": done["ply"], "move": "ok"})  # both thumbs up: the tower is judged
+        after = receive_until(ann, lambda m: m["type"] == "view" and m["ply"] > done["ply"] + 1, limit=400)
+        assert after["movers"][done["ply"]] == 1 and after["view"]["evaluations"]
+
+
+def test_a_computer_teammate_leaves_a_persons_work_in_progress_alone(serve: Any) -> None:
+    """The person in seat 0 builds the first tower; a pause of theirs is no pass: the computer does not take the
+    work over (it says ok once, the convention's "I wait"), however often it is asked."""
+    client, game = _free_game(serve, [{"kind": "human", "name": "ann"}, EASY_MATE])
     with client.websocket_connect(url(game, 0)) as ann:
-        waiting = receive_until(ann, lambda m: m["type"] == "view" and m["history"][-1:] == ["ok"], limit=400)
-        assert set(waiting["movers"]) == {1}  # all the computer's: ann has not acted
-        time.sleep(0.6)  # twelve paces: an agent that said ok again and again would have filled the history
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        time.sleep(1.0)  # twenty paces of thinking
         ann.send_json({"type": "sync"})
-        assert receive_until(ann, lambda m: m["type"] == "view")["ply"] == waiting["ply"]
-        ann.send_json({"type": "move", "ply": waiting["ply"], "move": "ok"})  # ann acts: the computer looks again
-        after = receive_until(ann, lambda m: m["type"] == "view" and len(m["movers"]) > waiting["ply"] + 1, limit=400)
-        assert after["movers"][waiting["ply"]] == 0 and after["movers"][waiting["ply"] + 1] == 1
+        view = receive_until(ann, lambda m: m["type"] == "view")
+    assert view["movers"][0] == 0 and view["history"][1:] == ["ok"] * (view["ply"] - 1) and view["ply"] <= 2
+
+
+def test_two_computer_teammates_do_not_trade_oks(serve: Any) -> None:
+    client, game = _free_game(serve, [{"kind": "human", "name": "ann"}, EASY_MATE, EASY_MATE])
+    with client.websocket_connect(url(game, 0)) as ann:
+        waiting = receive_until(ann, lambda m: m["type"] == "view" and m["ply"] >= 2, limit=400)
+        assert waiting["history"] == ["ok", "ok"] and sorted(waiting["movers"]) == [1, 2]  # each waits for ann
+        _stays(ann, 2)
+
+
+def test_computers_wait_for_their_people_to_sit_down(serve: Any) -> None:
+    """A free-turn game nobody has opened is not built (and its clock not started) by its computers alone."""
+    client, game = _free_game(serve, [EASY_MATE, {"kind": "human", "name": "ann"}])
+    time.sleep(0.5)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0

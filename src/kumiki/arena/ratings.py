@@ -51,7 +51,8 @@ class Rating:
 
 @dataclass(frozen=True)
 class Fit:
-    """Skills (Elo, mean 0) and seat terms (Elo, mean 0) of one fit."""
+    """Skills (Elo, mean 0) and seat terms (Elo, mean 0) of one fit; the seat terms of each number of players in
+    turn, fewest first (one number: one term per seat)."""
 
     skills: np.ndarray
     seats: np.ndarray
@@ -65,8 +66,14 @@ class Events:
     def __init__(self, rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> None:
         self.agents = list(agents)
         index = {a: i for i, a in enumerate(self.agents)}
-        self.players = max((len(r["seats"]) for r in rows), default=2)
-        n_params = len(self.agents) + self.players
+        # One seat term per seat of each number of players: seat 2 of three is not seat 2 of four.
+        counts = sorted({len(r["seats"]) for r in rows}) or [2]
+        self.players = max(counts)
+        self.seat_offset: dict[int, int] = {}
+        n_params = len(self.agents)
+        for count in counts:
+            self.seat_offset[count] = n_params
+            n_params += count
         side_rows: list[np.ndarray] = []  # per side: its weights over the parameters
         win_pairs: list[tuple[int, int]] = []  # (event, side)
         cand_pairs: list[tuple[int, int]] = []
@@ -88,7 +95,7 @@ class Events:
                 vector = np.zeros(n_params)
                 for seat in seats:
                     vector[index[row["seats"][seat]]] += 1.0 / len(seats)
-                    vector[len(self.agents) + seat] += 1.0 / len(seats)
+                    vector[self.seat_offset[len(teams)] + seat] += 1.0 / len(seats)
                 side_ids[side] = len(side_rows)
                 side_rows.append(vector)
             place = {side: min(row["ranks"][s] for s in seats) for side, seats in members.items()}
@@ -119,7 +126,7 @@ class Events:
         w = np.ones(self.n_events) if weights is None else weights
         n_agents = len(self.agents)
         if self.n_events == 0:
-            return Fit(np.zeros(n_agents), np.zeros(self.players))
+            return Fit(np.zeros(n_agents), np.zeros(self.n_params - n_agents))
         side_matrix, win, cand, chosen = self.side_matrix, self.win, self.cand, self.chosen
 
         def objective(params: np.ndarray) -> tuple[float, np.ndarray]:
@@ -173,7 +180,10 @@ def rate(rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int =
 def seat_advantage(
     rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0
 ) -> list[tuple[float, float, float]]:
-    """Each seat's advantage (Elo scale, seats' mean 0) with its 95% interval, skills held apart."""
+    """Each seat's advantage (Elo scale, seats' mean 0) with its 95% interval, skills held apart, in games of one
+    number of players (the report fits each number apart)."""
+    if len({len(r["seats"]) for r in rows}) > 1:
+        raise ValueError("seat advantage compares the seats of games of one number of players: group them first")
     events = Events(rows, agents)
     point = events.fit()
     fits = bootstrap(events, resamples, seed)

@@ -169,8 +169,13 @@ class State(ABC):
         if player not in self.actors:
             raise ValueError(f"player {player} may not act now (actors: {self.actors})")
         if player != self.to_move:
-            raise ValueError(f"{self.game.name} has no simultaneous play: only player {self.to_move} acts now")
+            raise ValueError(f"{self.game.name} does not say how player {player} acts out of turn (acting)")
         return self.copy()
+
+    def adds_nothing(self, move: Move | str, player: int) -> bool:
+        """Whether ``move`` by ``player`` would change nothing but the history (TowerBrix: an ok its seat has
+        already given). Where several seats may act at once, a computer whose move adds nothing waits instead."""
+        return False
 
     @abstractmethod
     def copy(self) -> State:

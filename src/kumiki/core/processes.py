@@ -45,6 +45,8 @@ def exit_with(main_pid: int) -> None:
 
 
 def _alive(pid: int) -> bool:
+    if os.name == "nt":  # os.kill(pid, 0) sends Ctrl+C there (CTRL_C_EVENT is 0): the parent check must do
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

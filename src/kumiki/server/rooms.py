@@ -425,14 +425,16 @@ class Room:
 
     def agent_to_act(self) -> int | None:
         """The computer seat to act next: the seat to move if it is a computer's; where several seats may act at
-        once (TowerBrix's free turns), also any other computer among them, unless the move it last proposed was
-        its own last move again (an ok already given): then it waits until somebody else acts."""
-        if self.state.over:
+        once (TowerBrix's free turns), any computer among them (the seat to move first) unless the move it last
+        proposed here adds nothing (an ok it has given: it waits until the table changes), and none while a game
+        with people in it has none of them at the table (the team waits for its people to sit down)."""
+        actors = self.state.actors
+        if self.state.over or not actors:
             return None
-        if self.is_agent(self.state.to_move):
-            return self.state.to_move
+        if len(actors) > 1 and self.has_humans() and not self.players_connected():
+            return None
         ply = len(self.state.history)
-        return next((s for s in self.state.actors if self.is_agent(s) and self.passed.get(s) != ply), None)
+        return next((s for s in actors if self.is_agent(s) and self.passed.get(s) != ply), None)
 
     def thinking(self) -> bool:
         return self.agent_task is not None and not self.agent_task.done()
@@ -480,8 +482,8 @@ class Room:
             async with self.lock:
                 if len(self.state.history) != ply or seat not in self.state.actors:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
-                if together and self.movers and self.movers[-1] == seat and text == str(self.state.history[-1]):
-                    self.passed[seat] = ply  # its own last move again (an ok it gave): nothing to add for now
+                if together and self.state.adds_nothing(text, seat):
+                    self.passed[seat] = ply  # (an ok it has given) nothing to add until the table changes
                     continue
                 if len(self.state.history) >= MAX_PLIES:
                     self._tell_everyone(error_message("too_long", f"this game has reached {MAX_PLIES} moves"))

@@ -516,6 +516,7 @@ class TeammateAgent(Agent):
         self._attempt: tuple[Any, ...] | None = None
         self._know: TeamKnowledge | None = None
         self._seen: list[str] = []  # the game's moves up to and including our last move
+        self._free = False  # everyone builds at once (turns="free"): a silence is no pass
         self._reset()
 
     def _reset(self) -> None:
@@ -538,6 +539,7 @@ class TeammateAgent(Agent):
     def choose(self, state: State) -> Move:
         player, view, deck, cards, current = _read_view(state)
         game = state.game
+        self._free = state.move_seats() is not None
         if not self._remembers(state, view):
             self._rebuild(state, player)
         vote = _vote_to_back(view, player)
@@ -606,6 +608,8 @@ class TeammateAgent(Agent):
         than one round of moves came after our last one (turns go round in a fixed cycle)."""
         history = state.history
         count = len(self._seen)
+        if count == 0:  # nothing seen: only an empty game (with free turns, others may have moved before our turn)
+            return not history
         if len(history) - count >= len(view["hand_sizes"]) or len(history) < count:
             return False
         return [str(move) for move in history[:count]] == self._seen
@@ -744,7 +748,9 @@ class TeammateAgent(Agent):
     def _working(self, view: Mapping[str, Any], player: int, current: Mapping[str, Brick], edits: int) -> bool:
         """Whether the unsound tower on the table is ours to work on."""
         if self._left is not None and edits == self._left_edits and _same_tower(current, self._left):
-            return True  # our own work (nobody edited since), or the worker passed: we take over
+            # our own work (nobody edited since), or the worker passed: we take over; with free turns a silence
+            # since our ok is no pass (we are asked again every few seconds): only our own work goes on
+            return self._edited or not self._free
         if not current and edits == 0:
             sizes = list(view["hand_sizes"])
             builder = sizes.index(max(sizes))  # the first tower: the player with the most cards builds ...

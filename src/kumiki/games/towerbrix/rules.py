@@ -508,6 +508,10 @@ class TowerBrixState(State):
         twin.to_move = player
         return twin
 
+    def adds_nothing(self, move: Move | str, player: int) -> bool:
+        """An ok from a seat whose thumb is already up: nothing changes (a vote it already gave is refused)."""
+        return str(move).strip().lower() == "ok" and player in self.oks
+
     def copy(self) -> TowerBrixState:
         twin = TowerBrixState(self.game, _blank=True)
         twin.seed = self.seed

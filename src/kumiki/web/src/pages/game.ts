@@ -131,10 +131,11 @@ export function gamePage(app: HTMLElement, id: string): void {
       const why = module.endReason?.(msg, name);
       const reason = why ? ` — ${why}.` : "";
       if (sides.length === 1) {
-        // one team (TowerBrix): everyone shares one score and the scoring table's word on it
+        // one team (TowerBrix), or one player (a solo game): one score, and the scoring table's word on it
         const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
+        const who = msg.seats.length > 1 ? "the team scored" : msg.seat !== null ? "you scored" : `${name(0)} scored`;
         status.textContent = "Game over.";
-        over.textContent = `Game over — the team scored ${msg.scores[0] ?? 0}.${verdict}`;
+        over.textContent = `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}`;
       } else if (sides.length < msg.seats.length) {
         // teams (Kuzushi with teams): the sides' totals, and which side won
         const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;

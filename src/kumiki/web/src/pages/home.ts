@@ -50,9 +50,9 @@ async function loadRecent(list: HTMLElement): Promise<void> {
     for (const g of games) {
       const who = g.seats.map(seatLabel).join(" vs ");
       const winners = g.winners.map((w) => (g.seats[w] ? seatLabel(g.seats[w]) : `seat ${w}`));
-      const together = g.seats.length > 1 && g.winners.length === g.seats.length; // a co-operative game, or a draw
-      const result = together ? "everyone together" : winners.join(", ") || "nobody";
-      const state = g.status === "over" ? `over, won by ${result}` : `playing, ${g.moves} moves`;
+      const shared = g.seats.length > 1 && g.winners.length === g.seats.length; // a co-operative game, or a draw
+      const result = shared ? "shared by everyone" : `won by ${winners.join(", ") || "nobody"}`;
+      const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} moves`;
       list.append(
         h("li", {}, h("a", { href: `/game/${g.id}` }, `${g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
           g.record_ready === false ? "" : h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
