@@ -52,7 +52,7 @@ class KuzushiModule implements GameModule {
     legend.innerHTML =
       '<span><b class="glyph city">C</b> CITY</span><span><b class="glyph base">B</b> BASE</span>' +
       '<span><b class="glyph flag">F</b> FLAG</span><span><b class="glyph playable">·</b> playable</span>' +
-      '<span><b class="glyph limit">▭</b> N×N limit</span>';
+      '<span title="every N×N square that still holds all the tiles lies inside this outline"><b class="glyph limit">▭</b> how far the N×N grid can still reach</span>';
     root.append(this.svg, legend);
     this.svg.addEventListener("pointerover", (event) => {
       const cell = (event.target as Element).closest("[data-x]");
