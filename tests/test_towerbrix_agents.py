@@ -444,3 +444,13 @@ def test_an_ok_already_given_adds_nothing() -> None:
     assert not state.adds_nothing("Y1 z 0,0", 2)
     state.play("Y1 z 0,0", player=0)  # an edit puts every thumb down
     assert not state.adds_nothing("ok", 2)
+
+
+def test_an_ok_on_a_tower_that_cannot_pass_only_waits_with_free_turns() -> None:
+    free = kumiki.load_game("towerbrix", players=2, turns="free").new_state(seed=1)
+    assert free.only_waits("ok", 1)  # an empty table cannot pass: a computer's ok there is its "I wait"
+    assert not free.only_waits("Y1 z 0,0", 1)
+    cycle = kumiki.load_game("towerbrix", players=2).new_state(seed=1)
+    assert not cycle.only_waits("ok", 0)  # under the cycle a turn is a move: the ok is played
+    cycle.play("ok")
+    assert cycle.only_waits("ok", 0) == cycle.adds_nothing("ok", 0)

@@ -141,24 +141,27 @@ def test_a_computer_teammate_builds_on_its_own_and_then_waits(serve: Any) -> Non
 
 
 def test_a_computer_teammate_leaves_a_persons_work_in_progress_alone(serve: Any) -> None:
-    """The person in seat 0 builds the first tower; a pause of theirs is no pass: the computer does not take the
-    work over (it says ok once, the convention's "I wait"), however often it is asked."""
+    """The person in seat 0 builds the first tower; a pause of theirs is no pass: the computer neither takes the
+    work over nor puts a thumb up on the unfinished tower (its "I wait" is no move), however often it is asked."""
     client, game = _free_game(serve, [{"kind": "human", "name": "ann"}, EASY_MATE])
     with client.websocket_connect(url(game, 0)) as ann:
         receive_until(ann, view_at(0))
         ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
-        time.sleep(1.0)  # twenty paces of thinking
-        ann.send_json({"type": "sync"})
-        view = receive_until(ann, lambda m: m["type"] == "view")
-    assert view["movers"][0] == 0 and view["history"][1:] == ["ok"] * (view["ply"] - 1) and view["ply"] <= 2
+        receive_until(ann, view_at(1))
+        _stays(ann, 1)
 
 
-def test_two_computer_teammates_do_not_trade_oks(serve: Any) -> None:
+def test_two_computer_teammates_wait_for_the_builder_and_take_over_when_it_passes(serve: Any) -> None:
+    """Neither computer plays anything while the person who builds first (seat 0) has not begun (no oks traded,
+    no thumb up on an empty table); once the person passes with an ok, a computer builds the tower."""
     client, game = _free_game(serve, [{"kind": "human", "name": "ann"}, EASY_MATE, EASY_MATE])
     with client.websocket_connect(url(game, 0)) as ann:
-        waiting = receive_until(ann, lambda m: m["type"] == "view" and m["ply"] >= 2, limit=400)
-        assert waiting["history"] == ["ok", "ok"] and sorted(waiting["movers"]) == [1, 2]  # each waits for ann
-        _stays(ann, 2)
+        receive_until(ann, view_at(0))
+        _stays(ann, 0)
+        ann.send_json({"type": "move", "ply": 0, "move": "ok"})  # "you build": ann's thumb up on the empty table
+        built = receive_until(ann, lambda m: m["type"] == "view" and len(m["view"]["bricks"]) == 8, limit=600)
+        assert built["movers"][0] == 0 and set(built["movers"][1:]) <= {1, 2}
+        assert "ok" not in built["history"][1:]  # nobody's thumb went up on the unfinished tower
 
 
 def test_computers_wait_for_their_people_to_sit_down(serve: Any) -> None:

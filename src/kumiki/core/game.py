@@ -177,6 +177,12 @@ class State(ABC):
         already given). Where several seats may act at once, a computer whose move adds nothing waits instead."""
         return False
 
+    def only_waits(self, move: Move | str, player: int) -> bool:
+        """Whether, where several seats may act at once, ``move`` says no more than "I wait" (TowerBrix: an ok on a
+        tower that cannot pass yet, or one already given): a computer does not play it, it waits for the table to
+        change. (A person's such move is played: people may approve what they like.)"""
+        return self.adds_nothing(move, player)
+
     @abstractmethod
     def copy(self) -> State:
         """An independent copy."""

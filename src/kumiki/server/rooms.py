@@ -482,8 +482,10 @@ class Room:
             async with self.lock:
                 if len(self.state.history) != ply or seat not in self.state.actors:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
-                if together and self.state.adds_nothing(text, seat):
-                    self.passed[seat] = ply  # (an ok it has given) nothing to add until the table changes
+                if together and self.has_humans() and not self.players_connected():
+                    continue  # its people left while it thought: nothing is played with none of them here
+                if together and self.state.only_waits(text, seat):
+                    self.passed[seat] = ply  # "I wait" (an ok on a tower that cannot pass): until the table changes
                     continue
                 if len(self.state.history) >= MAX_PLIES:
                     self._tell_everyone(error_message("too_long", f"this game has reached {MAX_PLIES} moves"))

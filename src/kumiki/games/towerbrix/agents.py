@@ -24,7 +24,7 @@ from kumiki.core.options import Option
 from kumiki.games.towerbrix.bricks import Brick, connected, footprints_overlap, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
-from kumiki.games.towerbrix.moves import TowerBrixMove, apply_edit, parse_towerbrix_move, place_move
+from kumiki.games.towerbrix.moves import TowerBrixMove, apply_edit, is_edit, parse_towerbrix_move, place_move
 from kumiki.games.towerbrix.rules import _touching_spots
 from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, shifted, solve
 
@@ -296,6 +296,18 @@ class TeamKnowledge:
         return sum(model.size * model.chance(holds) for model in self.models.values())
 
 
+def _last_editor(state: State) -> int | None:
+    """The seat that made the last edit of the build going on (free turns: the record names each move's seat)."""
+    seats = state.move_seats()
+    start = state.evaluations[-1]["moves"] if getattr(state, "evaluations", None) else 0  # type: ignore[attr-defined]
+    if seats is None:
+        return None
+    for index in range(len(state.history) - 1, start - 1, -1):
+        if is_edit(state.history[index]):
+            return seats[index]
+    return None
+
+
 def _course(view: Mapping[str, Any]) -> dict[str, Any]:
     """A view without whose turn it is: with free turns a seat is asked for its move on a copy of the position
     with itself to move (``State.acting``), which is the same course of the game."""
@@ -517,6 +529,7 @@ class TeammateAgent(Agent):
         self._know: TeamKnowledge | None = None
         self._seen: list[str] = []  # the game's moves up to and including our last move
         self._free = False  # everyone builds at once (turns="free"): a silence is no pass
+        self._last_editor: int | None = None  # with free turns: who made the attempt's last edit
         self._reset()
 
     def _reset(self) -> None:
@@ -542,6 +555,7 @@ class TeammateAgent(Agent):
         self._free = state.move_seats() is not None
         if not self._remembers(state, view):
             self._rebuild(state, player)
+        self._last_editor = _last_editor(state) if self._free else None
         vote = _vote_to_back(view, player)
         if vote is not None and _allowed(state, vote):  # no search, no edit: a turn apart
             self._seen = [*map(str, state.history), vote]
@@ -644,6 +658,7 @@ class TeammateAgent(Agent):
         if view.get("bricks_hidden") or move.startswith("waive"):  # a vote is a turn apart (see choose)
             return
         current = _view_bricks(view)
+        self._last_editor = _last_editor(past) if self._free else None  # as it was at that turn
         edits, branch = self._turn(past.game, player, view, _view_deck(past), own_cards(view, player), current)
         if branch == "repair" or (branch == "work" and not self._edited):  # a new plan (a search) begins here
             left = int(past.game.options.get("max_edits", 40)) - edits
@@ -751,6 +766,8 @@ class TeammateAgent(Agent):
             # our own work (nobody edited since), or the worker passed: we take over; with free turns a silence
             # since our ok is no pass (we are asked again every few seconds): only our own work goes on
             return self._edited or not self._free
+        if self._free and self._last_editor not in (None, player) and self._last_editor in view.get("oks", ()):
+            return True  # the worker's thumb is up on its unfinished tower: it passed, we take over
         if not current and edits == 0:
             sizes = list(view["hand_sizes"])
             builder = sizes.index(max(sizes))  # the first tower: the player with the most cards builds ...

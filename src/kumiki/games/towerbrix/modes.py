@@ -87,7 +87,7 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             2,
             "Time pressure",
-            "the build lasts at most time_limit seconds from its first edit (a front end's clock plays 'time')",
+            "the build lasts at most a time limit (time_limit seconds, 150 by default) from its first move",
             recorded="time",
         ),
         Challenge(

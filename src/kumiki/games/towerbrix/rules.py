@@ -512,6 +512,15 @@ class TowerBrixState(State):
         """An ok from a seat whose thumb is already up: nothing changes (a vote it already gave is refused)."""
         return str(move).strip().lower() == "ok" and player in self.oks
 
+    def only_waits(self, move: Move | str, player: int) -> bool:
+        """With free turns an ok on a tower that cannot pass yet (bricks missing, apart, or falling) is a
+        computer's "I wait" (under the cycle a turn must be a move, and the ok says so): no thumb goes up."""
+        if self.adds_nothing(move, player):
+            return True
+        return (
+            self.game.options["turns"] == "free" and str(move).strip().lower() == "ok" and bool(self.tower_problems())
+        )
+
     def copy(self) -> TowerBrixState:
         twin = TowerBrixState(self.game, _blank=True)
         twin.seed = self.seed

@@ -129,6 +129,23 @@ function touching(p: Box, q: Box): boolean {
   return [0, 1, 2].some((axis) => Math.abs(gaps[axis]) <= TOL && gaps.every((g, i) => i === axis || g > TOL));
 }
 
+/** Whether the bricks make one group by shared faces (bricks.connected; an edge or a corner is not enough). */
+function allConnected(boxes: Box[]): boolean {
+  if (boxes.length < 2) return true;
+  const reached = new Set([0]);
+  const todo = [0];
+  while (todo.length) {
+    const i = todo.pop()!;
+    boxes.forEach((box, j) => {
+      if (!reached.has(j) && touching(boxes[i], box)) {
+        reached.add(j);
+        todo.push(j);
+      }
+    });
+  }
+  return reached.size === boxes.length;
+}
+
 function restsOn(a: Box, b: Box): boolean {
   return Math.abs(a[2] - b[5]) <= TOL && footprintsOverlap(a, b);
 }
@@ -889,14 +906,14 @@ class TowerBrixModule implements GameModule {
     const usable = this.usable();
     if (v.deck === "green") {
       const placed = usable.filter((id) => v.bricks.some((b) => b.id === id)).length;
-      return placed < usable.length ? `the green deck uses all eight coloured bricks (${placed} on the table)` : null;
+      if (placed < usable.length) return `the green deck uses all eight coloured bricks (${placed} on the table)`;
     }
     if (v.deck === "pink") {
       const colours = new Set(v.bricks.map((b) => b.colour));
       const missing = [...new Set(usable.map((id) => COLOURS[id[0]].name))].filter((c) => !colours.has(c));
-      return missing.length ? `the pink deck needs a brick of every colour (no ${missing.join(", ")} yet)` : null;
+      if (missing.length) return `the pink deck needs a brick of every colour (no ${missing.join(", ")} yet)`;
     }
-    return null;
+    return allConnected(v.bricks.map((b) => b.box)) ? null : "the bricks are not all connected";
   }
 
   sayOk(): void {

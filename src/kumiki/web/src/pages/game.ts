@@ -181,7 +181,12 @@ export function gamePage(app: HTMLElement, id: string): void {
       );
       scores.append(row);
     }
-    moves.replaceChildren(...msg.history.map((m, i) => h("li", { class: i === msg.history.length - 1 ? "last" : "" }, `${i % msg.seats.length === 0 ? "" : ""}${m}`)));
+    // who made each move (where several act at once the order does not tell): the seat's colour and name
+    moves.replaceChildren(...msg.history.map((m, i) => {
+      const by = msg.movers?.[i];
+      const who: Record<string, string> = by === null || by === undefined ? {} : { title: `by ${name(by)}`, "data-seat": String(by), style: `border-left: 0.35em solid ${seatColour(by)}; padding-left: 0.3em` };
+      return h("li", { class: i === msg.history.length - 1 ? "last" : "", ...who }, m);
+    }));
     moves.scrollTop = moves.scrollHeight;
     undo.hidden = !msg.undo || msg.seat === null || msg.over; // a finished game is not taken back
     hooks.ply = msg.ply;
