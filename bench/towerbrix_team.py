@@ -10,7 +10,10 @@ does not touch the table"): no team can complete them. ``--ceiling`` also runs t
 deal, cards face up (``CEILING_STEPS`` steps, with the refutation sweep), and reports the rounds completed among
 the feasible deals: those it finds a tower for, and those the team completed (its search may miss a tower).
 
-Run: ``python -m bench.towerbrix_team [--rounds 50] [--iterations 1500] [--ceiling]``.
+``--turns free`` plays the rulebook's table (everyone builds at once) the way Kumiki's server asks its computer
+teammates (see :func:`play_round`).
+
+Run: ``python -m bench.towerbrix_team [--rounds 50] [--iterations 1500] [--ceiling] [--turns free]``.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import kumiki
 CEILING_STEPS = 8000
 
 
-def deal(seed: int, max_edits: int = 40, deck: str = "green") -> tuple[object, object]:
+def deal(seed: int, max_edits: int = 40, deck: str = "green", turns: str = "cycle") -> tuple[object, object]:
     """(game, state) of the seeded round."""
-    game = kumiki.load_game("towerbrix", players=4, mode="base", deck=deck, difficulty="medium", max_edits=max_edits)
+    game = kumiki.load_game(
+        "towerbrix", players=4, mode="base", deck=deck, difficulty="medium", max_edits=max_edits, turns=turns
+    )
     return game, game.new_state(seed=seed)
 
 
@@ -38,12 +43,28 @@ def ceiling(seed: int, deck: str = "green") -> str:
     return solve(cards, "green", iterations=CEILING_STEPS, seed=1).status
 
 
-def play_round(seed: int, iterations: int, max_edits: int, deck: str = "green") -> tuple[bool, int, int]:
-    """(completed, turns, edits) of the first attempt of one seeded round."""
-    _, state = deal(seed, max_edits, deck)
+def play_round(
+    seed: int, iterations: int, max_edits: int, deck: str = "green", turns: str = "cycle"
+) -> tuple[bool, int, int]:
+    """(completed, turns, edits) of the first attempt of one seeded round. With ``turns="free"`` the seats are
+    asked as Kumiki's server asks computer teammates: in the order of ``actors`` on ``state.acting(seat)``, a move
+    that only waits (``state.only_waits``) not played, that seat asked again once the table changes."""
+    _, state = deal(seed, max_edits, deck, turns)
     agents = [kumiki.load_agent("towerbrix-teammate", iterations=iterations, seed=seed * 10 + p) for p in range(4)]
+    waiting: dict[int, int] = {}  # seat -> the ply at which it waits
     while not state.over and not state.evaluations:  # type: ignore[attr-defined]
-        state.play(agents[state.to_move].choose(state))  # type: ignore[attr-defined]
+        if turns == "cycle":
+            state.play(agents[state.to_move].choose(state))  # type: ignore[attr-defined]
+            continue
+        ply = len(state.history)  # type: ignore[attr-defined]
+        seat = next((s for s in state.actors if waiting.get(s) != ply), None)  # type: ignore[attr-defined]
+        if seat is None:  # everyone waits for everyone: the build stalls (counted as a failure)
+            return False, ply, sum(1 for move in state.history if str(move) != "ok")  # type: ignore[attr-defined]
+        move = agents[seat].choose(state.acting(seat))  # type: ignore[attr-defined]
+        if state.only_waits(move, seat):  # type: ignore[attr-defined]
+            waiting[seat] = ply
+        else:
+            state.play(move, player=seat)  # type: ignore[attr-defined]
     first = state.evaluations[0]  # type: ignore[attr-defined]
     edits = sum(1 for move in state.history[: first["moves"]] if str(move) != "ok")  # type: ignore[attr-defined]
     return bool(first["success"]), first["moves"], edits
@@ -57,12 +78,15 @@ def main() -> None:
     parser.add_argument("--max-edits", type=int, default=40, help="the game's edit limit per attempt (default 40)")
     parser.add_argument("--ceiling", action="store_true", help="also solve each whole deal, cards face up")
     parser.add_argument("--deck", default="green", help="green, or a deck file played with the green bricks")
+    parser.add_argument(
+        "--turns", default="cycle", choices=("cycle", "free"), help="free: everyone builds at once, as on the server"
+    )
     args = parser.parse_args()
     began = time.monotonic()
     wins = feasible = wins_feasible = 0
     for seed in range(args.first, args.first + args.rounds):
         t = time.monotonic()
-        ok, turns, edits = play_round(seed, args.iterations, args.max_edits, args.deck)
+        ok, turns, edits = play_round(seed, args.iterations, args.max_edits, args.deck, args.turns)
         wins += ok
         seen = ""
         if args.ceiling:
