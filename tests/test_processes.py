@@ -14,17 +14,22 @@ import pytest
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
 
 
+def _stat(pid: int | str) -> tuple[str, int] | None:
+    """(state, parent) of a process from /proc, None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1])
+
+
 def descendants(pid: int) -> set[int]:
     """Every living process below ``pid`` (from /proc: each process's parent)."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                children.setdefault(int(fields[1]), []).append(int(entry.name))
+        stat = _stat(entry.name) if entry.name.isdigit() else None
+        if stat is not None and stat[0] != "Z":
+            children.setdefault(stat[1], []).append(int(entry.name))
     found: set[int] = set()
     todo = [pid]
     while todo:
@@ -35,15 +40,7 @@ def descendants(pid: int) -> set[int]:
 
 
 def alive(pids: set[int]) -> set[int]:
-    living = set()
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z":
-            living.add(pid)
-    return living
+    return {pid for pid in pids if (stat := _stat(pid)) is not None and stat[0] != "Z"}
 
 
 def kill_and_watch(process: subprocess.Popen[bytes], workers: set[int]) -> set[int]:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import sys
@@ -153,11 +152,14 @@ class Leaderboard:
     def refresh(self) -> None:
         """Read the games finished so far and rebuild the table (at most every few seconds)."""
         now = time.monotonic()
-        if now - self.when < self.EVERY_S or len(self.study.agents) < 2 or importlib.util.find_spec("scipy") is None:
+        if now - self.when < self.EVERY_S or len(self.study.agents) < 2:
             return
         self.when = now
+        from kumiki.arena.results import GAMES_FILE, missing_statistics, read_rows
+
+        if missing_statistics("scipy"):  # no 'arena' extra: the run goes on without a table
+            return
         from kumiki.arena.ratings import Events
-        from kumiki.arena.results import GAMES_FILE, read_rows
 
         rows = read_rows(self.folder / GAMES_FILE).rows
         agents = list(self.study.agents)

@@ -42,3 +42,10 @@ def require_moves(state: State) -> list[Move]:
     if not moves:
         raise ValueError(f"player {state.to_move} has no legal move")
     return moves
+
+
+def other_game(agent: object, game: str) -> str | None:
+    """The one game ``agent`` plays when that is not ``game`` (None: it plays ``game``); any object (an agent
+    factory of an import path may return one without ``only_game``)."""
+    only = getattr(agent, "only_game", None)
+    return only if only is not None and only != game else None

@@ -216,10 +216,15 @@ def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[st
     return study, rows, read.skipped
 
 
+def missing_statistics(*modules: str) -> list[str]:
+    """Which of ``modules`` (the ratings' and the report's: the 'arena' extra) are not installed."""
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
 def require_statistics(*modules: str) -> None:
     """ImportError in one line naming the extra when a module the ratings or the report need is not installed
     (playing a study needs none of them; its figures do)."""
-    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    missing = missing_statistics(*modules)
     if missing:
         raise ImportError(
             f"the arena's ratings and reports need the 'arena' extra ({', '.join(missing)} missing): "

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kumiki.agents import agent_from_spec
+from kumiki.agents.base import other_game
 from kumiki.core.options import shown
 from kumiki.core.registry import games, load_game
 
@@ -151,8 +152,8 @@ def check_study(study: Study) -> None:
             agent = agent_from_spec(spec)
         except ValueError as error:
             raise _fail(f"agents.{name}", str(error)) from None
-        only = getattr(agent, "only_game", None)
-        if only is not None and only != study.game:  # every game would be a forfeit, read as an unfair game
+        only = other_game(agent, study.game)
+        if only is not None:  # every game would be a forfeit, read as an unfair game
             raise _fail(f"agents.{name}", f"{shown(spec)} plays {only} only, not {study.game}")
     if not isinstance(study.options, Mapping):
         raise _fail("options", "a table of game options")

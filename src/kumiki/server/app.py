@@ -655,11 +655,7 @@ def create_app(
             return
         connection = Connection(seat)
         sender = asyncio.get_running_loop().create_task(_sender(websocket, connection))
-        if seat is not None and not room.players_connected():  # the first person sits down: computers that
-            room.last_edit = time.monotonic()  # build alongside give them a pace before they act
-        room.connections.add(connection)
-        room.start_agents()  # (idempotent) in case an agent is to move and not thinking: its player is here now
-        room.broadcast()  # the newcomer's first view, and everyone sees who is connected
+        room.join(connection)
         bucket = limits.ws_bucket()
         try:
             while not sender.done():

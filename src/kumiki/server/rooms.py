@@ -429,12 +429,23 @@ class Room:
         proposed here adds nothing (an ok it has given: it waits until the table changes), and none while a game
         with people in it has none of them at the table (the team waits for its people to sit down)."""
         actors = self.state.actors
-        if self.state.over or not actors:
-            return None
-        if len(actors) > 1 and self.has_humans() and not self.players_connected():
+        if self.state.over or not actors or self._people_away():
             return None
         ply = len(self.state.history)
         return next((s for s in actors if self.is_agent(s) and self.passed.get(s) != ply), None)
+
+    def _people_away(self) -> bool:
+        """Where several seats may act at once, whether the game has people and none of them is connected."""
+        return len(self.state.actors) > 1 and self.has_humans() and not self.players_connected()
+
+    def join(self, connection: Connection) -> None:
+        """A connection arrives: the first person to sit down gets a pace before computers building alongside act;
+        an agent to move starts thinking (its player is here now); everyone sees who is connected."""
+        if connection.seat is not None and not self.players_connected():
+            self.last_edit = time.monotonic()
+        self.connections.add(connection)
+        self.start_agents()
+        self.broadcast()
 
     def thinking(self) -> bool:
         return self.agent_task is not None and not self.agent_task.done()
@@ -482,7 +493,7 @@ class Room:
             async with self.lock:
                 if len(self.state.history) != ply or seat not in self.state.actors:
                     continue  # the position changed while it thought (an undo, a teammate's edit): think again
-                if together and self.has_humans() and not self.players_connected():
+                if self._people_away():
                     continue  # its people left while it thought: nothing is played with none of them here
                 if together and self.state.only_waits(text, seat):
                     self.passed[seat] = ply  # "I wait" (an ok on a tower that cannot pass): until the table changes

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from kumiki.agents import Agent, agent_from_spec
+from kumiki.agents.base import other_game
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
 from kumiki.core.game import Move, State
 from kumiki.core.records import write_record
@@ -91,8 +92,8 @@ def build_seats(
             agent = agent_from_spec(spec)
         except ValueError as error:
             raise ValueError(f"seat {seat} ({spec}): {error}") from None
-        only = getattr(agent, "only_game", None)
-        if game is not None and only is not None and only != game:
+        only = None if game is None else other_game(agent, game)
+        if only is not None:
             raise ValueError(f"seat {seat} ({spec}): plays {only} only, not {game}")
         seats.append(Seat(seat, agent))
     return seats

@@ -299,10 +299,9 @@ class TeamKnowledge:
 def _last_editor(state: State) -> int | None:
     """The seat that made the last edit of the build going on (free turns: the record names each move's seat)."""
     seats = state.move_seats()
-    start = state.evaluations[-1]["moves"] if getattr(state, "evaluations", None) else 0  # type: ignore[attr-defined]
     if seats is None:
         return None
-    for index in range(len(state.history) - 1, start - 1, -1):
+    for index in range(len(state.history) - 1, state.build_began() - 1, -1):  # type: ignore[attr-defined]
         if is_edit(state.history[index]):
             return seats[index]
     return None

@@ -250,10 +250,14 @@ class TowerBrixState(State):
         g = self.game
         if self.over or g.challenge is None or g.challenge.recorded != "time":
             return None
-        start = self.evaluations[-1]["moves"] if self.evaluations else 0
+        start = self.build_began()
         if len(self.history) <= start:
             return None
         return float(g.options["time_limit"]), start, "time"
+
+    def build_began(self) -> int:
+        """The ply at which the build going on began (after the last evaluation; 0 in the first build)."""
+        return int(self.evaluations[-1]["moves"]) if self.evaluations else 0
 
     # ----------------------------------------------------------------- moves
 
@@ -510,16 +514,15 @@ class TowerBrixState(State):
 
     def adds_nothing(self, move: Move | str, player: int) -> bool:
         """An ok from a seat whose thumb is already up: nothing changes (a vote it already gave is refused)."""
-        return str(move).strip().lower() == "ok" and player in self.oks
+        return _is_ok(move) and player in self.oks
 
     def only_waits(self, move: Move | str, player: int) -> bool:
-        """With free turns an ok on a tower that cannot pass yet (bricks missing, apart, or falling) is a
+        """Also, with free turns, an ok on a tower that cannot pass yet (bricks missing, apart, or falling): a
         computer's "I wait" (under the cycle a turn must be a move, and the ok says so): no thumb goes up."""
-        if self.adds_nothing(move, player):
-            return True
-        return (
-            self.game.options["turns"] == "free" and str(move).strip().lower() == "ok" and bool(self.tower_problems())
-        )
+        if not _is_ok(move):
+            return False
+        free = self.game.options["turns"] == "free"
+        return player in self.oks or (free and bool(self.tower_problems()))
 
     def copy(self) -> TowerBrixState:
         twin = TowerBrixState(self.game, _blank=True)
@@ -707,3 +710,8 @@ def _side_contact(x0: float, y0: float, x1: float, y1: float, z1: float, b: tupl
     ox = min(x1, b[3]) - max(x0, b[0])
     oy = min(y1, b[4]) - max(y0, b[1])
     return (abs(ox) <= TOL and oy > TOL) or (abs(oy) <= TOL and ox > TOL)
+
+
+def _is_ok(move: Move | str) -> bool:
+    """Whether ``move`` (a move or its text, in any case) is the thumbs-up."""
+    return str(move).strip().lower() == "ok"

@@ -121,12 +121,13 @@ export function gamePage(app: HTMLElement, id: string): void {
     module.update(msg);
     const name = (seat: number) => seatLabel(msg.seats[seat]);
     seatNames = name;
+    const sides = sidesOf(msg);
+    const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)); // per side
     if (msg.over) {
       const winners = msg.winners.map(name).join(", ") || "nobody";
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
       over.hidden = false;
       again.hidden = msg.seat === null || !!msg.imported;
-      const sides = sidesOf(msg);
       const mine = msg.seat !== null && msg.winners.includes(msg.seat);
       const why = module.endReason?.(msg, name);
       const reason = why ? ` — ${why}.` : "";
@@ -139,7 +140,6 @@ export function gamePage(app: HTMLElement, id: string): void {
       } else if (sides.length < msg.seats.length) {
         // teams (Kuzushi with teams): the sides' totals, and which side won
         const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
-        const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0));
         const won = sides.filter((members) => members.some((s) => msg.winners.includes(s)));
         const score = `(${totals.join(" – ")})`;
         status.textContent = `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : "A draw"}.`;
@@ -163,14 +163,13 @@ export function gamePage(app: HTMLElement, id: string): void {
       if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." : "Everyone is building.") + byWhom;
       else status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
     }
-    const sides = sidesOf(msg);
     const teamed = sides.length > 1 && sides.length < msg.seats.length; // teams of several seats
     scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), ...(teamed ? [h("th", {}, "team")] : []), h("th", {}, "score")));
     for (const seat of msg.seats) {
       const label = seatLabel(seat);
       const you = seat.seat === msg.seat && label !== "you" ? " (you)" : ""; // the tutorial's seat is named "you"
       const side = sides.findIndex((members) => members.includes(seat.seat));
-      const team = side < 0 ? "" : `${side + 1} (${sides[side].reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)})`;
+      const team = side < 0 ? "" : `${side + 1} (${totals[side]})`;
       const row = h(
         "tr",
         { "data-testid": `score-${seat.seat}`, class: seat.seat === msg.to_move ? "to-move" : "" },
