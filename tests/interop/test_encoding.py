@@ -140,6 +140,27 @@ def test_kozo_actions_are_drops_read_in_the_position() -> None:
         assert decode(game, action) != move  # ... which the empty ring does not
 
 
+@pytest.mark.parametrize(
+    ("brick", "moves"),
+    [
+        ("1x3x1", ["Y1 y 0,0", "P1 y 3,0", "R1 y 6,0", "B1 y 9,0"]),  # wider than long: a row 12 wide, R was 8
+        ("2.2x1x1", []),  # R was 8 × 2.2 = 17.6, off the 0.5 grid: no placement had an action, not even the first
+        ("1.3x2x1", ["Y1 x 0,0", "P1 x 0,2", "R1 x 0,4", "B1 x 0,6"]),
+    ],
+)
+def test_every_listed_towerbrix_placement_has_an_action_whatever_the_brick(brick: str, moves: list[str]) -> None:
+    game = kumiki.load_game("towerbrix", brick=brick, rounds=1)
+    state = game.new_state(seed=0)
+    for move in moves:
+        state.play(move)
+    listed = state.legal_moves()
+    assert len(listed) > 1 + len(moves)
+    actions = game.encoding.legal_actions(state)
+    assert actions == sorted(encode(game, move) for move in listed)  # no listed move without an action
+    assert [decode(game, action, state) for action in actions] == sorted(listed, key=lambda m: encode(game, m))
+    assert game.encoding.reach % game.grid == 0
+
+
 def test_moves_without_an_action_say_why() -> None:
     towerbrix = kumiki.load_game("towerbrix")
     with pytest.raises(ValueError, match="beyond 16"):

@@ -58,6 +58,33 @@ def test_an_illegal_action_ends_the_episode_with_the_lowest_return() -> None:
     assert environment.step(int(np.flatnonzero(observation["action_mask"])[0]))[2] is False
 
 
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("towerbrix", {"rounds": 1, "opponents": ["random"]}),  # co-operative: a played-out game returns 0 or more
+        ("kozo", {"players": 1, "rounds": 1, "opponents": []}),  # solo: points, 0 or more
+        ("kuzushi", {"players": 3}),  # a loss returns -1/2
+    ],
+)
+def test_an_illegal_action_costs_minus_one_in_every_game_as_in_pettingzoo(name: str, options: dict[str, Any]) -> None:
+    """Below every return of a played-out game, so an illegal action never pays (it cost 0 in TowerBrix, as much as
+    a failed game), and the same number as the PettingZoo environments give."""
+    from kumiki.interop.pettingzoo import env
+    from kumiki.interop.utility import utility_range
+
+    environment = make(name, **options)
+    observation, _ = environment.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, done, _, info = environment.step(illegal)
+    assert done and "illegal" in info
+    assert reward == -1.0 < utility_range(environment.game)[0]
+    aec = env(name, **{k: v for k, v in options.items() if k != "opponents"})
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    aec.step(illegal)
+    assert aec.rewards[agent] == reward
+
+
 def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
     environment = make("kuzushi")
     with pytest.raises(RuntimeError, match="call reset"):

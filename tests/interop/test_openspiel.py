@@ -103,6 +103,82 @@ def test_game_types_say_what_kind_of_game_it_is() -> None:
     assert pyspiel.load_game("kumiki_kozo", {"players": 1}).get_type().utility == Utility.GENERAL_SUM
 
 
+_TYPE_FIELDS = (
+    "dynamics",
+    "chance_mode",
+    "information",
+    "utility",
+    "reward_model",
+    "min_num_players",
+    "max_num_players",
+    "provides_information_state_string",
+    "provides_information_state_tensor",
+    "provides_observation_string",
+    "provides_observation_tensor",
+)
+
+
+def _kind(game_type: Any) -> tuple[Any, ...]:
+    return tuple(getattr(game_type, field) for field in _TYPE_FIELDS)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "chance", "hidden", "utility", "players"),
+    [
+        ("kuzushi", {}, False, False, "ZERO_SUM", (2, 6)),
+        ("kuzushi", {"players": 4, "teams": 2, "size": 5}, False, False, "ZERO_SUM", (2, 6)),
+        ("blokus3d", {"players": 4}, False, False, "ZERO_SUM", (2, 4)),
+        ("kozo", {}, False, False, "ZERO_SUM", (1, 6)),
+        ("kozo", {"players": 3, "random_size": True}, True, False, "ZERO_SUM", (1, 6)),
+        ("kozo", {"players": 1, "rounds": 1}, False, False, "GENERAL_SUM", (1, 6)),
+        ("towerbrix", {}, True, True, "IDENTICAL", (1, 6)),
+        ("towerbrix", {"players": 4, "turns": "free"}, True, True, "IDENTICAL", (1, 6)),
+        ("towerbrix", {"players": 1, "mode": "solo"}, True, False, "IDENTICAL", (1, 6)),  # every card face up
+    ],
+)
+def test_each_games_type_is_what_its_options_make_it(
+    name: str, params: dict[str, Any], chance: bool, hidden: bool, utility: str, players: tuple[int, int]
+) -> None:
+    kind = pyspiel.load_game(f"kumiki_{name}", params).get_type()
+    GameType = pyspiel.GameType
+    assert kind.dynamics == GameType.Dynamics.SEQUENTIAL and kind.reward_model == GameType.RewardModel.TERMINAL
+    assert kind.chance_mode == (GameType.ChanceMode.SAMPLED_STOCHASTIC if chance else GameType.ChanceMode.DETERMINISTIC)
+    assert kind.information == (
+        GameType.Information.IMPERFECT_INFORMATION if hidden else GameType.Information.PERFECT_INFORMATION
+    )
+    assert kind.utility == getattr(GameType.Utility, utility)
+    assert (kind.min_num_players, kind.max_num_players) == players
+    assert kind.provides_observation_tensor and kind.provides_observation_string
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+
+
+def test_the_registered_types_are_those_of_the_games_with_their_defaults() -> None:
+    """What pyspiel.registered_games() lists (tools filter games by it) is the default game's type, not a blend of
+    every option set (it listed Kozo as stochastic, though only its random-size variant draws)."""
+    registered = {kind.short_name: kind for kind in pyspiel.registered_games()}
+    for name in kumiki_openspiel.GAMES:
+        assert _kind(registered[f"kumiki_{name}"]) == _kind(pyspiel.load_game(f"kumiki_{name}").get_type()), name
+
+
+def test_a_parameter_of_the_other_number_type_is_read_as_a_person_means_it() -> None:
+    """pyspiel checks each parameter's type against the registered one, before Kumiki sees it; ``load`` types
+    the parameters first: an int for a float, a whole float for an int. Anything else fails in one line."""
+    game = kumiki_openspiel.load("towerbrix", box_short=7, grid=1, players=3.0, seed=4.0)
+    options = game.kumiki_game.options
+    assert (options["box_short"], options["grid"], options["players"]) == (7.0, 1.0, 3)
+    assert type(options["box_short"]) is float and type(game.get_parameters()["players"]) is int
+    assert kumiki_openspiel.typed_parameters("towerbrix", {"time_limit": 60}) == {"time_limit": 60.0}
+    for params, message in [
+        ({"players": 3.5}, "parameter 'players' is a whole number"),
+        ({"helper": 1}, "parameter 'helper' is true or false"),
+        ({"players": True}, "parameter 'players' is a whole number"),
+        ({"box_short": "7"}, "parameter 'box_short' is a number"),
+        ({"seed": 2**40}, "parameter 'seed' must fit in 32 bits"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            kumiki_openspiel.load("towerbrix", **params)
+
+
 def test_returns_are_zero_sum_win_loss_draw() -> None:
     game = pyspiel.load_game("kumiki_kuzushi", {"size": 3, "tiles": 3})
     state = game.new_initial_state()

@@ -139,19 +139,44 @@ def test_free_towerbrix_seats_act_in_one_step_and_a_late_edit_is_refused() -> No
     assert all(obs["action_mask"][wait] == 1 for obs in observations.values())
     first = encode(game, "Y1 z 0,0")
     assert all(obs["action_mask"][first] for obs in observations.values())  # every seat may place it now
-    # seats 0 and 1 both place Y1 at once: seat 0 acts first (to_move), seat 1's edit then moves Y1 elsewhere
+    # seats 0 and 1 both place Y1 at once: seat 0 acts first (to_move); seat 1's placement would now move the
+    # brick seat 0 has just placed (a move no mask offers), so it is refused, not played
     again = encode(game, "Y1 x 0,0")
     observations, rewards, terminations, _, infos = environment.step(
         {"player_0": first, "player_1": again, "player_2": wait}
     )
     state = environment.state
-    assert state.movers == [0, 1] and str(state.history[1]) == "Y1 x 0,0"
+    assert state.movers == [0] and [str(m) for m in state.history] == ["Y1 z 0,0"]
+    assert "no longer a legal action" in infos["player_1"]["refused"] and "illegal" not in infos["player_1"]
     assert set(rewards.values()) == {0.0} and not any(terminations.values())
     # a brick taken away by an earlier seat in the same step cannot be taken again: refused, not fatal
     remove = encode(game, "-Y1")
-    _, _, terminations, _, infos = environment.step({"player_2": remove, "player_0": remove})
+    _, _, terminations, _, infos = environment.step({"player_1": remove, "player_0": remove})
     assert "refused" in infos["player_0"] and "Y1 is not in the tower" in infos["player_0"]["refused"]
-    assert not any(terminations.values()) and state.movers == [0, 1, 2]
+    assert not any(terminations.values()) and state.movers == [0, 1]
+
+
+def test_a_parallel_step_plays_only_moves_a_mask_offered() -> None:
+    """Random free-turn steps: every move played is among its seat's legal moves when it is played (two seats that
+    place one brick in a step no longer move each other's bricks), and each refusal says so."""
+    environment = parallel_env("towerbrix", players=4, turns="free", rounds=1, max_edits=12)
+    observations, _ = environment.reset(seed=3)
+    rng = np.random.default_rng(3)
+    refused = 0
+    while environment.agents:
+        state = environment.state
+        before = len(state.history)
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"][:-1]))) for a, o in observations.items()}
+        trial = state.copy()
+        observations, _, _, _, infos = environment.step(actions)
+        refused += sum("refused" in info for info in infos.values())
+        assert not any("illegal" in info for info in infos.values())
+        for move, seat in zip(state.history[before:], state.movers[before:], strict=True):
+            if trial.over:
+                break
+            assert str(move) in map(str, trial.legal_moves(player=seat))
+            trial.play(move, player=seat)
+    assert refused > 0
 
 
 def test_a_misspelt_agent_name_in_a_parallel_step_is_refused() -> None:

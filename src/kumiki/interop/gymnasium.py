@@ -3,8 +3,10 @@
 ``make("kuzushi", opponents=["mcts:iterations=200"], seat=0, size=4)``: the observation is
 ``{"observation": array, "action_mask": int8 array}`` (as the PettingZoo adapter's), actions are those of
 ``kumiki.interop.encode``, the reward comes once, at the end (``kumiki.interop.utility``). ``action_masks()`` gives
-the mask too (the convention of sb3-contrib's MaskablePPO). An illegal action ends the episode with the game's
-lowest return and ``info["illegal"]`` saying why (a learner is told, never stopped by an exception); an action that
+the mask too (the convention of sb3-contrib's MaskablePPO). An illegal action ends the episode with the reward
+``-1`` (``kumiki.interop.utility.ILLEGAL_RETURN``, as in the PettingZoo environments: below every return of a game
+played out, also in TowerBrix, whose returns start at 0) and ``info["illegal"]`` saying why (a learner is told,
+never stopped by an exception); an action that
 is not a whole number, or ``step()`` before ``reset()`` or after the episode ended, raises (a bug in the caller's
 loop, not a move). Opponents are
 agent specs as ``kumiki play --seat`` takes them, one per other seat (a single one plays every other seat); each
@@ -27,7 +29,7 @@ from kumiki.core.game import State
 from kumiki.core.registry import load_game
 from kumiki.interop.refusal import refusal
 from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
-from kumiki.interop.utility import utilities, utility_range
+from kumiki.interop.utility import ILLEGAL_RETURN, utilities
 
 try:
     import gymnasium
@@ -75,7 +77,6 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         self._encoding = encoding = self.game.encoding
         self.observation_space = observation_space(self.game)
         self.action_space = action_space(self.game)  # type: ignore[assignment]
-        self.lowest = utility_range(self.game)[0]
         self.state: State = self.game.new_state(seed=0)
         self.opponents: dict[int, Agent] = {}
         self._seeds: random.Random | None = None
@@ -149,7 +150,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             state.play_unchecked(move)  # the mask has checked it
         except (IllegalMove, ValueError, IndexError) as error:
             self._ended = True
-            return self._observation(), float(self.lowest), True, False, {"illegal": str(error)}
+            return self._observation(), ILLEGAL_RETURN, True, False, {"illegal": str(error)}
         self._others_play()
         reward = utilities(state)[self.seat] if state.over else 0.0
         return self._observation(), float(reward), bool(state.over), False, {}

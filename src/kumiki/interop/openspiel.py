@@ -78,25 +78,56 @@ def options_from(game: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _game_type(game: str, players: int | None = None, chance: bool | None = None) -> Any:
-    """The pyspiel GameType of a Kumiki game; given a loaded game's player count and chance, of that game (a solo
-    game is not zero-sum; Kozo without random sizes has no chance)."""
-    facts = game_class(game).facts
-    chance = facts.chance if chance is None else chance
+INT_RANGE = (-(2**31), 2**31 - 1)  # pyspiel's int parameters are C ints: a larger Python int fails to convert
+
+
+def typed_parameters(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` in the types pyspiel registered them with, which pyspiel checks (before Kumiki sees them) type for
+    type: an int for a float parameter (``box_short=7``) is that float, a whole float for an int parameter
+    (``players=3.0``) that int. Anything else of another type, or an int beyond 32 bits (which pyspiel cannot
+    convert), is a ValueError naming the parameter; a bool is no number here (as in Kumiki's options). Names the
+    game does not know are left to pyspiel, whose error lists the parameters."""
+    spec = parameters(game)
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        default = spec.get(name)
+        kind = type(default)
+        if default is None or type(value) is kind:
+            out[name] = value
+        elif kind is float and type(value) is int:
+            out[name] = float(value)
+        elif kind is int and type(value) is float and value.is_integer():
+            out[name] = int(value)
+        else:
+            what = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}[kind]
+            raise ValueError(f"{short_name(game)}: parameter {name!r} is {what} (default {default!r}), not {value!r}")
+        if type(out[name]) is int and not INT_RANGE[0] <= out[name] <= INT_RANGE[1]:
+            raise ValueError(f"{short_name(game)}: parameter {name!r} must fit in 32 bits for pyspiel, not {value!r}")
+    return out
+
+
+def _game_type(kgame: Game) -> Any:
+    """The pyspiel GameType of a loaded Kumiki game, as its options make it: chance only where it draws (Kozo with
+    random sizes, TowerBrix), zero-sum unless co-operative (TowerBrix: identical) or solo (general-sum points),
+    imperfect information only where a seat's cards are hidden from another (TowerBrix with two seats or more; a
+    lone TowerBrix player holds every card). ``register()`` registers the type of the game with its defaults."""
+    name = kgame.name
+    facts = kgame.facts
     modes = pyspiel.GameType.ChanceMode
     information = pyspiel.GameType.Information
     if facts.cooperative:
         utility = pyspiel.GameType.Utility.IDENTICAL
-    elif players == 1:
+    elif kgame.players == 1:
         utility = pyspiel.GameType.Utility.GENERAL_SUM  # a solo game scores points
     else:
         utility = pyspiel.GameType.Utility.ZERO_SUM
+    hidden = facts.hidden_information and kgame.players > 1
     return pyspiel.GameType(
-        short_name=short_name(game),
-        long_name=f"Kumiki {_LONG_NAMES.get(game, game)}",
+        short_name=short_name(name),
+        long_name=f"Kumiki {_LONG_NAMES.get(name, name)}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=modes.SAMPLED_STOCHASTIC if chance else modes.DETERMINISTIC,
-        information=information.IMPERFECT_INFORMATION if facts.hidden_information else information.PERFECT_INFORMATION,
+        chance_mode=modes.SAMPLED_STOCHASTIC if kgame.has_chance() else modes.DETERMINISTIC,
+        information=information.IMPERFECT_INFORMATION if hidden else information.PERFECT_INFORMATION,
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=facts.max_players,
@@ -105,7 +136,7 @@ def _game_type(game: str, players: int | None = None, chance: bool | None = None
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameters(game),
+        parameter_specification=parameters(name),
     )
 
 
@@ -141,7 +172,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=total,
             max_game_length=kgame.encoding.max_length(),
         )
-        super().__init__(_game_type(name, kgame.players, kgame.has_chance()), info, params)
+        super().__init__(_game_type(kgame), info, params)
         self.kumiki_game = kgame
         self.seed = int(params.get("seed", 0))
         self.started = 0
@@ -269,14 +300,16 @@ def register(games: tuple[str, ...] = GAMES) -> None:
         if key in known or key in _registered:
             continue
         cls = type(f"Kumiki_{name}", (KumikiGame,), {"name_of_game": name})
-        pyspiel.register_game(_game_type(name), cls)
+        pyspiel.register_game(_game_type(load_game(name)), cls)
         _registered.add(key)
 
 
 def load(game: str, **options: Any) -> Any:
-    """``pyspiel.load_game("kumiki_<game>", options)``, registering first: the OpenSpiel game of a Kumiki game."""
+    """``pyspiel.load_game("kumiki_<game>", options)``, registering first: the OpenSpiel game of a Kumiki game. The
+    options are typed as pyspiel wants them first (``typed_parameters``: ``box_short=7`` is ``7.0``), which
+    ``pyspiel.load_game`` itself refuses."""
     register()
-    return pyspiel.load_game(short_name(game), options)
+    return pyspiel.load_game(short_name(game), typed_parameters(game, options))
 
 
 def parameters_of(game: Game) -> dict[str, Any]:

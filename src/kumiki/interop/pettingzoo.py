@@ -26,7 +26,7 @@ from kumiki.core.game import State
 from kumiki.core.registry import load_game
 from kumiki.interop.refusal import refusal
 from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
-from kumiki.interop.utility import utilities
+from kumiki.interop.utility import ILLEGAL_RETURN, utilities
 
 try:
     from gymnasium import spaces
@@ -160,8 +160,9 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         return _Turns(self, max_iter)
 
     def _illegal(self, agent: str, action: int) -> None:
-        """End the game: -1 for ``agent``, 0 for the others (PettingZoo's TerminateIllegalWrapper's rule)."""
-        self.rewards[agent] = -1.0
+        """End the game: -1 for ``agent`` (``ILLEGAL_RETURN``), 0 for the others (PettingZoo's TerminateIllegalWrapper's
+        rule)."""
+        self.rewards[agent] = ILLEGAL_RETURN
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent]["illegal"] = refusal(self.state, action)
         self._cumulative_rewards[agent] = 0.0
@@ -204,9 +205,11 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     too, with one seat acting a step. Each agent's action space has one action more than the game's encoding:
     ``num_actions`` is *wait* (do nothing this step), always legal. A step applies the actions in the order of
     ``actors`` (the seat after the last to act first, so the order rotates); an action that was legal when the step
-    began but no longer is when its turn comes (another seat moved that brick) is refused, as the server refuses a
-    late edit: it is skipped and ``infos[agent]["refused"]`` says why. An action its mask forbade ends the game with
-    -1 for its agent, as in the AEC environment. ``max_cycles`` steps (default: four times the game's longest
+    began but is no longer among the seat's legal actions when its turn comes is refused, as the server refuses a
+    late edit: it is skipped and ``infos[agent]["refused"]`` says why. That covers a brick another seat took away,
+    and a second placement of one brick in a step: once the first seat has placed it, the second's action would
+    move it (a move outside the placement space, which no mask offers). An action its mask forbade ends the game
+    with -1 for its agent, as in the AEC environment. ``max_cycles`` steps (default: four times the game's longest
     length) truncate a game of agents that only wait.
     """
 
@@ -236,6 +239,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.state: State = self.game.new_state(seed=0)
         self.cycles = 0
         self._masks: dict[str, Any] = {}
+        self._masks_of: tuple[State | None, int] = (None, -1)  # the position the masks are of: (state, moves played)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The space of ``agent``'s observations: the observation array and the mask (with *wait* last)."""
@@ -259,8 +263,27 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents = self.possible_agents[:]
         self.cycles = 0
         observations = {agent: self._observe(i) for i, agent in enumerate(self.agents)}
-        self._masks = {agent: obs["action_mask"] for agent, obs in observations.items()}
+        self._keep_masks(observations)
         return observations, {agent: {} for agent in self.agents}
+
+    def _keep_masks(self, observations: dict[str, Any]) -> None:
+        """Keep copies of the masks handed out (a learner may write in its arrays) and the position they are of."""
+        self._masks = {agent: obs["action_mask"].copy() for agent, obs in observations.items()}
+        self._masks_of = (self.state, len(self.state.history))
+
+    def _late(self, action: int, seat: int) -> str | None:
+        """Why ``action``, allowed by the step's mask, is no longer legal for ``seat`` after the step's earlier
+        actions (None if it still is): the reason the game gives, or, for a move the game would still accept but
+        that is no longer the one offered (placing a brick a teammate placed this step would move it), that."""
+        state = self.state
+        if action in self.game.encoding.legal_actions(state, seat):
+            return None
+        move = self.game.encoding.decode(action, state)
+        try:
+            state.copy().play(move, player=seat)
+        except IllegalMove as error:
+            return str(error)
+        return f"{move}: an earlier action of this step changed the table; played now, it is no longer a legal action"
 
     def step(
         self, actions: dict[str, int]
@@ -274,7 +297,10 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         live = self.agents[:]
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in live}
         rewards = dict.fromkeys(live, 0.0)
+        if self._masks_of != (state, len(state.history)):  # the state was played on outside step(): mask it afresh
+            self._keep_masks({agent: self._observe(self.possible_agents.index(agent)) for agent in live})
         masks = self._masks  # what the agents were shown: the last observations' masks
+        shown = len(state.history)
         illegal: str | None = None
         for seat in state.actors:
             agent = self.possible_agents[seat]
@@ -290,21 +316,22 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
                 illegal = agent
                 infos[agent]["illegal"] = refusal(state, action, seat)
                 break
-            try:
-                state.play(self.game.encoding.decode(action, state), player=seat)
-            except (IllegalMove, ValueError) as error:
-                infos[agent]["refused"] = str(error)
+            late = self._late(action, seat) if len(state.history) != shown else None
+            if late is not None:
+                infos[agent]["refused"] = late
+                continue
+            state.play(self.game.encoding.decode(action, state), player=seat)
         self.cycles += 1
         done = state.over or illegal is not None
         if illegal is not None:
-            rewards[illegal] = -1.0
+            rewards[illegal] = ILLEGAL_RETURN
         elif state.over:
             rewards = dict(zip(self.possible_agents, utilities(state), strict=True))
         truncated = not done and self.cycles >= self.max_cycles
         terminations = dict.fromkeys(live, done)
         truncations = dict.fromkeys(live, truncated)
         observations = {agent: self._observe(self.possible_agents.index(agent)) for agent in live}
-        self._masks = {agent: obs["action_mask"] for agent, obs in observations.items()}
+        self._keep_masks(observations)
         if done or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

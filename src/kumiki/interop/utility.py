@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from kumiki.core.game import Game, State
 
+ILLEGAL_RETURN = -1.0
+"""The return of the seat whose illegal action ends the game in the PettingZoo and Gymnasium environments (the
+other seats get 0): one number for every game, below every return a played-out game gives (a two-player loss
+equals it), so that an illegal action never pays, also where the returns start at 0 (TowerBrix, a solo Kozo)."""
+
 
 def utility_range(game: Game) -> tuple[float, float, float | None]:
     """(min, max, sum) of the returns of ``game``; sum is None where it varies."""

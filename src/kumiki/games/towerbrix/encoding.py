@@ -6,14 +6,18 @@ them: ``Y1 Y2 P1 P2 R1 R2 B1 B2``, and ``G`` with the pink deck), then the place
 waive votes (challenges 9 and 13, ``waive="vote"``), then a vote for every seat's card by its place in the hand
 (``waive s.k``: ``D`` actions a seat, ``D`` the deck's cards).
 
-The table is unbounded, so no finite numbering covers every corner: ``R`` is ``B`` brick lengths (16 with the green
-deck and 2×1×1 bricks), the farthest a listed placement can be from the first brick (at ``0,0``) while the tower
-stays connected. A placement beyond it (a tower walked away by taking bricks off behind it) has no action and is
-left out of the adapters' legal actions; ``ok`` always has one, so a seat is never without an action.
+The table is unbounded, so no finite numbering covers every corner: ``R`` is ``B`` times the brick's longest side
+(16 with the green deck and 2×1×1 bricks), rounded up to the grid, the farthest a listed placement can be from the
+first brick (at ``0,0``) while the tower stays connected. It is the longest side, not the one written first (a
+``brick`` such as ``1x3x1`` is wider than long), and a whole number of grid steps, so that ``-R`` is a corner: with
+``1.3x1x1`` bricks ``R`` = 10.4 was off the 0.5 grid, and no placement had an action. A placement beyond ``R`` (a
+tower walked away by taking bricks off behind it) has no action and is left out of the adapters' legal actions;
+``ok`` always has one, so a seat is never without an action.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,7 +46,7 @@ class TowerBrixEncoding(Encoding):
         self.observation_low = -1.0  # brick boxes left and south of the origin
         self.bricks = game.usable
         self.brick_index = {b: i for i, b in enumerate(self.bricks)}
-        self.reach = len(self.bricks) * game.size[0]
+        self.reach = math.ceil(len(self.bricks) * max(game.size) / game.grid - 1e-9) * game.grid
         self.steps = round(2 * self.reach / game.grid) + 1
         self.first_place = 2 + len(self.bricks)
         self.per_brick = len(AXES) * self.steps**2
