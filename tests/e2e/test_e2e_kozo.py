@@ -140,3 +140,68 @@ def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) ->
     expect(banner).to_contain_text("P4 #1 tips over the edge of the table")
     expect(page.get_by_test_id("kozo-round")).to_contain_text("Game over after 2 rounds")
     expect(page.get_by_test_id("kozo-points").locator("tr")).to_have_count(3)
+
+
+# A seat's move sent over its own WebSocket, as its page would send it (the page under test only watches).
+PLAY_AS = """async ([path, ply, move]) => {
+  const ws = new WebSocket(`ws://${location.host}${path}`);
+  const next = (done) => new Promise((resolve) => {
+    ws.onmessage = (e) => { const m = JSON.parse(e.data); if (done(m)) resolve(m); };
+  });
+  await next((m) => m.type === 'view');
+  ws.send(JSON.stringify({ type: 'move', ply, move }));
+  const answer = await next((m) => m.type === 'error' || (m.type === 'view' && m.ply > ply));
+  ws.close();
+  return answer.type === 'error' ? answer.message : null;
+}"""
+
+
+def play_as(page: Page, invite: str, ply: int, move: str) -> None:
+    refused = page.evaluate(PLAY_AS, [invite.replace("/game/", "/ws/games/"), ply, move])
+    assert refused is None, refused
+
+
+def test_after_a_fall_the_round_is_over_then_the_next_round_starts_on_an_empty_base(server: Any, pages: Any) -> None:
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("kozo", seats, rounds=2)
+    invites = [seat["invite"] for seat in created["seats"]]
+    ann, bob = pages(), pages()
+    for page, invite in ((ann, invites[0]), (bob, invites[1])):
+        page.goto(server.url + invite)
+        until(page, "window.__kumiki.views > 0 && window.__kumiki.kozo")
+    moves = [line for line in FALLS.splitlines() if "+" in line]
+    for ply, move in enumerate(moves[:3]):  # ann's I3 at move 3 topples the tower: round 2 begins, bob to move
+        play_as(bob, invites[ply % 2], ply, move)
+    for page, toppler in ((ann, "ann (you)"), (bob, "ann")):
+        until(page, "window.__kumiki.ply === 3 && window.__kumiki.kozo.falling")
+        banner = page.get_by_test_id("fall-banner")
+        expect(banner).to_contain_text(f"Round 1 is over: the tower fell! {toppler} made it fall placing I3")
+        expect(banner).to_contain_text("Round 2 starts on an empty base")
+        # the panel tells the same story as the tower drawn (the one that fell): not yet round 2's turn
+        expect(page.get_by_test_id("kozo-round")).to_have_text(
+            f"Round 1 of 2 is over: {toppler} made the tower fall.Round 2 starts on an empty base."
+        )
+        assert kozo(page, "drawn") == 3
+        board = page.get_by_test_id("board").bounding_box()
+        assert board is not None
+        for corner in ((x, y, 4) for x in (0, 3) for y in (0, 3)):  # the top of the fallen tower: framed, not cut off
+            left, top = point(page, *corner)
+            assert board["x"] < left < board["x"] + board["width"] and board["y"] < top, (corner, board)
+    ann.get_by_test_id("fall-banner").click()  # ann goes on: round 2's empty base, bob to move
+    expect(ann.get_by_test_id("fall-banner")).to_be_hidden()
+    expect(ann.get_by_test_id("kozo-round")).to_contain_text("Round 2 of 2")
+    expect(ann.get_by_test_id("kozo-new-round")).to_have_text("A new tower: round 1 ended when ann (you) made it fall.")
+    expect(ann.get_by_test_id("kozo-turn")).to_have_text("1 bob to move")
+    assert kozo(ann, "drawn") == 0
+    # bob answers while his page still shows the fall (as a computer answers at once): the fall stays coherent
+    state = kumiki.load_game("kozo", players=2, rounds=2).new_state()
+    for move in moves[:3]:
+        state.play(move)
+    reply = str(state.legal_moves()[0])
+    play_as(ann, invites[1], 3, reply)
+    until(bob, "window.__kumiki.ply === 4")
+    assert kozo(bob, "falling") and kozo(bob, "drawn") == 3
+    expect(bob.get_by_test_id("kozo-round")).to_contain_text("Round 1 of 2 is over")
+    bob.get_by_test_id("fall-banner").click()
+    expect(bob.get_by_test_id("kozo-new-round")).to_have_text("A new tower: round 1 ended when ann made it fall.")
+    assert kozo(bob, "drawn") == 1 and kozo(ann, "drawn") == 1

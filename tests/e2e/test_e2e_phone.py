@@ -121,3 +121,41 @@ def test_towerbrix_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any)
     tap(phone, spot)  # the same place again: the brick goes down
     until(phone, "window.__kumiki.ply >= 1")
     expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(ghost)
+
+
+def test_towerbrix_height_labels_fit_the_phones_board(server: Any, phone: Page, assert_scene_drawn: Any) -> None:
+    ready = "window.__kumiki.legal > 0 && window.__kumiki.towerbrix"
+    solo = [{"kind": "human", "name": "ann"}]
+    open_3d_game(server, phone, assert_scene_drawn, "towerbrix", ready, solo, players=1, mode="solo")
+    board = phone.get_by_test_id("board").bounding_box()
+    assert board is not None
+    spans = phone.evaluate("window.__kumiki.towerbrix.guideLabels()")
+    assert len(spans) == 2  # +1 and +3, beside the pole
+    for left, right in spans:
+        assert board["x"] <= left < right <= board["x"] + board["width"], (spans, board)
+
+
+# Each button of a game's tray, scrolled to the bottom of the screen (as far as the page scrolls): those something
+# else covers there (at their middle or just above their bottom edge).
+COVERED_TRAY_BUTTONS = """() => [...document.querySelectorAll('[data-testid=tray] button')].filter((b) => {
+  window.scrollBy(0, b.getBoundingClientRect().bottom - window.innerHeight + 2);
+  const r = b.getBoundingClientRect();
+  const x = r.left + r.width / 2;
+  return [r.top + r.height / 2, r.bottom - 4].some((y) => !b.contains(document.elementFromPoint(x, y)));
+}).map((b) => b.textContent)"""
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("blokus3d", ANN_VS_COMPUTER, {}),
+        ("kozo", ANN_VS_COMPUTER, {}),
+        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
+    ],
+)
+def test_the_sticky_hint_never_covers_the_tray(server: Any, phone: Page, game: str, seats: Any, options: Any) -> None:
+    created = server.create(game, seats, **options)
+    phone.goto(server.url + created["seats"][0]["invite"])
+    until(phone, "window.__kumiki.legal > 0")
+    expect(phone.get_by_test_id("ghost-info")).to_be_visible()
+    assert phone.evaluate(COVERED_TRAY_BUTTONS) == []

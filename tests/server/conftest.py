@@ -42,7 +42,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
         if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
             c.execute(f"CREATE DATABASE {name}")
     with psycopg.connect(f"host=127.0.0.1 port={server.port} user=postgres dbname={name}", autocommit=True) as c:
-        c.execute("DROP TABLE IF EXISTS chat, moves, seats, games")
+        c.execute("DROP TABLE IF EXISTS resignations, chat, moves, seats, games")
     return server.database_url(name)
 
 

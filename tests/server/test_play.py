@@ -66,7 +66,7 @@ def test_every_refusal_is_a_clear_error_and_changes_nothing(client: TestClient) 
         assert "a message is a JSON object" in _refused(bob, "[1, 2]", "bad_message")["message"]
         long = _refused(bob, {"type": "move", "ply": 0, "move": "B 1,0" + "0" * 5_000}, "bad_message")
         assert "at most 2000 characters" in long["message"] and len(long["message"]) < 200  # not echoed back
-        _refused(bob, {"type": "resign"}, "bad_message")
+        _refused(bob, {"type": "draw"}, "bad_message")  # no draw offers (a resignation is "resign")
         _refused(bob, {"type": "undo"}, "no_undo")
         _refused(bob, {"type": "move", "ply": 0, "move": "B 1,0" + " " * 20_000}, "too_large")
         bob.send_json({"type": "sync"})

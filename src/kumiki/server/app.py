@@ -545,7 +545,7 @@ def create_app(
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         try:
             state = room.state
-            if not record_ready(state.over, room.row.imported, state.game.has_chance()):
+            if not record_ready(room.over, room.row.imported, state.game.has_chance()):
                 raise BadRequest(
                     "the record of this game is given once it ends: its seed tells the hidden cards and the draws to "
                     "come",
@@ -559,6 +559,9 @@ def create_app(
                 text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
             except ValueError as error:  # a game stored before its options were checked for one line
                 raise BadRequest(f"this game has no record: {one_line(error)}", 409) from None
+            if room.resigned is not None:  # no rule ended it, so no Result tag: a comment after the last move says how
+                winners = " ".join(map(str, room.winners())) or "none"
+                text += f"# seat {room.resigned} ({tags[f'Player{room.resigned}']}) resigned; winners: {winners}\n"
         finally:
             hub.release(room)
         headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
@@ -595,6 +598,7 @@ def create_app(
 
         # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
         states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
+        resigned = hub.storage.resigned(game_id)
         return {
             "game": row.game,
             "options": row.options,
@@ -603,7 +607,8 @@ def create_app(
             "movers": movers,
             "states": states,
             "scores": scores,
-            "winners": winners,
+            "winners": winners if resigned is None else row.winners,
+            "resigned": resigned,
             "chat": hub.storage.chat(game_id),
         }
 
@@ -753,6 +758,8 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
             connection.send(room.view_message(connection.seat))
         elif kind == "why":
             connection.send(room.why(connection.seat, message.get("move")))
+        elif kind == "resign":
+            await room.resign(connection.seat)
         elif kind == "rematch":
             await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage))
             fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
@@ -767,7 +774,7 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
             raise Refusal(
                 "bad_message",
                 f"unknown message type {shown(kind)} "
-                '(types: "move", "undo", "sync", "why", "chat", "signal", "rematch")',
+                '(types: "move", "undo", "sync", "why", "chat", "signal", "rematch", "resign")',
             )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))

@@ -118,6 +118,7 @@ class Room:
         self._why_buckets: dict[int, TokenBucket] = {}  # "why" plays a move on a copy: at most 1 a second a seat
         self._silent: bool | None = None
         self.rematch: dict[str, Any] | None = None  # the next game with the same seats, once someone asked for it
+        self.resigned: int | None = None  # the seat that resigned: the game ended there (loaded by the Hub)
 
     # ------------------------------------------------------------------ who is who
 
@@ -134,11 +135,51 @@ class Room:
     def is_agent(self, seat: int | None) -> bool:
         return seat is not None and self.row.seats[seat].kind == "agent"
 
+    # ------------------------------------------------------------------ the result
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or by a seat's resignation."""
+        return self.state.over or self.resigned is not None
+
+    def winners(self) -> list[int]:
+        """The State's winners; after a resignation every seat not on the resigning seat's side (the others share
+        the win, as the arena scores a forfeit)."""
+        if self.resigned is None:
+            return self.state.winners()
+        teams = self.state.teams()
+        return [p for p in range(len(teams)) if teams[p] != teams[self.resigned]]
+
+    def may_resign(self, seat: int | None) -> bool:
+        """Whether ``seat`` may resign now: a person's seat in a game going on that is played against others (in a
+        co-operative game, TowerBrix, there is no one to concede to)."""
+        return seat is not None and not self.over and not self.row.imported and not self.state.game.facts.cooperative
+
+    async def resign(self, seat: int | None) -> None:
+        """A seat gives the game up: stored, its computers and clock stopped, and everyone shown the result."""
+        if seat is None:
+            raise Refusal("forbidden", "spectators cannot resign: open the game with a seat's invite link")
+        if self.state.game.facts.cooperative:
+            raise Refusal("no_resign", "this game is played together: there is no one to resign to")
+        async with self.lock:
+            if self.over:
+                raise Refusal("no_resign", "the game is over")
+            self.resigned = seat
+            result = {"status": "over", "to_move": None, "winners": self.winners()}
+            try:
+                await self.hub.write(self.hub.storage.resign, self.row.id, seat, result)
+            except BaseException:
+                self.resigned = None
+                raise
+            self.cancel_agents()
+            self.cancel_clock()
+            self.broadcast()
+
     # ------------------------------------------------------------------ views
 
     def view_message(self, seat: int | None) -> str:
         state = self.state
-        actors = state.actors
+        actors = [] if self.over else state.actors
         legal = [str(m) for m in state.legal_moves(player=seat)] if seat is not None and seat in actors else []
         connected = {c.seat for c in self.connections}
         seats = [{**s.public(), "connected": s.kind == "agent" or s.seat in connected} for s in self.row.seats]
@@ -149,12 +190,14 @@ class Room:
                 "id": self.row.id,
                 "seat": seat,
                 "ply": len(state.history),
-                "to_move": state.to_move,
+                "to_move": None if self.resigned is not None else state.to_move,
                 "actors": actors,
                 "movers": self.movers,
-                "over": state.over,
+                "over": self.over,
+                "resigned": self.resigned,
+                "may_resign": self.may_resign(seat),
                 "scores": state.scores(),
-                "winners": state.winners(),
+                "winners": self.winners(),
                 "teams": state.teams(),
                 "view": state.public_view() if seat is None else state.view(seat),
                 "legal": legal,
@@ -163,7 +206,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
-                "record_ready": record_ready(state.over, self.row.imported, state.game.has_chance()),
+                "record_ready": record_ready(self.over, self.row.imported, state.game.has_chance()),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
                 "chat": len(self.chat),
@@ -218,7 +261,7 @@ class Room:
         if self.row.imported:
             raise Refusal("no_rematch", "an imported record is only watched: it has no rematch")
         async with self.lock:
-            if not self.state.over:
+            if not self.over:
                 raise Refusal("not_over", "a rematch can be asked for once the game is over")
             if self.rematch is None:
                 seats = [_seat_again(s) for s in self.row.seats]
@@ -283,7 +326,7 @@ class Room:
                 raise Refusal(
                     "stale", f"you sent a move for ply {shown(ply)}, but the game is at ply {len(state.history)}"
                 )
-            if state.over:
+            if self.over:
                 raise Refusal("illegal", "the game is over")
             if seat not in state.actors:
                 raise Refusal("not_your_turn", f"it is seat {state.to_move}'s turn, not yours (seat {seat})")
@@ -315,7 +358,7 @@ class Room:
         if not self._why_buckets.setdefault(seat, TokenBucket(WHY_RATE, WHY_BURST)).take():
             raise Refusal("rate_limited", "too many questions at once: ask again in a second")
         state = self.state
-        if state.over:
+        if self.over:
             legal, reason = False, "the game is over"
         elif seat not in state.actors:
             legal, reason = False, f"it is seat {state.to_move}'s turn, not yours (seat {seat})"
@@ -335,7 +378,7 @@ class Room:
                 raise Refusal("forbidden", "spectators cannot undo")
             if not self.row.undo:
                 raise Refusal("no_undo", "this game was created without undo")
-            if self.state.over:  # its result stands (and may be in a study or a rating): play again instead
+            if self.over:  # its result stands (and may be in a study or a rating): play again instead
                 raise Refusal("no_undo", "the game is over: its result stands")
             humans = [k for k, s in enumerate(self.movers) if s is not None and not self.is_agent(s)]
             if not humans:
@@ -357,7 +400,7 @@ class Room:
         """The game's running clock as (seconds, deadline, ply, move), or None: a state may have one (TowerBrix's
         challenge 2) through ``state.clock()``; it runs from when move ``ply`` was stored, a restart included."""
         hook = getattr(self.state, "clock", None)
-        found = hook() if hook is not None and not self.row.imported else None
+        found = hook() if hook is not None and not self.row.imported and self.resigned is None else None
         if found is None:
             return None
         seconds, ply, move = found
@@ -429,7 +472,7 @@ class Room:
         proposed here adds nothing (an ok it has given: it waits until the table changes), and none while a game
         with people in it has none of them at the table (the team waits for its people to sit down)."""
         actors = self.state.actors
-        if self.state.over or not actors or self._people_away():
+        if self.over or not actors or self._people_away():
             return None
         ply = len(self.state.history)
         return next((s for s in actors if self.is_agent(s) and self.passed.get(s) != ply), None)
@@ -491,8 +534,8 @@ class Room:
                 )
                 return
             async with self.lock:
-                if len(self.state.history) != ply or seat not in self.state.actors:
-                    continue  # the position changed while it thought (an undo, a teammate's edit): think again
+                if len(self.state.history) != ply or seat not in self.state.actors or self.over:
+                    continue  # the position changed while it thought (an undo, a teammate's edit, a resignation)
                 if self._people_away():
                     continue  # its people left while it thought: nothing is played with none of them here
                 if together and self.state.only_waits(text, seat):
@@ -594,6 +637,7 @@ class Hub:
             raise unreplayable(game_id, error) from None
         room = Room(row, state, [s for s, _ in moves], self)
         room.chat = self.storage.chat(game_id)
+        room.resigned = self.storage.resigned(game_id)
         self.rooms[game_id] = room
         room.arm_clock()
         return room

@@ -1,4 +1,4 @@
-"""Storage through SQLAlchemy Core: games, seats, every move with its time, results.
+"""Storage through SQLAlchemy Core: games, seats, every move with its time, chat, resignations, results.
 
 The moves are the truth: a game's position is rebuilt by replaying its stored moves from its seed and options,
 so nothing but plain text and numbers is ever stored. SQLite (the default) runs in WAL mode, so a committed
@@ -77,6 +77,14 @@ chat_table = Table(
     Column("kind", String(16), nullable=False),  # "text" or "signal"
     Column("text", Text, nullable=False),
     Column("at", String(40), nullable=True),  # a signal's target: a brick or a cell
+    Column("time", Float, nullable=False),
+)
+
+resignations_table = Table(
+    "resignations",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),  # the seat that resigned: the game ended there, its side lost
     Column("time", Float, nullable=False),
 )
 
@@ -228,6 +236,13 @@ class Storage:
             conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= plies))
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
 
+    def resign(self, game_id: str, seat: int, result: dict[str, Any]) -> None:
+        """Store that ``seat`` resigned and the game's result (over, the other sides its winners) in one transaction."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(resignations_table).values(game_id=game_id, seat=seat, time=now))
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
+
     def add_chat(self, game_id: str, index: int, seat: int, kind: str, text: str, at: str | None) -> float:
         """Store chat line number ``index`` of a game (a message or a signal); returns its time."""
         now = time.time()
@@ -314,6 +329,13 @@ class Storage:
         )
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar_one())
+
+    def resigned(self, game_id: str) -> int | None:
+        """The seat that resigned a game, or None (nobody did)."""
+        with self.engine.connect() as conn:
+            query = select(resignations_table.c.seat).where(resignations_table.c.game_id == game_id)
+            found = conn.execute(query).first()
+            return None if found is None else int(found[0])
 
     def move_time(self, game_id: str, ply: int) -> float | None:
         """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""

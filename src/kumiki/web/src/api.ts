@@ -96,6 +96,10 @@ export interface ViewMessage {
   /** The seat that made each move. */
   movers?: (number | null)[];
   over: boolean;
+  /** The seat that resigned (the game ended there: every other side won), or null. */
+  resigned?: number | null;
+  /** Whether this connection's seat may resign now (a person's seat in a game against others, still going). */
+  may_resign?: boolean;
   scores: number[];
   winners: number[];
   /** The side each seat plays for (Kuzushi's teams; TowerBrix's one team); absent from older servers. */
@@ -158,13 +162,15 @@ export interface ErrorMessage {
 export interface Replay {
   game: string;
   options: Record<string, unknown>;
-  players: number;
+  players: SeatInfo[];
   moves: string[];
   states: any[];
   /** The seat that made each move. */
   movers?: (number | null)[];
   /** The table's talk, as it was said during the game. */
   chat?: ChatEntry[];
+  /** The seat that resigned after the last move, or null. */
+  resigned?: number | null;
 }
 
 /** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */

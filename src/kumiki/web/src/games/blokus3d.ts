@@ -105,7 +105,9 @@ class Blokus3DModule implements GameModule, GhostActions {
     whyButton.setAttribute("data-testid", "why-here");
     whyButton.addEventListener("click", () => this.whyHere());
     keys.append(whyButton);
-    side.append(this.topView, this.topScores, buttons, this.order, this.tray, keys, this.info);
+    // the next instruction just above the tray: on a phone it sticks to the bottom of the screen, and a sticky
+    // line only ever covers what comes before it, never the pieces to tap
+    side.append(this.topView, this.topScores, buttons, this.order, this.info, this.tray, keys);
     root.append(this.stage.element, side);
 
     this.board = new THREE.Mesh(new THREE.PlaneGeometry(10, 10), new THREE.MeshLambertMaterial({ color: "#c8ccd2" }));

@@ -147,6 +147,9 @@ class KozoModule implements GameModule, GhostActions {
   private pointer: [number, number] | null = null;
   private toppling: { pivot: THREE.Group; axis: THREE.Vector3; start: number; z: number } | null = null;
   private fallUntil = 0; // while a fall is shown, the tower drawn is the one that fell (ms, performance.now)
+  private shownFall: KozoFall | null = null; // that fall: the round panel says its round ended, not the next one's turn
+  private drawnPieces = 0; // the polycubes on the tower drawn now (for the tests)
+  private drawnHeight = 1; // the height of the tower drawn now: the camera and the chimney's marker follow it
   private cube = new THREE.BoxGeometry(1, 1, 1);
   private small = new THREE.BoxGeometry(BALANCE, BALANCE, BALANCE);
 
@@ -180,7 +183,7 @@ class KozoModule implements GameModule, GhostActions {
     why.addEventListener("click", () => this.whyHere());
     const actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false), why);
     actions.hidden = !ctx.interactive;
-    side.append(this.round, buttons, this.tray, this.info, actions, this.table, this.falls);
+    side.append(this.round, buttons, this.info, this.tray, actions, this.table, this.falls); // the hint above the tray (as Blokus 3D)
     root.append(this.stage.element, side);
 
     this.stage.scene.add(this.baseMesh(), this.tower, this.ghost);
@@ -248,6 +251,13 @@ class KozoModule implements GameModule, GhostActions {
     else this.stage.aim([6.5, -5, h + 5], [1.5, 1.5, Math.max(0.5, h / 2)]);
   }
 
+  /** Fit the view to the tower drawn (the one that fell, while a fall is shown): the camera and the chimney. */
+  private frame(): void {
+    this.follow();
+    this.chimney.scale.set(0.98, 0.98, this.height() + 2);
+    this.chimney.position.set(1.5, 1.5, (this.height() + 2) / 2);
+  }
+
   /** Keep the tower in sight as it grows: aim at its middle, step back if it got taller (the angle is kept). */
   private follow(): void {
     const h = this.height();
@@ -260,9 +270,7 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   private height(): number {
-    const view = this.view;
-    if (!view) return 1;
-    return Math.max(1, ...view.pieces.flatMap((p) => p.cells.map((c) => c[2] + 1)));
+    return this.drawnHeight;
   }
 
   /** Each frame: put a fall away after its time, and tip the toppling tower a little further. */
@@ -300,6 +308,7 @@ class KozoModule implements GameModule, GhostActions {
     if (fallNow && view.to_move === null && fall.round === view.rounds - 1) {
       // the game ended with this fall: the toppled tower is the position, and stays
       this.fallUntil = 0;
+      this.shownFall = null;
       this.drawTower({ pieces: view.pieces, balances: view.balance_cubes, moving: new Set(fall.moving), last: parseKozoMove(fall.move) });
       this.showBanner(fall, view.pieces);
     } else if (fallNow && before && before.falls.length === view.falls.length - 1) {
@@ -308,6 +317,7 @@ class KozoModule implements GameModule, GhostActions {
       const pieces = [...before.pieces, { piece: move.piece, player: fall.player, cells: move.cells }];
       const balances = fall.step === 2 ? [...before.balance_cubes, move.balance] : before.balance_cubes;
       this.fallUntil = performance.now() + FALL_SECONDS * 1000;
+      this.shownFall = fall;
       this.drawTower({ pieces, balances, moving: new Set(fall.moving), last: move });
       this.showBanner(fall, pieces);
     } else if (this.fallUntil && "seats" in msg && previousPly !== null && ply >= previousPly) {
@@ -315,16 +325,16 @@ class KozoModule implements GameModule, GhostActions {
     } else if (fallNow && previousPly === null) {
       // the page opened just after a fall: the tower is gone, but say what happened
       this.fallUntil = performance.now() + FALL_SECONDS * 1000;
+      this.shownFall = fall;
       this.drawTower(this.currentPicture());
       this.showBanner(fall, null);
     } else {
       this.fallUntil = 0;
+      this.shownFall = null;
       this.banner.hidden = true;
       this.drawTower(this.currentPicture());
     }
-    this.follow();
-    this.chimney.scale.set(0.98, 0.98, this.height() + 2);
-    this.chimney.position.set(1.5, 1.5, (this.height() + 2) / 2);
+    this.frame();
     this.drawRound();
     this.drawPoints();
     this.drawTray();
@@ -349,11 +359,14 @@ class KozoModule implements GameModule, GhostActions {
   private endFall(redraw = true): void {
     const showing = this.fallUntil !== 0;
     this.fallUntil = 0;
+    this.shownFall = null;
     if (!showing) return;
     this.toppling = null;
     if (redraw && this.view) {
       this.banner.hidden = true;
-      this.drawTower(this.currentPicture());
+      this.drawTower(this.currentPicture()); // the new round's tower: the empty base, or what was played since
+      this.frame();
+      this.drawRound();
       this.snap();
     }
     this.publish();
@@ -368,7 +381,7 @@ class KozoModule implements GameModule, GhostActions {
     this.banner.hidden = false;
     this.banner.replaceChildren();
     const title = document.createElement("b");
-    title.textContent = `The tower fell! `;
+    title.textContent = this.fallUntil ? `Round ${fall.round + 1} is over: the tower fell! ` : `The tower fell! `;
     this.banner.append(
       title,
       `${who} made it fall ${what} ${fall.move.split(" ")[0]}: ${fall.explanation}. ` +
@@ -376,7 +389,7 @@ class KozoModule implements GameModule, GhostActions {
     );
     if (this.fallUntil) {
       const hint = document.createElement("small");
-      hint.textContent = " (click to go on)";
+      hint.textContent = ` Round ${fall.round + 2} starts on an empty base (click to go on).`;
       this.banner.append(hint);
     }
   }
@@ -404,6 +417,8 @@ class KozoModule implements GameModule, GhostActions {
   private drawTower(picture: TowerPicture): void {
     this.clear(this.tower);
     this.toppling = null;
+    this.drawnPieces = picture.pieces.length;
+    this.drawnHeight = Math.max(1, ...picture.pieces.flatMap((p) => p.cells.map((c) => c[2] + 1)));
     const lastKey = picture.last ? `${picture.last.piece} ${picture.last.cells.map(cellText).join(" ")}` : null;
     const bodies = new Map<string, THREE.Object3D>();
     picture.pieces.forEach((p, i) => {
@@ -474,8 +489,18 @@ class KozoModule implements GameModule, GhostActions {
       this.round.append(p);
       return p;
     };
-    const over = view.to_move === null;
-    line(over ? `Game over after ${view.rounds} round${view.rounds > 1 ? "s" : ""}.` : `Round ${view.round + 1} of ${view.rounds}`);
+    const fall = this.shownFall;
+    if (fall) {
+      // the tower drawn is the one that fell: its round is over, the next one's turn comes once it is put away
+      line(`Round ${fall.round + 1} of ${view.rounds} is over: ${this.playerName(fall.player)} made the tower fall.`);
+      line(`Round ${fall.round + 2} starts on an empty base.`, "kozo-next-round");
+      return;
+    }
+    const ended = view.to_move === null; // by the rules (the last round played), else by a resignation
+    const over = ended || !!this.msg?.over;
+    line(ended ? `Game over after ${view.rounds} round${view.rounds > 1 ? "s" : ""}.` : over ? `Game over in round ${view.round + 1} of ${view.rounds}.` : `Round ${view.round + 1} of ${view.rounds}`);
+    const toppled = view.falls.find((f) => f.round === view.round - 1);
+    if (toppled && !over) line(`A new tower: round ${view.round} ended when ${this.playerName(toppled.player)} made it fall.`, "kozo-new-round");
     if (!over) {
       const turn = line("", "kozo-turn");
       const tag = document.createElement("span");
@@ -694,6 +719,7 @@ class KozoModule implements GameModule, GhostActions {
       move: this.step === "balance" ? this.spot?.text ?? null : null,
       spots: this.step === "balance" && this.choice ? this.choice.moves.map((m) => m.text) : [],
       falling: this.fallUntil !== 0,
+      drawn: this.drawnPieces,
       pool: this.view?.pool ?? [],
       project: (x: number, y: number, z: number) => this.stage.project(x, y, z),
     };

@@ -173,6 +173,7 @@ class TowerBrixModule implements GameModule {
   private ghost = new THREE.Group();
   private mapGroup = new THREE.Group();
   private guide!: THREE.Group;
+  private guideLabels: THREE.Sprite[] = [];
   private framed: [number, number, number] = [1, 1, 1]; // the centre (x, y) and height the camera is aimed at
   private tray!: HTMLElement;
   private info!: HTMLElement;
@@ -230,7 +231,7 @@ class TowerBrixModule implements GameModule {
     const actions = h("div", { class: "view-buttons" }, this.okButton, this.removeButton);
     actions.hidden = axes.hidden = !ctx.interactive;
     const views = this.stage.viewButtons((top) => this.setCamera(top));
-    const side = h("div", { class: "side" }, this.roundBox, this.cardsBox, this.tray, axes, this.info, actions, this.teamBox, views, this.evalBox);
+    const side = h("div", { class: "side" }, this.roundBox, this.cardsBox, this.info, this.tray, axes, actions, this.teamBox, views, this.evalBox); // the hint above the tray (as Blokus 3D)
     root.append(this.stage.element, side);
 
     this.stage.scene.add(this.tableMesh(), this.heightGuide(), this.mapGroup, this.tower, this.ghost);
@@ -282,11 +283,13 @@ class TowerBrixModule implements GameModule {
     const pole = new THREE.Mesh(new THREE.BoxGeometry(0.12, 0.12, BOX_LONG + 0.6), new THREE.MeshLambertMaterial({ color: "#5b6375" }));
     pole.position.set(0, 0, (BOX_LONG + 0.6) / 2);
     group.add(pole);
-    for (const [height, text] of [[BOX_SHORT, `+1: taller than the box's short side (${BOX_SHORT})`], [BOX_LONG, `+3: taller than its long side (${BOX_LONG})`]] as [number, string][]) {
+    // short labels, so they fit beside the pole on a phone's narrow board too (the ticks count the heights)
+    for (const [height, text] of [[BOX_SHORT, `+1: taller than ${BOX_SHORT}`], [BOX_LONG, `+3: taller than ${BOX_LONG}`]] as [number, string][]) {
       const ring = new THREE.Mesh(new THREE.BoxGeometry(0.7, 0.7, 0.06), new THREE.MeshLambertMaterial({ color: height === BOX_LONG ? "#D55E00" : "#E69F00" }));
       ring.position.set(0, 0, height);
-      const label = this.label(text, [0.45, 0, height], 0.36, false);
+      const label = this.label(text, [0.45, 0, height], 0.5, false);
       label.center.set(0, 0.5); // to the right of the pole
+      this.guideLabels.push(label);
       group.add(ring, label);
     }
     for (let z = 1; z <= BOX_LONG; z++) {
@@ -828,7 +831,18 @@ class TowerBrixModule implements GameModule {
       bricks: this.view?.bricks.map((b) => b.id) ?? [],
       showing: this.showingUntil !== 0,
       project: (x: number, y: number, z: number) => this.stage.project(x, y, z),
+      guideLabels: () => this.guideLabelSpans(),
     };
+  }
+
+  /** Where the height guide's labels are on the screen: each one's left and right end (page x). */
+  private guideLabelSpans(): [number, number][] {
+    const right = new THREE.Vector3(1, 0, 0).applyQuaternion(this.stage.camera.quaternion); // sprites face the camera
+    return this.guideLabels.map((label) => {
+      const left = label.getWorldPosition(new THREE.Vector3());
+      const end = left.clone().addScaledVector(right, label.scale.x);
+      return [this.stage.project(left.x, left.y, left.z)[0], this.stage.project(end.x, end.y, end.z)[0]];
+    });
   }
 
   /** "Look here": the brick under the pointer, else the point of the table under it (x,y on the half grid). */

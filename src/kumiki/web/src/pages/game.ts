@@ -41,6 +41,12 @@ export function gamePage(app: HTMLElement, id: string): void {
   const again = h("button", { "data-testid": "rematch", hidden: "" }, "Play again (same seats)");
   const againLink = h("a", { "data-testid": "rematch-link", hidden: "" }, "The rematch is ready: join it");
   let askedAgain = false;
+  // Resign (a game against others only): a second click confirms, so a stray tap never ends a game
+  const resign = h("button", { "data-testid": "resign", hidden: "" }, "Resign");
+  const resignYes = h("button", { "data-testid": "resign-confirm" }, "Yes, resign");
+  const resignNo = h("button", { "data-testid": "resign-cancel" }, "No, play on");
+  const resignWho = h("span", {});
+  const resignAsk = h("p", { class: "resign-ask", "data-testid": "resign-ask", role: "alert", hidden: "" }, resignWho, " ", resignYes, " ", resignNo);
   const help = h("p", { class: "help" });
   // "Why can't I play this?": any move, in the game's notation, explained by the engine (the boards ask it too)
   const whyAnswer = h("p", { class: "why", "data-testid": "why", role: "status" });
@@ -60,7 +66,8 @@ export function gamePage(app: HTMLElement, id: string): void {
   const wantsTutorial = !!new URLSearchParams(location.search).get("tutorial");
   let tutorial: ReturnType<typeof tutorialBox> | null = null;
   const tutorialSlot = h("div", {});
-  const panel = h("aside", { class: "panel" }, tutorialSlot, status, error, over, again, againLink, scores, undo, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
+  const actions = h("div", { class: "view-buttons" }, undo, resign);
+  const panel = h("aside", { class: "panel" }, tutorialSlot, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -123,20 +130,24 @@ export function gamePage(app: HTMLElement, id: string): void {
     seatNames = name;
     const sides = sidesOf(msg);
     const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)); // per side
+    resign.hidden = !msg.may_resign || !resignAsk.hidden;
+    if (!msg.may_resign) resignAsk.hidden = true;
+    const resigned = msg.resigned ?? null;
+    const whoResigned = resigned === null ? "" : resigned === msg.seat ? "you" : name(resigned);
     if (msg.over) {
       const winners = msg.winners.map(name).join(", ") || "nobody";
       status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
       over.hidden = false;
       again.hidden = msg.seat === null || !!msg.imported;
       const mine = msg.seat !== null && msg.winners.includes(msg.seat);
-      const why = module.endReason?.(msg, name);
+      const why = resigned !== null ? `${whoResigned} resigned` : module.endReason?.(msg, name);
       const reason = why ? ` — ${why}.` : "";
       if (sides.length === 1) {
         // one team (TowerBrix), or one player (a solo game): one score, and the scoring table's word on it
         const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
         const who = msg.seats.length > 1 ? "the team scored" : msg.seat !== null ? "you scored" : `${name(0)} scored`;
         status.textContent = "Game over.";
-        over.textContent = `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}`;
+        over.textContent = resigned !== null ? `Game over — ${whoResigned} resigned.` : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}`;
       } else if (sides.length < msg.seats.length) {
         // teams (Kuzushi with teams): the sides' totals, and which side won
         const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
@@ -233,6 +244,24 @@ export function gamePage(app: HTMLElement, id: string): void {
     again.hidden = true;
     hooks.rematch = msg.id;
   };
+  resign.addEventListener("click", () => {
+    if (!last || last.seat === null) return;
+    // the seats that would win: every seat not on this one's side
+    const teams = last.teams ?? last.seats.map((seat) => seat.seat);
+    const others = last.seats.filter((seat) => teams[seat.seat] !== teams[last!.seat!]).map((seat) => seatLabel(seat));
+    resignWho.textContent = others.length ? `Resign this game? ${others.join(", ")} ${others.length > 1 ? "win" : "wins"}.` : "Resign this game? It ends here.";
+    resignAsk.hidden = false;
+    resign.hidden = true;
+    resignNo.focus();
+  });
+  resignNo.addEventListener("click", () => {
+    resignAsk.hidden = true;
+    resign.hidden = !last?.may_resign;
+  });
+  resignYes.addEventListener("click", () => {
+    resignAsk.hidden = true;
+    socket.send({ type: "resign" });
+  });
   again.addEventListener("click", () => {
     askedAgain = true;
     socket.send({ type: "rematch" });

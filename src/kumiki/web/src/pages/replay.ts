@@ -41,7 +41,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const talk = replay.chat && replay.chat.length ? [h("h3", {}, "Table talk"), said] : [];
   const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
-  module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players, sendMove: () => {}, hint: () => {} });
+  module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players.length, sendMove: () => {}, hint: () => {} });
   moves.append(...replay.moves.map((m, i) => {
     const li = h("li", {}, m);
     li.addEventListener("click", () => show(i + 1));
@@ -53,7 +53,9 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     ply = Math.max(0, Math.min(replay.moves.length, k));
     slider.value = String(ply);
     module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply) });
-    status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}`;
+    const resigned = replay.resigned ?? null;
+    const end = ply === replay.moves.length && resigned !== null ? ` — then ${replay.players[resigned]?.name ?? `seat ${resigned}`} resigned` : "";
+    status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}${end}`;
     moves.querySelectorAll("li").forEach((li, i) => li.classList.toggle("last", i === ply - 1));
     hooks.ply = ply;
   }
