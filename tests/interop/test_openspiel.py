@@ -179,6 +179,14 @@ def test_a_parameter_of_the_other_number_type_is_read_as_a_person_means_it() -> 
             kumiki_openspiel.load("towerbrix", **params)
 
 
+def test_numpy_numbers_are_read_as_the_numbers_they_hold() -> None:
+    """A sweep's values (np.linspace, np.arange) are numpy scalars; pyspiel itself took np.float64 as a float."""
+    game = kumiki_openspiel.load("towerbrix", box_short=np.float64(7.0), players=np.int64(3), helper=np.bool_(False))
+    options = game.kumiki_game.options
+    assert (options["box_short"], options["players"], options["helper"]) == (7.0, 3, False)
+    assert kumiki_openspiel.typed_parameters("kuzushi", {"players": np.int32(3)}) == {"players": 3}
+
+
 def test_returns_are_zero_sum_win_loss_draw() -> None:
     game = pyspiel.load_game("kumiki_kuzushi", {"size": 3, "tiles": 3})
     state = game.new_initial_state()

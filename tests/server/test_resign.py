@@ -3,12 +3,18 @@ and the result is stored, kept over a restart, and noted in the record (no rule 
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
 
 import kumiki
+from kumiki.server import rooms
+from kumiki.server.storage import Storage
 
 ANN_BOB = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 
@@ -70,15 +76,52 @@ def test_in_a_team_game_the_resigning_seats_team_loses(client: TestClient) -> No
         assert view["resigned"] == 2 and view["winners"] == [1, 3]
 
 
-def test_a_computer_stops_once_its_opponent_resigned(client: TestClient) -> None:
+def test_a_computer_thinking_when_its_opponent_resigns_plays_nothing(
+    serve: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer is mid-thought when its opponent resigns: its move, when it comes, is not played."""
+    thinking, go = threading.Event(), threading.Event()
+    choose = rooms.choose_move
+
+    def slow(*args: Any) -> str:
+        thinking.set()
+        go.wait(10)
+        return choose(*args)
+
+    monkeypatch.setattr(rooms, "choose_move", slow)  # agents think in a thread here (conftest's pool)
+    client = serve()
+    # Kuzushi's first move is seat 1's: the computer there thinks as soon as ann sits down
     game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}], seed=6)
     with client.websocket_connect(url(game, 0)) as ann:
-        view = receive_until(ann, lambda m: m["type"] == "view" and m["to_move"] == 0)
+        receive_until(ann, view_at(0))
+        assert thinking.wait(10)
         ann.send_json({"type": "resign"})
         assert receive_until(ann, over)["winners"] == [1]
+        go.set()
+        time.sleep(0.3)  # the computer's answer arrives now
         ann.send_json({"type": "sync"})
-        assert receive_until(ann, lambda m: m["type"] == "view")["ply"] == view["ply"]
-    assert client.get(f"/api/games/{game['id']}").json()["moves"] == view["ply"]
+        assert receive_until(ann, lambda m: m["type"] == "view")["ply"] == 0
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
+
+
+def test_the_replay_names_the_winners_of_a_game_resigned_while_it_is_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob resigns between the replay's reads: the replay is of the game before or after it, never a mix."""
+    game = create(client, ANN_BOB, seed=4)
+    moves = Storage.moves
+
+    def moves_then_resign(self: Storage, game_id: str) -> Any:
+        found = moves(self, game_id)
+        if self.resigned(game_id) is None:
+            self.resign(game_id, 1, {"status": "over", "to_move": None, "winners": [0]})
+        return found
+
+    monkeypatch.setattr(Storage, "moves", moves_then_resign)
+    first = client.get(f"/api/games/{game['id']}/replay").json()
+    assert (first["resigned"], first["winners"]) in ((None, []), (1, [0]))
+    again = client.get(f"/api/games/{game['id']}/replay").json()
+    assert (again["resigned"], again["winners"]) == (1, [0])
 
 
 def test_a_cooperative_game_has_no_resignation(client: TestClient) -> None:
@@ -87,5 +130,51 @@ def test_a_cooperative_game_has_no_resignation(client: TestClient) -> None:
         assert receive_until(ann, view_at(0))["may_resign"] is False
         ann.send_json({"type": "resign"})
         assert "played together" in receive_until(ann, error("no_resign"))["message"]
+        ann.send_json({"type": "sync"})
+        assert not receive_until(ann, lambda m: m["type"] == "view")["over"]
+
+
+def test_nobody_to_resign_to_in_a_solo_game_or_at_a_table_with_an_open_seat(client: TestClient) -> None:
+    """A solo Kozo ended with nobody winning, and a table still waiting for a player made the empty seat the
+    winner: both refused, the game going on."""
+    solo = create(client, [{"kind": "human", "name": "ann"}], game="kozo", options={"players": 1, "rounds": 1})
+    waiting = create(client, [{"kind": "human", "name": "ann"}, {"kind": "open"}])
+    for game, reason in ((solo, "a game of one side"), (waiting, "a seat is still open")):
+        with client.websocket_connect(url(game, 0)) as ann:
+            assert receive_until(ann, view_at(0))["may_resign"] is False
+            ann.send_json({"type": "resign"})
+            assert reason in receive_until(ann, error("no_resign"))["message"]
+            ann.send_json({"type": "sync"})
+            assert not receive_until(ann, lambda m: m["type"] == "view")["over"]
+
+
+def test_a_resignation_is_shown_once_stored(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the resignation is being stored nobody sees the game over (a record of a game with chance would give
+    its seed away), and a write the database refuses leaves the game going on."""
+    storing, seen = threading.Event(), threading.Event()
+
+    def refused(self: Storage, game_id: str, seat: int, result: dict[str, Any]) -> None:
+        storing.set()
+        seen.wait(10)
+        raise RuntimeError("the database refused")
+
+    monkeypatch.setattr(Storage, "resign", refused)
+    game = create(client, ANN_BOB, game="kozo", options={"random_size": True}, seed=4)
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        with (
+            pytest.raises(RuntimeError, match="the database refused"),  # the test client re-raises it
+            client.websocket_connect(url(game, 1)) as bob,
+        ):
+            receive_until(bob, view_at(0))
+            receive_until(ann, lambda m: m["type"] == "view" and m["seats"][1]["connected"])  # bob sat down
+            bob.send_json({"type": "resign"})
+            assert storing.wait(10)
+            ann.send_json({"type": "sync"})
+            during = receive_until(ann, lambda m: m["type"] == "view")
+            record = client.get(f"/api/games/{game['id']}/record").status_code
+            seen.set()
+            bob.receive_json()
+        assert not during["over"] and during["resigned"] is None and record == 409
         ann.send_json({"type": "sync"})
         assert not receive_until(ann, lambda m: m["type"] == "view")["over"]

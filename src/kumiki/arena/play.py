@@ -14,7 +14,7 @@ from typing import Any
 from kumiki.agents import agent_from_spec
 from kumiki.agents.base import Agent
 from kumiki.arena.schedule import GameSpec
-from kumiki.core.game import Game, State
+from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.records import write_record
 from kumiki.core.registry import load_game
 
@@ -109,11 +109,7 @@ def play_game(
                 changes += 1
             leader = now if now is not None else leader
     loser = None if forfeit is None else int(forfeit["seat"])
-    if loser is None:
-        winners = state.winners()
-    else:
-        teams = state.teams()
-        winners = [p for p in range(n) if teams[p] != teams[loser]]
+    winners = state.winners() if loser is None else forfeit_winners(state, loser)
     row: dict[str, Any] = {
         "index": spec.index,
         "block": spec.block,

@@ -260,6 +260,13 @@ class State(ABC):
         return self.render()
 
 
+def forfeit_winners(state: State, seat: int) -> list[int]:
+    """The winners of a game ``seat`` gave up (a forfeit in the arena, a resignation on the server): every seat not
+    on its side, who share the win."""
+    teams = state.teams()
+    return [p for p in range(len(teams)) if teams[p] != teams[seat]]
+
+
 def as_moves(moves: Sequence[Move]) -> list[str]:
     """The notation of each move."""
     return [str(m) for m in moves]

@@ -85,11 +85,14 @@ def typed_parameters(game: str, params: dict[str, Any]) -> dict[str, Any]:
     """``params`` in the types pyspiel registered them with, which pyspiel checks (before Kumiki sees them) type for
     type: an int for a float parameter (``box_short=7``) is that float, a whole float for an int parameter
     (``players=3.0``) that int. Anything else of another type, or an int beyond 32 bits (which pyspiel cannot
-    convert), is a ValueError naming the parameter; a bool is no number here (as in Kumiki's options). Names the
+    convert), is a ValueError naming the parameter; a bool is no number here (as in Kumiki's options); a numpy
+    scalar counts as the Python value it holds (pyspiel took ``np.float64`` as a float). Names the
     game does not know are left to pyspiel, whose error lists the parameters."""
     spec = parameters(game)
     out: dict[str, Any] = {}
     for name, value in params.items():
+        if isinstance(value, np.generic):  # np.float64(7.0), np.int64(3) from a sweep: the Python number it holds
+            value = value.item()
         default = spec.get(name)
         kind = type(default)
         if default is None or type(value) is kind:

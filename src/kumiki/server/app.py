@@ -28,6 +28,7 @@ import kumiki
 from kumiki import RecordError, load_game, read_record, write_record
 from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
+from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
@@ -583,6 +584,7 @@ def create_app(
         row = hub.storage.game(game_id)
         if row is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
+        resigned = hub.storage.resigned(game_id)  # before the moves: a resignation adds none, so they are its moves
         stored = hub.storage.moves(game_id)
         texts = [text for _seat, text in stored]
         movers = [seat for seat, _text in stored]
@@ -594,11 +596,11 @@ def create_app(
                     states.append(state.public_view())
             except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
                 raise unreplayable(game_id, error) from None
-            return states, state.scores(), state.winners()
+            winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
+            return states, state.scores(), winners
 
         # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
         states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
-        resigned = hub.storage.resigned(game_id)
         return {
             "game": row.game,
             "options": row.options,
@@ -607,7 +609,7 @@ def create_app(
             "movers": movers,
             "states": states,
             "scores": scores,
-            "winners": winners if resigned is None else row.winners,
+            "winners": winners,
             "resigned": resigned,
             "chat": hub.storage.chat(game_id),
         }

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kumiki import IllegalMove, State
+from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
@@ -145,32 +146,38 @@ class Room:
     def winners(self) -> list[int]:
         """The State's winners; after a resignation every seat not on the resigning seat's side (the others share
         the win, as the arena scores a forfeit)."""
-        if self.resigned is None:
-            return self.state.winners()
-        teams = self.state.teams()
-        return [p for p in range(len(teams)) if teams[p] != teams[self.resigned]]
+        return self.state.winners() if self.resigned is None else forfeit_winners(self.state, self.resigned)
 
     def may_resign(self, seat: int | None) -> bool:
-        """Whether ``seat`` may resign now: a person's seat in a game going on that is played against others (in a
-        co-operative game, TowerBrix, there is no one to concede to)."""
-        return seat is not None and not self.over and not self.row.imported and not self.state.game.facts.cooperative
+        """Whether ``seat`` may resign now: a person's seat in a game going on that is played against others."""
+        return seat is not None and not self.over and not self.row.imported and self._no_one_to_resign_to() is None
+
+    def _no_one_to_resign_to(self) -> str | None:
+        """Why nobody could take a resignation here, or None: a co-operative game (TowerBrix), a game of one side
+        (a solo Kozo), or a table with a seat nobody has taken yet (the empty seat would win)."""
+        if self.state.game.facts.cooperative:
+            return "this game is played together: there is no one to resign to"
+        if len(set(self.state.teams())) < 2:
+            return "a game of one side has no one to resign to"
+        if any(s.kind == "open" for s in self.row.seats):
+            return "a seat is still open: nobody has sat down to resign to"
+        return None
 
     async def resign(self, seat: int | None) -> None:
         """A seat gives the game up: stored, its computers and clock stopped, and everyone shown the result."""
         if seat is None:
             raise Refusal("forbidden", "spectators cannot resign: open the game with a seat's invite link")
-        if self.state.game.facts.cooperative:
-            raise Refusal("no_resign", "this game is played together: there is no one to resign to")
         async with self.lock:
             if self.over:
                 raise Refusal("no_resign", "the game is over")
+            reason = self._no_one_to_resign_to()
+            if reason is not None:
+                raise Refusal("no_resign", reason)
+            result = {"status": "over", "to_move": None, "winners": forfeit_winners(self.state, seat)}
+            # stored first: until it is, a view, a record or a computer sees the game going on (a refused write
+            # leaves nothing to take back)
+            await self.hub.write(self.hub.storage.resign, self.row.id, seat, result)
             self.resigned = seat
-            result = {"status": "over", "to_move": None, "winners": self.winners()}
-            try:
-                await self.hub.write(self.hub.storage.resign, self.row.id, seat, result)
-            except BaseException:
-                self.resigned = None
-                raise
             self.cancel_agents()
             self.cancel_clock()
             self.broadcast()
