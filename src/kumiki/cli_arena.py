@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import signal
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, TextIO
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -84,8 +86,8 @@ def run_command(
             f"note: an SPRT does not use games ({study.games}): it stops when the test decides, at most "
             f"at [sprt] max_games ({(study.sprt or arena.Sprt()).max_games})\n"
         )
-    if not study.reproducible and not quiet:
-        console.print("[yellow]note:[/] a time budget or move limit makes this study's results depend on the machine")
+    if not study.reproducible and not quiet:  # one line, as every note: the console would wrap it at its width
+        sys.stderr.write("note: a time budget or move limit makes this study's results depend on the machine\n")
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None  # systemd, docker stop, a CI
     try:  # cancel: stop as Ctrl-C does
@@ -125,6 +127,7 @@ def run_command(
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     _notes(results)
+    _refuse_all_forfeit(results)
     if quiet:
         sys.stdout.write(f"{results.path}\n")
         return
@@ -189,12 +192,21 @@ def _results(folder: str) -> Results:
     return results
 
 
+def _refuse_all_forfeit(results: Results) -> None:
+    """Exit 2 in one line when every game of the folder ended by a forfeit: no figure of it would mean anything."""
+    from kumiki.arena.results import all_forfeit
+
+    problem = all_forfeit(results.rows, results.path)
+    if problem is not None:
+        _fail(problem)
+
+
 def _notes(results: Results) -> None:
     """Say on stderr what reading the games skipped (a damaged line, a game written twice), so no figure hides it."""
     for line in results.skipped:
         sys.stderr.write(f"note: {line}\n")
     forfeits = [row["forfeit"] for row in results.rows if isinstance(row.get("forfeit"), dict)]
-    if forfeits:
+    if forfeits and len(forfeits) < len(results.rows):  # all of them: the commands refuse it in one line instead
         first = forfeits[0]
         sys.stderr.write(
             f"note: {len(forfeits)} of {len(results.rows)} games ended by a forfeit (e.g. seat {first.get('seat')}: "
@@ -209,6 +221,7 @@ def ratings_command(
 ) -> None:
     """The agents' ratings (Elo scale, the agents' mean is 0) with 95% bootstrap intervals."""
     results = _results(folder)
+    _refuse_all_forfeit(results)
     try:
         table = [r for r in results.ratings() if r.games > 0]
     except ImportError as error:
@@ -228,7 +241,18 @@ def ratings_command(
     width = max([len(r.agent) for r in table] + [5])
     sys.stdout.write(f"{'agent':<{width}}  rating   95% interval      games\n")
     for r in table:
-        sys.stdout.write(f"{r.agent:<{width}}  {r.rating:6.0f}   [{r.low:6.0f}, {r.high:6.0f}]  {r.games:6d}\n")
+        interval = f"[{r.low:6.0f}, {r.high:6.0f}]" if math.isfinite(r.low) else "no interval     "
+        sys.stdout.write(f"{r.agent:<{width}}  {r.rating:6.0f}   {interval}  {r.games:6d}\n")
+    if any(not math.isfinite(r.low) for r in table):
+        sys.stderr.write("note: no interval: every resample of the seed blocks gave the same rating (see the report)\n")
+    from kumiki.arena.stats import unbounded
+
+    for agent, how in unbounded(results.rows, list(results.study.agents)).items():
+        side = "above" if how == "won" else "below"
+        sys.stderr.write(
+            f"note: {agent} {how} every game against every other agent: the games put no limit on its rating, "
+            f"the model's prior sets it (read it as far {side})\n"
+        )
 
 
 @arena_app.command("report")
@@ -239,11 +263,20 @@ def report_command(
     results = _results(folder)
     if not len(results):
         _fail(f"{folder}: no games yet; run the study first")
+    _refuse_all_forfeit(results)
     try:
         path = results.report()
     except ImportError as error:
         _fail(str(error))
     sys.stdout.write(f"{path}\n")
+
+
+def csv_stdout(stream: TextIO) -> TextIO:
+    """``stream`` ready for CSV rows, which end in their own \\r\\n: a console that turns \\n into \\r\\n (Windows)
+    would write \\r\\r\\n, a blank row between rows in a spreadsheet; its newline translation is turned off."""
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(newline="")
+    return stream
 
 
 @arena_app.command("export")
@@ -258,7 +291,7 @@ def export_command(
 
     results = _results(folder)
     if csv_file == "-":
-        results.export_csv(sys.stdout)
+        results.export_csv(csv_stdout(sys.stdout))
         return
     try:
         path = results.export_csv(csv_file)

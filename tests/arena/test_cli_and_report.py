@@ -60,7 +60,8 @@ def test_ratings_as_text_and_json(finished: Path, run: CliRunner) -> None:
     assert code == 0
     table = json.loads(out)
     assert [set(r) for r in table] == [{"agent", "rating", "low", "high", "games"}] * 2
-    assert table[0]["agent"] == "greedy" and table[0]["low"] <= table[0]["rating"] <= table[0]["high"]
+    # greedy won all 16 games: every resample gives the same rating (the prior's), so no interval, not [r, r]
+    assert table[0]["agent"] == "greedy" and table[0]["low"] is None and table[0]["high"] is None
     assert table[0]["rating"] == -table[1]["rating"] and table[0]["games"] == 16
     code, out, _ = run("arena", "ratings", finished)
     assert code == 0 and out.splitlines()[0].startswith("agent") and "greedy" in out.splitlines()[1]
@@ -112,6 +113,20 @@ def test_export_csv(finished: Path, run: CliRunner, tmp_path: Path) -> None:
     with (tmp_path / "games.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 16 and json.loads(rows[0]["seats"]) in (["greedy", "random"], ["random", "greedy"])
+
+
+def test_csv_to_a_console_that_translates_newlines_keeps_one_line_end(finished: Path) -> None:
+    """A Windows console turns every \\n into \\r\\n: the CSV's own \\r\\n came out \\r\\r\\n (a blank row each)."""
+    import io
+
+    from kumiki.cli_arena import csv_stdout
+
+    raw = io.BytesIO()
+    console = io.TextIOWrapper(raw, encoding="utf-8", newline="\r\n")  # as stdout on Windows
+    arena.Results(finished).export_csv(csv_stdout(console))
+    console.flush()
+    data = raw.getvalue()
+    assert data.count(b"\r\n") == 17 and b"\r\r" not in data  # a header and 16 games
 
 
 def test_export_spreads_the_values_out_writes_to_stdout_and_never_over_the_results(

@@ -162,18 +162,31 @@ def bootstrap(events: Events, resamples: int = 200, seed: int = 0, prior: float 
     return fits
 
 
+# Bootstrap intervals narrower than this (Elo points) are the same figure in every resample: no interval.
+SAME_IN_EVERY_RESAMPLE = 0.5
+
+
+def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95% percentile interval of bootstrap values; NaN when there are none, or when every resample gave the
+    same figure (one seed block; or blocks all alike, e.g. one agent won every pair): the data then set no limit
+    on it, the prior sets the figure, and an interval of width 0 would claim certainty."""
+    if len(values) == 0:
+        return math.nan, math.nan
+    low, high = (float(v) for v in np.percentile(values, [2.5, 97.5]))
+    if high - low < SAME_IN_EVERY_RESAMPLE:
+        return math.nan, math.nan
+    return low, high
+
+
 def rate(rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0) -> list[Rating]:
-    """Every agent's rating with its 95% bootstrap interval, best first."""
+    """Every agent's rating with its 95% bootstrap interval (NaN where there is none), best first."""
     events = Events(rows, agents)
     point = events.fit()
     fits = bootstrap(events, resamples, seed)
     table = []
     for i, agent in enumerate(agents):
-        if fits:
-            low, high = np.percentile([f.skills[i] for f in fits], [2.5, 97.5])
-        else:
-            low = high = float("nan")
-        table.append(Rating(agent, float(point.skills[i]), float(low), float(high), events.games[agent]))
+        low, high = percentile_interval([f.skills[i] for f in fits])
+        table.append(Rating(agent, float(point.skills[i]), low, high, events.games[agent]))
     return sorted(table, key=lambda r: -r.rating)
 
 
@@ -189,9 +202,6 @@ def seat_advantage(
     fits = bootstrap(events, resamples, seed)
     out = []
     for seat in range(events.players):
-        if fits:
-            low, high = np.percentile([f.seats[seat] for f in fits], [2.5, 97.5])
-        else:
-            low = high = float("nan")
-        out.append((float(point.seats[seat]), float(low), float(high)))
+        low, high = percentile_interval([f.seats[seat] for f in fits])
+        out.append((float(point.seats[seat]), low, high))
     return out

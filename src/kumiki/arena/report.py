@@ -12,18 +12,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kumiki.arena import stats
+from kumiki.arena import stats, verdict
+from kumiki.arena.study import Sprt
 from kumiki.arena.tables import write_table
 
 if TYPE_CHECKING:
     from kumiki.arena.results import Results
 
 STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 62rem; color: #222; padding: 0 1rem; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; color: #222; padding: 0 1rem; }
 h1 { font-size: 1.6rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; } h3 { margin-top: 1.6rem; }
 table { border-collapse: collapse; margin: .6rem 0; } td, th { padding: .2rem .7rem; border-bottom: 1px solid #eee; }
-th { text-align: left; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+th { text-align: left; } td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .real { color: #a01a1a; font-weight: 600; } .note { color: #666; font-size: .9rem; } figure { margin: .8rem 0; }
+.verdict { background: #f4f6fa; border-left: 4px solid #5b8bd0; padding: .4rem .8rem; }
 """
 
 
@@ -76,27 +78,35 @@ def _plots() -> Any:
     return plt
 
 
-def _seat_plot(rates: Sequence[stats.Rate], title: str) -> str:
+def _seat_plot(rates: Sequence[stats.Rate], title: str, first: int | None = None) -> str:
     plt = _plots()
-    figure, axes = plt.subplots(figsize=(4.8, 2.4))
+    figure, axes = plt.subplots(figsize=(4.8, 2.6))
     seats = range(len(rates))
     values = [r.value for r in rates]
     errors = [[max(0.0, r.value - r.low) for r in rates], [max(0.0, r.high - r.value) for r in rates]]
-    axes.bar(seats, values, yerr=errors, capsize=4, color="#5b8bd0")
-    axes.axhline(1 / len(rates), color="#888", linestyle="--", linewidth=1)
-    axes.set_xticks(list(seats), [f"seat {s}" for s in seats])
+    axes.bar(seats, values, yerr=errors, capsize=4, color="#5b8bd0", label="share of wins, 95% interval")
+    fair = 1 / len(rates)
+    axes.axhline(fair, color="#888", linestyle="--", linewidth=1, label=f"fair share ({100 * fair:.0f}%)")
+    axes.set_xticks(list(seats), [verdict.seat_name(s, first).replace(" (", "\n(") for s in seats])
     axes.set_ylabel("share of wins")
     axes.set_ylim(0, 1)
-    axes.set_title(title)
+    axes.legend(loc="upper right", fontsize=7, frameon=False)
+    axes.set_title(f"{title}: each seat's share of the wins")
     return _svg(figure)
 
 
-def _histogram(values: Sequence[float], label: str) -> str:
+def _histogram(values: Sequence[float], label: str, title: str = "") -> str:
     plt = _plots()
+    from matplotlib.ticker import MaxNLocator
+
     figure, axes = plt.subplots(figsize=(4.8, 2.2))
     axes.hist(values, bins=min(30, max(5, len(set(values)))), color="#7aa874")
     axes.set_xlabel(label)
     axes.set_ylabel("games")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games has no half, nor a length of moves
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if title:
+        axes.set_title(title)
     return _svg(figure)
 
 
@@ -119,10 +129,11 @@ def _forest(ratings: Sequence[dict[str, Any]]) -> str:
     figure, axes = plt.subplots(figsize=(5.2, 0.45 * len(ratings) + 0.8))
     rows = list(reversed(ratings))
     values = [r["rating"] for r in rows]
-    below = [r["rating"] - r["low"] for r in rows]
-    above = [r["high"] - r["rating"] for r in rows]
+    below = [r["rating"] - r["low"] if r["low"] is not None else 0.0 for r in rows]
+    above = [r["high"] - r["rating"] if r["high"] is not None else 0.0 for r in rows]
     axes.errorbar(values, range(len(rows)), xerr=[below, above], fmt="o", color="#333", capsize=3)
-    axes.set_yticks(range(len(rows)), [r["agent"] for r in rows])
+    names = [r["agent"] + (" (no interval)" if r["low"] is None else "") for r in rows]
+    axes.set_yticks(range(len(rows)), names)
     axes.axvline(0, color="#aaa", linewidth=1)
     axes.set_xlabel("rating (Elo scale, 95% interval)")
     return _svg(figure)
@@ -154,15 +165,42 @@ def _signed(value: float) -> str:
     return f"{round(value):+d}" if math.isfinite(value) else "?"
 
 
+NO_INTERVAL = "no interval (the same in every resample)"
+
+
+def _elo_interval(low: float | None, high: float | None) -> str:
+    """A bootstrap interval in Elo points, or why there is none (every resample gave the same figure)."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return NO_INTERVAL
+    return f"[{_signed(low)}, {_signed(high)}]"
+
+
 def summarise(results: Results) -> dict[str, Any]:
     """Every figure of the report, with its interval, as JSON-ready data."""
     study, rows = results.study, results.rows
     agents = list(study.agents)
     sets = []
-    for label, group in stats.by_option_set(rows).items():
+    groups = stats.by_option_set(rows)
+    for label, group in groups.items():
         entry: dict[str, Any] = {"options": group[0]["options"], "label": label, "games": len(group)}
-        entry["seat_wins"] = [r.to_json() for r in stats.seat_wins(group)]
+        rates = stats.seat_wins(group)
+        entry["seat_wins"] = [r.to_json() for r in rates]
+        entry["first_mover"] = stats.first_mover(study.game, group[0]["options"])
         entry["fairness_p"], entry["fairness_test"] = stats.fairness(group)
+        competitive = [r for r in group if not stats.is_coop(r)]
+        entry["reading"], entry["verdict"] = verdict.fairness(
+            rates,
+            entry["fairness_p"],
+            entry["fairness_test"],
+            len(competitive),
+            sum(1 for r in competitive if r.get("forfeit")),
+            entry["first_mover"],
+            len(groups),
+        )
+        if not competitive:  # co-operative: the question is how often the team succeeds, not which seat wins
+            success = stats.coop_success(group)
+            entry["reading"] = "co-operative"
+            entry["verdict"] = verdict.cooperative(success)
         entry["draw_rate"] = stats.draw_rate(group).to_json()
         entry["forfeit_rate"] = stats.forfeit_rate(group).to_json()
         entry["length"] = stats.lengths(group).to_json()
@@ -191,11 +229,15 @@ def summarise(results: Results) -> dict[str, Any]:
         },
         "games": len(rows),
         "option_sets": sets,
-        "comparisons": [c.to_json() for c in stats.variant_comparisons(rows, study.game)],
+        "comparisons": [
+            {**c.to_json(), "reading": verdict.comparison(c.to_json())}
+            for c in stats.variant_comparisons(rows, study.game)
+        ],
     }
     competitive = [r for r in rows if not stats.is_coop(r)]
     if len(agents) > 1 and competitive:
         summary["ratings"] = [r.to_json() for r in results.ratings()]
+        summary["unbounded"] = stats.unbounded(rows, agents)
         summary["win_matrix"] = [
             {"agent": a, "against": b, **rate.to_json()} for (a, b), rate in stats.win_matrix(rows, agents).items()
         ]
@@ -215,6 +257,10 @@ def summarise(results: Results) -> dict[str, Any]:
     sprt = results.sprt()
     if sprt is not None:
         summary["sprt"] = sprt.to_json()
+        test, (first, second) = study.sprt or Sprt(), agents
+        summary["sprt"]["verdict"] = verdict.sprt(
+            summary["sprt"], first, second, test.elo0, test.elo1, test.alpha, test.beta
+        )
     return summary
 
 
@@ -241,12 +287,41 @@ def _no_nan(value: Any) -> Any:
     return value
 
 
+# The report's CSV tables' columns (docs/arena.md names each); each table then has an option_<name> column an option.
+SEAT_COLUMNS = ["options", "seat", "win_share", "low", "high", "games", "moves_first", "wins"]
+SET_COLUMNS = ["options", "games", "fairness_p", "fairness_test", "reading", "length", "length_low", "length_high"]
+SET_COLUMNS += ["success", "success_low", "success_high"]
+COMPARISON_COLUMNS = ["option", "a", "b", "figure", "difference", "low", "high", "p", "unit", "a_value"]
+COMPARISON_COLUMNS += ["b_value", "reading"]
+
+
 def _write_tables(summary: dict[str, Any], folder: Path) -> None:
+    """The report's tables as tidy CSV, one row an observation (columns: docs/arena.md): each option appears in a
+    column of its own (``option_<name>``) so that a spreadsheet filters and pivots on it."""
+    names = list(dict.fromkeys(k for entry in summary["option_sets"] for k in entry["options"]))
     seat_rows = []
     for entry in summary["option_sets"]:
+        spread = [entry["options"].get(k, "") for k in names]
         for seat, rate in enumerate(entry["seat_wins"]):
-            seat_rows.append([entry["label"], seat, rate["value"], rate["low"], rate["high"], entry["games"]])
-    write_table(folder / "seat_wins.csv", ["options", "seat", "win_share", "low", "high", "games"], seat_rows)
+            first = seat == entry["first_mover"]
+            interval = [rate["value"], rate["low"], rate["high"]]
+            seat_rows.append([entry["label"], seat, *interval, entry["games"], first, rate["successes"], *spread])
+    write_table(
+        folder / "seat_wins.csv",
+        [*SEAT_COLUMNS, *(f"option_{k}" for k in names)],
+        seat_rows,
+    )
+    write_table(
+        folder / "option_sets.csv",
+        [*SET_COLUMNS, *(f"option_{k}" for k in names)],
+        [
+            [e["label"], e["games"], e["fairness_p"], e["fairness_test"], e["reading"]]
+            + [e["length"]["value"], e["length"]["low"], e["length"]["high"]]
+            + [e.get("success", {}).get(k, "") for k in ("value", "low", "high")]
+            + [e["options"].get(k, "") for k in names]
+            for e in summary["option_sets"]
+        ],
+    )
     if "ratings" in summary:
         write_table(
             folder / "ratings.csv",
@@ -255,12 +330,64 @@ def _write_tables(summary: dict[str, Any], folder: Path) -> None:
         )
     write_table(
         folder / "comparisons.csv",
-        ["option", "a", "b", "figure", "difference", "low", "high", "p"],
-        [
-            [c["option"], c["a"], c["b"], c["figure"], c["difference"], c["low"], c["high"], c["p"]]
-            for c in summary["comparisons"]
-        ],
+        COMPARISON_COLUMNS,
+        [[c[k] for k in COMPARISON_COLUMNS] for c in summary["comparisons"]],
     )
+
+
+def _glance(summary: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The option sets side by side: one row each, the seats' shares (or the team's success), the fairness test,
+    the length and the reading — the table a designer compares variants on."""
+    esc = html.escape
+    sets = summary["option_sets"]
+    groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
+    parts = ["<h2>At a glance: the option sets side by side</h2>"]
+    competitive = [e for e in sets if e["seat_wins"]]
+    if competitive:
+        seats = max(len(e["seat_wins"]) for e in competitive)
+        firsts = {e["first_mover"] for e in competitive}
+        first = next(iter(firsts)) if len(firsts) == 1 else None
+        heads = "".join(f"<th>{esc(verdict.seat_name(s, first))} wins</th>" for s in range(seats))
+        parts.append(
+            f"<table><tr><th>options</th><th>games</th>{heads}<th>all seats equal? (p)</th>"
+            "<th>length (moves)</th><th>reading</th></tr>"
+        )
+        for e in competitive:
+            cells = []
+            rates = stats.seat_wins(groups[e["label"]])
+            for s in range(seats):
+                if s < len(rates):
+                    mark = " (first)" if first is None and s == e["first_mover"] else ""
+                    cells.append(f"<td class='n'>{_pct(rates[s])}{mark}</td>")
+                else:
+                    cells.append("<td></td>")
+            p = e["fairness_p"]
+            real = " class='n real'" if p == p and p < verdict.SIGNIFICANCE else " class='n'"
+            p_cell = esc(verdict.p_text(p)) if p == p else "–"
+            parts.append(
+                f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>{''.join(cells)}"
+                f"<td{real}>{p_cell}</td><td class='n'>{_mean(stats.lengths(groups[e['label']]))}</td>"
+                f"<td>{esc(e['reading'])}</td></tr>"
+            )
+        parts.append("</table>")
+    coop = [e for e in sets if "success" in e]
+    if coop:
+        parts.append("<table><tr><th>options</th><th>games</th><th>team success</th><th>length (moves)</th></tr>")
+        for e in coop:
+            parts.append(
+                f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>"
+                f"<td class='n'>{_pct(stats.coop_success(groups[e['label']]))}</td>"
+                f"<td class='n'>{_mean(stats.lengths(groups[e['label']]))}</td></tr>"
+            )
+        parts.append("</table>")
+    if len(competitive) > 1:
+        parts.append(
+            "<p class='note'>Every option set meets the same game seeds. A reading of “no evidence of an edge” "
+            "means the games seen could have come from equal seats, not that the seats are equal: the intervals "
+            "show how large an edge is still possible. See “Variants compared” below for the differences between "
+            "option sets, each with its interval.</p>"
+        )
+    return parts
 
 
 def _html(results: Results, summary: dict[str, Any]) -> str:
@@ -275,25 +402,34 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         + ".</p>",
         "<p class='note'>Every figure carries its 95% interval: Wilson intervals for rates, t intervals for means, "
         "bootstrap intervals over seed blocks for ratings. A difference is marked <span class='real'>real</span> "
-        "when its interval excludes zero (p &lt; 0.05).</p>",
+        "when its interval excludes zero (p &lt; 0.05): real here means unlikely to be chance alone, not large. "
+        "The agents are computer players: a seat advantage found with them is the game's as they play it.</p>",
     ]
     if not study.reproducible:
         parts.append(
             "<p class='note'>This study has a time budget or move limit: its results depend on the machine.</p>"
         )
+    parts += _glance(summary, rows)
     if "ratings" in summary:
         parts.append("<h2>Ratings</h2><table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
             parts.append(
                 f"<tr><td>{esc(r['agent'])}</td><td class='n'>{r['rating']:.0f}</td>"
-                f"<td class='n'>[{r['low']:.0f}, {r['high']:.0f}]</td><td class='n'>{r['games']}</td></tr>"
+                f"<td class='n'>{_elo_interval(r['low'], r['high'])}</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")
+        for agent, how in summary.get("unbounded", {}).items():
+            side = "above" if how == "won" else "below"
+            parts.append(
+                f"<p class='note'><b>{esc(agent)}</b> {how} every game against every other agent: the games put no "
+                f"limit on how far {side} the others it is, so its rating comes from the model's weak prior, not "
+                f"from the games. Read it as “far {side}”; its raw score is the measurement.</p>"
+            )
         blocks = len({r.get("block") for r in rows})
         if blocks < FEW_BLOCKS:
             parts.append(
                 f"<p class='note'>These intervals come from a bootstrap over {blocks} seed block(s): so few give few "
-                "distinct resamples, and the intervals mean little (one block: width 0). More games give more "
+                "distinct resamples, and the intervals mean little (one block: none at all). More games give more "
                 "blocks.</p>"
             )
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
@@ -316,38 +452,52 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<h2>Seat advantage, skill held apart</h2>"
             f"<table><tr>{head}<th>seat</th><th>Elo</th><th>95% interval</th></tr>"
         )
+        firsts = {e["first_mover"] for e in summary["option_sets"]}
+        first = next(iter(firsts)) if len(firsts) == 1 else None
         for s in summary["seat_advantage"]:
             mark = " class='real'" if s["low"] > 0 or s["high"] < 0 else ""
             players = f"<td class='n'>{s['players']}</td>" if several else ""
             parts.append(
-                f"<tr>{players}<td>seat {s['seat']}</td><td class='n'{mark}>{_signed(s['elo'])}</td>"
-                f"<td class='n'>[{_signed(s['low'])}, {_signed(s['high'])}]</td></tr>"
+                f"<tr>{players}<td>{esc(verdict.seat_name(s['seat'], first))}</td>"
+                f"<td class='n'{mark}>{_signed(s['elo'])}</td>"
+                f"<td class='n'>{_elo_interval(s['low'], s['high'])}</td></tr>"
             )
         parts.append("</table>")
+        parts.append(
+            "<p class='note'>Each seat's edge over the average seat, in Elo points (+100 ≈ 64% expected score "
+            "against an average seat), from a model fitted once per number of players.</p>"
+        )
     if "sprt" in summary:
         t = summary["sprt"]
         parts.append(
-            f"<h2>SPRT</h2><p>LLR {t['llr']:.2f} (bounds {t['lower']:.2f}, {t['upper']:.2f}) after {t['pairs']} "
-            f"game pairs; pentanomial {t['pentanomial']}: <b>{esc(str(t['decision'] or 'undecided'))}</b>.</p>"
+            f"<h2>SPRT</h2><p class='verdict'>{esc(t['verdict'])}</p><p>LLR {t['llr']:.2f} (bounds {t['lower']:.2f}, "
+            f"{t['upper']:.2f}) after {t['pairs']} game pairs with the seats swapped; pairs scoring 0, ½, 1, 1½, 2 "
+            f"points for the first agent: {t['pentanomial']}.</p>"
         )
     groups = stats.by_option_set(rows)
     for entry in summary["option_sets"]:
         group = groups[entry["label"]]
-        parts.append(f"<h2>{esc(entry['label'])}</h2><p>{entry['games']} games.</p><table>")
+        first = entry["first_mover"]
+        parts.append(f"<h2>{esc(entry['label'])}</h2><p>{entry['games']} games.</p>")
         rates = stats.seat_wins(group)
+        parts.append(f"<p class='verdict'>{esc(entry['verdict'])}</p>")
+        parts.append("<table>")
         for seat, rate in enumerate(rates):
-            parts.append(f"<tr><td>seat {seat} wins</td><td class='n'>{_pct(rate)}</td></tr>")
+            parts.append(f"<tr><td>{esc(verdict.seat_name(seat, first))} wins</td><td class='n'>{_pct(rate)}</td></tr>")
         p = entry["fairness_p"]
         if p == p:  # not NaN
             mark = " class='real'" if p < 0.05 else ""
             test = esc(entry.get("fairness_test") or "chi-square")
             parts.append(f"<tr><td>all seats equal ({test} p)</td><td class='n'{mark}>{p:.3g}</td></tr>")
-        parts.append(f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group))}</td></tr>")
+        if rates:
+            parts.append(f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group))}</td></tr>")
         parts.append(f"<tr><td>forfeits</td><td class='n'>{_pct(stats.forfeit_rate(group))}</td></tr>")
         parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(stats.lengths(group))}</td></tr>")
-        parts.append(f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group))}</td></tr>")
+        if rates:
+            parts.append(f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group))}</td></tr>")
         for seat, mean in enumerate(stats.seat_scores(group)):
-            parts.append(f"<tr><td>seat {seat} score</td><td class='n'>{_mean(mean)}</td></tr>")
+            name = esc(verdict.seat_name(seat, first))
+            parts.append(f"<tr><td>{name} score</td><td class='n'>{_mean(mean)}</td></tr>")
         if "lead_changes" in entry:
             parts.append(f"<tr><td>lead changes</td><td class='n'>{_mean(stats.lead_changes(group), 2)}</td></tr>")
         for name, mean in stats.measure_means(group).items():
@@ -363,19 +513,40 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 )
             parts.append("</table>")
         if rates:
-            parts.append(f"<figure>{_seat_plot(rates, entry['label'])}</figure>")
-        parts.append(f"<figure>{_histogram([float(r['moves']) for r in group], 'game length (moves)')}</figure>")
+            parts.append(f"<figure>{_seat_plot(rates, entry['label'], first)}</figure>")
+        lengths = [float(r["moves"]) for r in group]
+        title = f"{entry['label']}: game lengths"
+        parts.append(f"<figure>{_histogram(lengths, 'game length (moves)', title)}</figure>")
         if "branching_by_ply" in entry:
             parts.append(f"<figure>{_by_ply(stats.branching_by_ply(group))}</figure>")
     if summary["comparisons"]:
-        parts.append("<h2>Variants compared</h2><table><tr><th>option</th><th>A</th><th>B</th><th>figure</th>")
-        parts.append("<th>B − A</th><th>95% interval</th><th>p</th></tr>")
+        parts.append(
+            "<h2>Variants compared</h2><p class='note'>Two option sets that differ in one option, B against A. "
+            "A difference is <span class='real'>real</span> when its 95% interval excludes zero; “no evidence of a "
+            "difference” means the interval still holds zero, and its ends show how large a difference the games "
+            "allow. Shares are in percentage points, lengths in moves.</p>"
+        )
+        parts.append(
+            "<table><tr><th>option</th><th>A</th><th>B</th><th>figure</th><th>in A</th><th>in B</th>"
+            "<th>B − A</th><th>95% interval</th><th>p</th><th>reading</th></tr>"
+        )
         for c in summary["comparisons"]:
             mark = " class='real'" if c["low"] > 0 or c["high"] < 0 else ""
+            value_a, value_b = _value(c, "a_value"), _value(c, "b_value")
             parts.append(
                 f"<tr><td>{esc(c['option'])}</td><td>{esc(c['a'])}</td><td>{esc(c['b'])}</td><td>{esc(c['figure'])}</td>"
-                + _difference(c, mark)
+                f"<td class='n'>{value_a}</td><td class='n'>{value_b}</td>"
+                + _difference(c, mark).removesuffix("</tr>")
+                + f"<td>{esc(c['reading'])}</td></tr>"
             )
         parts.append("</table>")
     parts.append(f"<p class='note'>Made by kumiki arena report from {esc(str(results.path))}.</p></body></html>")
     return "\n".join(parts)
+
+
+def _value(c: dict[str, Any], key: str) -> str:
+    """One side of a comparison: a share in percent, a length in moves."""
+    value = c[key]
+    if value != value:
+        return "–"
+    return f"{100 * value:.1f}%" if c["unit"] == "share" else f"{value:.1f}"

@@ -216,6 +216,23 @@ def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[st
     return study, rows, read.skipped
 
 
+def all_forfeit(rows: list[dict[str, Any]], folder: Path) -> str | None:
+    """The one line that says a results folder measures nothing, when every game in it ended by a forfeit (an agent
+    that always fails, a move limit too tight): its seats' shares and ratings would measure the failure and read as
+    an unfair game. Names the key to fix: ``move_limit_s``, or the agent that forfeited. None otherwise."""
+    if not rows or not all(isinstance(row.get("forfeit"), dict) for row in rows):
+        return None
+    forfeit = rows[0]["forfeit"]
+    seat, reason = forfeit.get("seat"), " ".join(str(forfeit.get("reason", "?")).split())[:160]
+    seats = rows[0]["seats"]
+    agent = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "?"
+    key = "move_limit_s" if "over the limit" in reason else f"agents.{agent}"
+    return (
+        f"{folder}: all {len(rows)} games ended by a forfeit (e.g. {agent} in seat {seat}: {reason}); they measure "
+        f"nothing about the game or the agents: fix {key} and run the study into a new folder"
+    )
+
+
 def missing_statistics(*modules: str) -> list[str]:
     """Which of ``modules`` (the ratings' and the report's: the 'arena' extra) are not installed."""
     return [m for m in modules if importlib.util.find_spec(m) is None]

@@ -169,6 +169,7 @@ def side_wins(games: Sequence[dict[str, Any]], teams: list[int]) -> dict[int, fl
 
 
 EXACT_OUTCOMES = 50_000  # up to this many ways to share the wins, the fairness test is exact
+CHI_SQUARE_EXPECTED = 5  # wins expected a seat below which the chi-square test is named approximate
 
 
 def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
@@ -180,7 +181,8 @@ def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
     """The p-value of "every seat wins equally often" and the test's name: the exact multinomial test (the chance,
     if every seat were equal, of a share of the wins at most as likely as the one seen) while the ways to share the
     wins are few enough to count; else, or when shared wins split a game, the chi-square test (good once each seat
-    expects 5 wins). In a game of teams the sides are what win, so the test compares the sides' wins."""
+    expects 5 wins; below that its name says it is approximate). In a game of teams the sides are what win, so the
+    test compares the sides' wins."""
     games = _competitive(rows)
     if not games:
         return math.nan, ""
@@ -199,7 +201,10 @@ def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
         return _exact_multinomial_p([int(w) for w in observed]), "exact multinomial"
     from scipy.stats import chisquare
 
-    return float(chisquare(observed, [total / cells] * cells).pvalue), "chi-square"
+    p = float(chisquare(observed, [total / cells] * cells).pvalue)
+    if total / cells < CHI_SQUARE_EXPECTED:  # the approximation is poor there: say so beside the p-value
+        return p, f"chi-square, approximate: under {CHI_SQUARE_EXPECTED} wins expected a seat"
+    return p, "chi-square"
 
 
 def _exact_multinomial_p(counts: list[int]) -> float:
@@ -348,6 +353,20 @@ def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tu
     return {pair: wilson(score[pair], count[pair]) for pair in count if pair[0] in agents and pair[1] in agents}
 
 
+def unbounded(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[str, str]:
+    """The agents that finished ahead of (``"won"``) or behind (``"lost"``) every opponent in every game they met:
+    the data put no limit on how far their rating lies from the others', so the rating model's prior sets it."""
+    matrix = win_matrix(rows, agents)
+    out = {}
+    for agent in agents:
+        scores = [rate.value for (a, _), rate in matrix.items() if a == agent]
+        if scores and all(v == 1.0 for v in scores):
+            out[agent] = "won"
+        elif scores and all(v == 0.0 for v in scores):
+            out[agent] = "lost"
+    return out
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Variant B against variant A (option sets differing in one option) on one figure: the difference B − A with
@@ -370,7 +389,7 @@ class Comparison:
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         for key in ("a_value", "b_value", "difference", "low", "high"):
             out[key] = round(out[key], 4)
-        out["p"] = round(self.p, 6)
+        out["p"] = float(f"{self.p:.4g}")  # 4 significant digits: a tiny p stays above 0, as it is
         return out
 
 
@@ -419,8 +438,9 @@ def first_mover(game: str, options: dict[str, Any]) -> int:
 
 
 def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None) -> list[Comparison]:
-    """For every two option sets that differ in exactly one option: the game length, and (with the same number of
-    seats) the first mover's share of the wins, B against A (seat 0's when ``game`` is not given)."""
+    """For every two option sets that differ in exactly one option: the game length, (with the same number of
+    seats) the first mover's share of the wins, B against A (seat 0's when ``game`` is not given), and for
+    co-operative games the team's success rate (what a designer of one asks of a variant)."""
     sets: dict[str, dict[str, Any]] = {}
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
@@ -444,6 +464,9 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
                 side = teams[first]
                 rate_a, rate_b = side_rates(games_a, teams)[side], side_rates(games_b, teams)[side]
             out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
+        coop_a, coop_b = coop_success(groups[ka]), coop_success(groups[kb])
+        if coop_a.trials and coop_b.trials:
+            out.append(compare_rates(differing[0], ka, kb, "team success rate", coop_a, coop_b))
         length_a = [float(r["moves"]) for r in groups[ka]]
         length_b = [float(r["moves"]) for r in groups[kb]]
         out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))

@@ -141,6 +141,8 @@ def check_study(study: Study) -> None:
         limit = study.move_limit_s
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit <= 86400:
             raise _fail("move_limit_s", f"seconds from 0 to 86400, not {shown(limit)}")
+    if study.focus is not None and not isinstance(study.focus, str):  # a list or a table is no agent's name
+        raise _fail("focus", f"the name of one agent of [agents], not {shown(study.focus)}")
     if not isinstance(study.agents, Mapping) or not study.agents:
         raise _fail("agents", 'at least one agent: [agents] name = "spec"')
     for name, spec in study.agents.items():

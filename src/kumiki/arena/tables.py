@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,6 +26,8 @@ GAME_COLUMNS = (
 
 
 def _cell(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return ""  # not defined (a p-value of no games, an interval of one): an empty cell, as a spreadsheet reads it
     if isinstance(value, list | dict):
         return json.dumps(value, separators=(",", ":"))
     return value

@@ -1,0 +1,204 @@
+"""What a designer reads off a study ("is it fair? which variant is better?"): plain-language readings that never
+claim more than the figures show, no interval that claims a certainty the games do not give, tidy CSV tables, and
+one line (exit 2) for a study that measures nothing."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+
+from kumiki import arena
+from kumiki.arena import stats, verdict
+from kumiki.arena.ratings import rate, seat_advantage
+from kumiki.arena.sprt import sprt_state
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    return cli_runner(capsys, monkeypatch)
+
+
+def pairs(blocks: int, a_wins_all: bool = True) -> list[dict[str, Any]]:
+    """Game pairs with the seats swapped; ``a`` wins both games of every pair (or a wins one, b one)."""
+    rows = []
+    for block in range(blocks):
+        for seats in (["a", "b"], ["b", "a"]):
+            winner = seats.index("a") if a_wins_all or block % 2 else seats.index("b")
+            ranks = [1, 2] if winner == 0 else [2, 1]
+            rows.append({"block": block, "seats": seats, "ranks": ranks, "winners": [winner], "teams": [0, 1]})
+    return rows
+
+
+def test_an_interval_the_same_in_every_resample_is_no_interval() -> None:
+    """a won every game of every pair: every bootstrap resample gives the same rating, set by the prior. The interval
+    was reported as [532, 532], a certainty the games do not give; now there is none (NaN, null in JSON)."""
+    table = rate(pairs(7), ["a", "b"], resamples=50)
+    assert table[0].agent == "a" and table[0].rating > 300
+    assert all(math.isnan(r.low) and math.isnan(r.high) for r in table)
+    assert table[0].to_json()["low"] is None and table[0].to_json()["high"] is None
+    seats = seat_advantage(pairs(7), ["a", "b"], resamples=50)  # every game won whatever the seat: nothing known
+    assert all(math.isnan(low) and math.isnan(high) for _, low, high in seats)
+    mixed = rate(pairs(12, a_wins_all=False), ["a", "b"], resamples=50)  # a spread: a real interval stays
+    assert all(r.low < r.rating < r.high for r in mixed)
+
+
+def test_an_unbeaten_agent_is_named_and_its_missing_interval_said(tmp_path: Path, run: CliRunner) -> None:
+    assert stats.unbounded(pairs(3), ["a", "b"]) == {"a": "won", "b": "lost"}
+    assert stats.unbounded(pairs(4, a_wins_all=False), ["a", "b"]) == {}
+    study = arena.Study(
+        name="sweep",
+        game="kuzushi",
+        format="sprt",
+        agents={"greedy": "greedy", "random": "random"},
+        seed=1,
+        options={"players": 2, "size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=100, max_games=60),
+    )
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, out, err = run("arena", "ratings", tmp_path / "out")
+    assert code == 0 and "no interval" in out and "nan" not in out
+    assert "greedy won every game" in err and "read it as far above" in err
+    code, out, _ = run("arena", "report", tmp_path / "out")
+    assert code == 0, out
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "no interval (the same in every resample)" in page and "Read it as “far above”" in page
+    assert "Decided for H1: the games favour “greedy is 100 Elo stronger than random”" in page
+
+
+def test_the_fairness_reading_never_claims_equal_seats() -> None:
+    even = [stats.wilson(3, 6), stats.wilson(3, 6)]
+    reading, sentence = verdict.fairness(even, 1.0, "exact multinomial", 6, 0, 1, 1)
+    assert reading == "no evidence of an edge"
+    assert (
+        "No evidence that any seat wins more often" in sentence and "not evidence that the seats are equal" in sentence
+    )
+    assert "seat 1 (moves first) wins 50% [19, 81]" in sentence  # how large an edge the games still allow
+    skewed = [stats.wilson(80, 100), stats.wilson(20, 100)]
+    reading, sentence = verdict.fairness(skewed, 1e-9, "exact multinomial", 100, 5, 0, 4)
+    assert reading == "seats differ" and "Evidence that the seats are not equal (p < 0.001" in sentence
+    assert "seat 0 (moves first) wins 80%" in sentence and "one test among 4 option sets" in sentence
+    assert "5 of 100 games ended by a forfeit" in sentence
+    assert verdict.comparison({"low": -0.3, "high": 0.1}) == "no evidence of a difference"
+    assert verdict.comparison({"low": 0.05, "high": 0.4}) == "higher in B"
+
+
+def test_the_report_puts_the_variants_side_by_side_with_a_reading(tmp_path: Path, run: CliRunner) -> None:
+    study = arena.Study(
+        name="variants",
+        game="kuzushi",
+        format="self-play",
+        agents={"g": "greedy"},
+        games=4,
+        seed=3,
+        options={"players": 2, "size": [5, 6]},
+    )
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, _, err = run("arena", "report", tmp_path / "out")
+    assert code == 0, err
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "At a glance: the option sets side by side" in page and "<th>seat 1 (moves first) wins</th>" in page
+    assert page.count("<p class='verdict'>") == 2 and "<th>reading</th>" in page
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [e["first_mover"] for e in summary["option_sets"]] == [1, 1]
+    assert all(e["reading"] in ("no evidence of an edge", "seats differ") for e in summary["option_sets"])
+    assert all("reading" in c for c in summary["comparisons"])
+    with (tmp_path / "out" / "seat_wins.csv").open() as handle:
+        seats = list(csv.DictReader(handle))
+    assert [(r["option_size"], r["seat"], r["moves_first"]) for r in seats] == [
+        ("5", "0", "False"),
+        ("5", "1", "True"),
+        ("6", "0", "False"),
+        ("6", "1", "True"),
+    ]
+    with (tmp_path / "out" / "comparisons.csv").open() as handle:
+        compared = list(csv.DictReader(handle))
+    assert {"unit", "a_value", "b_value", "reading"} <= set(compared[0]) and compared[0]["unit"] == "share"
+    with (tmp_path / "out" / "option_sets.csv").open() as handle:
+        sets = list(csv.DictReader(handle))
+    assert [s["option_size"] for s in sets] == ["5", "6"] and sets[0]["success"] == ""  # not defined: empty
+
+
+def test_cooperative_variants_compare_their_success_rates() -> None:
+    def coop(deck: str, success: bool) -> dict[str, Any]:
+        return {
+            "options": {"deck": deck},
+            "seats": ["t", "t"],
+            "teams": [0, 0],
+            "winners": [0, 1] if success else [],
+            "scores": [10.0, 10.0],
+            "moves": 20,
+            "measures": {"success": float(success)},
+        }
+
+    rows = [coop("green", True)] * 10 + [coop("pink", i < 2) for i in range(10)]
+    found = [c for c in stats.variant_comparisons(rows) if c.figure == "team success rate"]
+    assert len(found) == 1 and found[0].difference == pytest.approx(-0.8) and found[0].high < 0
+
+
+def test_a_tiny_p_value_is_kept_not_rounded_to_zero() -> None:
+    a, b = stats.wilson(5, 500), stats.wilson(495, 500)
+    compared = stats.compare_rates("o", "A", "B", "share", a, b).to_json()
+    assert 0 < compared["p"] < 1e-6
+
+
+def test_a_chi_square_on_few_games_says_it_is_approximate() -> None:
+    rows = [{"seats": ["a", "b"], "winners": [0], "options": {}}] * 3
+    rows += [{"seats": ["a", "b"], "winners": [0, 1], "options": {}}]  # a shared win: no exact test
+    _, test = stats.fairness(rows)
+    assert test.startswith("chi-square, approximate")
+    many = [{"seats": ["a", "b"], "winners": [s % 2], "options": {}} for s in range(30)] + rows
+    assert stats.fairness(many)[1] == "chi-square"
+
+
+def test_the_sprt_reading_says_what_h0_and_h1_mean() -> None:
+    undecided = sprt_state([1, 1, 1, 1, 1], arena.Sprt(0, 50)).to_json()
+    text = verdict.sprt(undecided, "new", "old", 0, 50, 0.05, 0.05)
+    assert text.startswith("Undecided: after 5 game pairs") and "“new is 50 Elo stronger than old”" in text
+    decided = sprt_state([40, 0, 0, 0, 0], arena.Sprt(0, 50)).to_json()
+    assert verdict.sprt(decided, "new", "old", 0, 50, 0.05, 0.05).startswith(
+        "Decided for H0: the games favour “new and old are equally strong”"
+    )
+
+
+@pytest.mark.parametrize("focus", ['["a"]', "{ a = 1 }"])
+def test_a_focus_that_is_no_name_is_one_line(tmp_path: Path, run: CliRunner, focus: str) -> None:
+    """A list or a table as the focus was an internal error (unhashable type), exit 1."""
+    study = tmp_path / "g.toml"
+    study.write_text(f'name = "g"\ngame = "kuzushi"\nformat = "gauntlet"\nfocus = {focus}\n[agents]\na = "greedy"\n')
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
+    assert_one_line_error(code, err, "focus: the name of one agent of [agents], not")
+
+
+def test_a_study_whose_games_all_forfeit_is_one_line(tmp_path: Path, run: CliRunner) -> None:
+    """Every game lost by a forfeit measures the agent's failure, and the report read it as an unfair game."""
+    study = tmp_path / "f.toml"
+    study.write_text(
+        'name = "f"\ngame = "kuzushi"\nformat = "self-play"\ngames = 2\n[options]\nsize = 5\n'
+        '[agents]\nboom = "tests.arena.agents:raiser"\n'
+    )
+    out = tmp_path / "out"
+    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert_one_line_error(code, err, "all 2 games ended by a forfeit", "boom in seat", "fix agents.boom")
+    for command in ("report", "ratings"):
+        code, _, err = run("arena", command, out)
+        assert_one_line_error(code, err, "all 2 games ended by a forfeit")
+    assert not (out / "report.html").exists()
+    code, text, _ = run("arena", "export", out, "--csv", "-")  # the games themselves can still be looked at
+    assert code == 0 and text.count("\n") == 3
+
+
+def test_the_machine_note_is_one_line(tmp_path: Path, run: CliRunner) -> None:
+    study = tmp_path / "m.toml"
+    study.write_text(
+        'name = "m"\ngame = "kuzushi"\ngames = 1\nmove_limit_s = 60\n[options]\nsize = 5\n'
+        '[agents]\ng = "greedy"\nr = "random"\n'
+    )
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
+    assert code == 0, err
+    assert "note: a time budget or move limit makes this study's results depend on the machine\n" in err
