@@ -368,3 +368,19 @@ def test_a_brick_placed_where_it_lies_is_an_edit_that_clears_the_thumbs() -> Non
     assert "Y1 z 0,0" not in {str(m) for m in state.legal_moves()}
     state.play("Y1 z 0,0")
     assert state.bricks["Y1"].box == before and state.edits == 2 and not state.oks
+
+
+def test_to_json_and_views_never_hand_out_the_states_own_evaluations():
+    """The contract's copy() is independent and to_json() is the caller's: editing the dict a view or to_json gave
+    (its past evaluations too) changes neither the state nor its copies."""
+    state = kumiki.load_game("towerbrix", players=2).new_state(seed=1)
+    state.play("ok")
+    state.play("ok")  # the first attempt is evaluated
+    before = json.dumps(state.to_json(), sort_keys=True)
+    twin = state.copy()
+    for data in (state.to_json(), state.view(0), state.public_view(), twin.to_json()):
+        data["evaluations"][0]["cards"].clear()
+        data["evaluations"][0]["bricks"].append("X")
+        data["evaluations"][0]["success"] = True
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+    assert json.dumps(twin.to_json(), sort_keys=True) == before

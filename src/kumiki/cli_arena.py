@@ -250,7 +250,7 @@ def ratings_command(
     for agent, how in unbounded(results.rows, list(results.study.agents)).items():
         side = "above" if how == "won" else "below"
         sys.stderr.write(
-            f"note: {agent} {how} every game against every other agent: the games put no limit on its rating, "
+            f"note: {agent} {how} every game it played: the games put no limit on its rating, "
             f"the model's prior sets it (read it as far {side})\n"
         )
 

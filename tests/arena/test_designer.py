@@ -202,3 +202,84 @@ def test_the_machine_note_is_one_line(tmp_path: Path, run: CliRunner) -> None:
     code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
     assert code == 0, err
     assert "note: a time budget or move limit makes this study's results depend on the machine\n" in err
+
+
+def test_a_reading_never_contradicts_its_own_interval() -> None:
+    """7 of 8 games to the first mover: the exact test gives p = 0.07, but the Wilson interval [53, 98] leaves out
+    50%. The sentence said "No evidence ..." and, in the same breath, a range that excludes the fair share."""
+    rates = [stats.wilson(1, 8), stats.wilson(7, 8)]
+    p = stats._exact_multinomial_p([1, 7])
+    assert p > verdict.SIGNIFICANCE
+    reading, sentence = verdict.fairness(rates, p, "exact multinomial", 8, 0, 1, 1)
+    assert reading == "borderline" and "No evidence" not in sentence
+    assert "seat 1 (moves first) wins 88% [53, 98]" in sentence and "leaves out the fair 50%" in sentence
+    assert verdict.p_text(0.0496) == "p < 0.05" and verdict.p_text(0.051) == "p = 0.051"
+
+
+def test_a_comparison_without_a_test_has_no_verdict() -> None:
+    """One game an option set: no t test (p NaN) and an interval [d, d]; the reading said "higher in B"."""
+
+    def row(size: int, moves: int) -> dict[str, Any]:
+        return {"options": {"size": size}, "seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "moves": moves}
+
+    found = [c.to_json() for c in stats.variant_comparisons([row(5, 30), row(6, 35)], "kuzushi")]
+    length = next(c for c in found if c["figure"] == "game length")
+    assert math.isnan(length["p"]) and verdict.comparison(length) == "no verdict (too few games)"
+
+
+def test_an_sprt_still_running_is_not_said_to_have_stopped(tmp_path: Path, run: CliRunner) -> None:
+    """A report read while an SPRT is unfinished (stopped, or still running) said it 'stopped at max_games'."""
+    state = sprt_state([1, 1, 1, 1, 1], arena.Sprt(0, 50, max_games=400)).to_json()
+    text = verdict.sprt(state, "new", "old", 0, 50, 0.05, 0.05, max_games=400)
+    assert "stopped at max_games" not in text and "5 of at most 200 game pairs" in text
+    assert "stopped at max_games" in verdict.sprt(state, "new", "old", 0, 50, 0.05, 0.05, max_games=10)
+    study = arena.Study(
+        name="sp",
+        game="kuzushi",
+        format="sprt",
+        agents={"a": "random", "b": "random"},
+        seed=2,
+        options={"size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=5, max_games=8),
+    )
+    out = tmp_path / "out"
+    arena.run(study, out, backend="serial")
+    lines = (out / "games.jsonl").read_text().splitlines()
+    (out / "games.jsonl").write_text("\n".join(lines[:4]) + "\n")  # a run stopped after two of its four pairs
+    code, _, err = run("arena", "report", out)
+    assert code == 0, err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sprt"]["decision"] is None and "stopped at max_games" not in summary["sprt"]["verdict"]
+
+
+def test_a_solo_game_is_no_team(tmp_path: Path, run: CliRunner) -> None:
+    """A solo Kozo (one seat, no success measure) read as "The team met its goal in 0 of 1 games"."""
+    study = arena.Study(
+        name="solo", game="kozo", format="self-play", agents={"r": "random"}, games=1, seed=1,
+        options={"players": [1, 2], "rounds": 1},
+    )  # fmt: skip
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, _, err = run("arena", "report", tmp_path / "out")
+    assert code == 0, err
+    entry = json.loads((tmp_path / "out" / "summary.json").read_text())["option_sets"][0]
+    assert entry["options"]["players"] == 1
+    assert "team" not in entry["verdict"] and "scored above 0" in entry["verdict"]
+    page = (tmp_path / "out" / "report.html").read_text()  # and the variants compared say how many tests they are
+    assert "Every row is a test at the 5% level (1 here)" in page
+
+
+def test_an_unbeaten_agent_of_a_gauntlet_met_only_the_focus(tmp_path: Path, run: CliRunner) -> None:
+    """In a gauntlet the others meet the focus only: "lost every game against every other agent" was untrue."""
+    study = arena.Study(
+        name="gl", game="kuzushi", format="gauntlet", focus="g", games=1, seed=5,
+        agents={"g": "greedy", "r": "random", "r2": "random"}, options={"size": 5},
+    )  # fmt: skip
+    arena.run(study, tmp_path / "out", backend="serial")
+    rows = arena.Results(tmp_path / "out").rows
+    assert stats.unbounded(rows, ["g", "r", "r2"]) == {"g": "won", "r": "lost", "r2": "lost"}
+    code, _, err = run("arena", "ratings", tmp_path / "out")
+    assert code == 0 and "r lost every game it played" in err and "every other agent" not in err
+    code, _, err = run("arena", "report", tmp_path / "out")
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert code == 0 and "every other agent" not in page and "every game it played" in page
+    assert "a test at the 5% level" not in page  # one option set: nothing compared

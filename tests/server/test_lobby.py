@@ -37,6 +37,17 @@ def test_a_game_gets_a_token_and_invite_per_human_seat_and_a_spectator_link(clie
     assert "token" not in str(summary)  # tokens are never listed
 
 
+def test_a_seed_the_server_draws_is_not_given_out_while_it_tells_hidden_cards(client: TestClient) -> None:
+    """A TowerBrix game's seed tells every seat's cards and every deal to come (the record is refused until the end
+    for that reason): the creation answer must not hand the server's draw to the creator, who sits at the table."""
+    towerbrix = create(client, [HUMAN, HUMAN], game="towerbrix")
+    assert towerbrix["seed"] is None
+    kozo = create(client, [HUMAN, HUMAN], game="kozo", options={"random_size": True})
+    assert kozo["seed"] is None
+    assert isinstance(create(client, [HUMAN, HUMAN])["seed"], int)  # no chance in Kuzushi: nothing to hide
+    assert create(client, [HUMAN, HUMAN], game="towerbrix", seed=5)["seed"] == 5  # the creator's own seed
+
+
 def test_the_players_option_follows_the_seats(client: TestClient) -> None:
     game = create(client, [HUMAN, HUMAN, HUMAN])
     summary = client.get(f"/api/games/{game['id']}").json()

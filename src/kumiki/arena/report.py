@@ -200,7 +200,8 @@ def summarise(results: Results) -> dict[str, Any]:
         if not competitive:  # co-operative: the question is how often the team succeeds, not which seat wins
             success = stats.coop_success(group)
             entry["reading"] = "co-operative"
-            entry["verdict"] = verdict.cooperative(success)
+            solo = all(len(r["seats"]) == 1 and "success" not in (r.get("measures") or {}) for r in group)
+            entry["verdict"] = verdict.cooperative(success, solo)
         entry["draw_rate"] = stats.draw_rate(group).to_json()
         entry["forfeit_rate"] = stats.forfeit_rate(group).to_json()
         entry["length"] = stats.lengths(group).to_json()
@@ -259,7 +260,7 @@ def summarise(results: Results) -> dict[str, Any]:
         summary["sprt"] = sprt.to_json()
         test, (first, second) = study.sprt or Sprt(), agents
         summary["sprt"]["verdict"] = verdict.sprt(
-            summary["sprt"], first, second, test.elo0, test.elo1, test.alpha, test.beta
+            summary["sprt"], first, second, test.elo0, test.elo1, test.alpha, test.beta, test.max_games
         )
     return summary
 
@@ -421,7 +422,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         for agent, how in summary.get("unbounded", {}).items():
             side = "above" if how == "won" else "below"
             parts.append(
-                f"<p class='note'><b>{esc(agent)}</b> {how} every game against every other agent: the games put no "
+                f"<p class='note'><b>{esc(agent)}</b> {how} every game it played: the games put no "
                 f"limit on how far {side} the others it is, so its rating comes from the model's weak prior, not "
                 f"from the games. Read it as “far {side}”; its raw score is the measurement.</p>"
             )
@@ -524,14 +525,16 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<h2>Variants compared</h2><p class='note'>Two option sets that differ in one option, B against A. "
             "A difference is <span class='real'>real</span> when its 95% interval excludes zero; “no evidence of a "
             "difference” means the interval still holds zero, and its ends show how large a difference the games "
-            "allow. Shares are in percentage points, lengths in moves.</p>"
+            "allow. Shares are in percentage points, lengths in moves. "
+            f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
+            "differ at all, about one row in twenty is still marked real by chance.</p>"
         )
         parts.append(
             "<table><tr><th>option</th><th>A</th><th>B</th><th>figure</th><th>in A</th><th>in B</th>"
             "<th>B − A</th><th>95% interval</th><th>p</th><th>reading</th></tr>"
         )
         for c in summary["comparisons"]:
-            mark = " class='real'" if c["low"] > 0 or c["high"] < 0 else ""
+            mark = " class='real'" if c["reading"] in ("higher in B", "lower in B") else ""
             value_a, value_b = _value(c, "a_value"), _value(c, "b_value")
             parts.append(
                 f"<tr><td>{esc(c['option'])}</td><td>{esc(c['a'])}</td><td>{esc(c['b'])}</td><td>{esc(c['figure'])}</td>"

@@ -15,7 +15,12 @@ SIGNIFICANCE = 0.05
 
 def p_text(p: float) -> str:
     """A p-value as the report writes it ("p = 0.012", "p < 0.001")."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+    if p < 0.001:
+        return "p < 0.001"
+    text = f"{p:.2g}"
+    if p < SIGNIFICANCE <= float(text):  # 0.0496 is no "p = 0.05" beside a reading that it is below 0.05
+        return f"p < {SIGNIFICANCE:g}"
+    return f"p = {text}"
 
 
 def share(rate: stats.Rate) -> str:
@@ -55,6 +60,14 @@ def fairness(
             f"{seat_name(top, first)} wins {share(rates[top])} of the games and {seat_name(low, first)} "
             f"{share(rates[low])}, against a fair {100 * fair:.0f}%.{chance}{caveat}"
         )
+    outside = [s for s in range(len(rates)) if rates[s].low > fair or rates[s].high < fair]
+    if outside:  # the test of every seat at once and one seat's own interval disagree: say both, claim neither
+        seat = first if first in outside else outside[0]
+        return "borderline", (
+            f"Borderline: the test of every seat at once finds no clear edge ({p_text(p)}, {test}, {games} games), "
+            f"but {seat_name(seat, first)} wins {share(rates[seat])} of the games, an interval that leaves out the "
+            f"fair {100 * fair:.0f}%. The two disagree at the edge of significance; more games will settle it.{caveat}"
+        )
     seat = first if first is not None and first < len(rates) else 0
     rate = rates[seat]
     return "no evidence of an edge", (
@@ -65,10 +78,16 @@ def fairness(
     )
 
 
-def cooperative(success: stats.Rate) -> str:
-    """The sentence of a co-operative option set: how often the team met its goal, and how sure that is."""
+def cooperative(success: stats.Rate, solo: bool = False) -> str:
+    """The sentence of a co-operative option set: how often the team met its goal, and how sure that is. A ``solo``
+    game (one seat: no team, and no goal but the score) counts a game with a score above 0."""
     if not success.trials:
         return "No verdict: no game was played here."
+    if solo:
+        return (
+            f"One player, no one to beat: the player scored above 0 in {success.successes:g} of "
+            f"{success.trials:g} games: {share(success)}. Its mean score (below) is the measurement."
+        )
     return (
         f"The team met its goal in {success.successes:g} of {success.trials:g} games: {share(success)}. The interval "
         "is the range of success rates these games are consistent with; compare variants on it below."
@@ -77,7 +96,7 @@ def cooperative(success: stats.Rate) -> str:
 
 def comparison(c: Mapping[str, Any]) -> str:
     """The reading of one variant comparison (B against A), from its 95% interval (the mark the table shows)."""
-    if c["low"] != c["low"] or c["high"] != c["high"]:
+    if any(v != v for v in (c["low"], c["high"], c.get("p", 0.0))):  # no interval, or no test (one game a side)
         return "no verdict (too few games)"
     if c["low"] > 0:
         return "higher in B"
@@ -86,8 +105,18 @@ def comparison(c: Mapping[str, Any]) -> str:
     return "no evidence of a difference"
 
 
-def sprt(state: Mapping[str, Any], first: str, second: str, elo0: float, elo1: float, alpha: float, beta: float) -> str:
-    """The SPRT's decision in words: which hypothesis the games favour, what it means, and its error rates."""
+def sprt(
+    state: Mapping[str, Any],
+    first: str,
+    second: str,
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    max_games: int | None = None,
+) -> str:
+    """The SPRT's decision in words: which hypothesis the games favour, what it means, and its error rates; an
+    undecided test that has not reached ``max_games`` yet (a run stopped, or still going) is said to go on."""
     h0 = f"{first} is {elo0:g} Elo stronger than {second}" if elo0 else f"{first} and {second} are equally strong"
     h1 = f"{first} is {elo1:g} Elo stronger than {second}"
     errors = f"(false H1 at most {100 * alpha:g}% of the time, false H0 at most {100 * beta:g}%)"
@@ -95,6 +124,11 @@ def sprt(state: Mapping[str, Any], first: str, second: str, elo0: float, elo1: f
         return f"Decided for H1: the games favour “{h1}” over “{h0}” {errors}."
     if state["decision"] == "H0":
         return f"Decided for H0: the games favour “{h0}” over “{h1}” {errors}."
+    if max_games is not None and state["pairs"] < max(1, max_games // 2):
+        return (
+            f"Undecided so far: {state['pairs']} of at most {max(1, max_games // 2)} game pairs played, and the games "
+            f"favour neither “{h1}” nor “{h0}” strongly enough yet; running the study again plays on."
+        )
     return (
         f"Undecided: after {state['pairs']} game pairs the games favour neither “{h1}” nor “{h0}” strongly enough; "
         "the test stopped at max_games. Read the ratings' interval for what the games do show."

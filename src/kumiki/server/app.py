@@ -263,6 +263,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     if len(seats) != game.players:
         raise BadRequest(f"{name} with these options has {game.players} players, but {len(seats)} seats were given")
     seed = body.get("seed")
+    drawn = seed is None  # the server's own draw: a secret while the game's chance is to come (see below)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
@@ -311,7 +312,11 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
             entry["token"] = tokens[seat_row.seat]
             entry["invite"] = f"/game/{game_id}?token={tokens[seat_row.seat]}"
         answer_seats.append(entry)
-    return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": seed}
+    # A seed the server drew is given only where it tells nothing to come: in a game with chance (TowerBrix's deals,
+    # Kozo's random sizes) it tells every hidden card and every draw, and the creator usually sits at the table; the
+    # record gives it once the game ends (record_ready). A seed the creator chose is theirs already.
+    shown_seed = None if drawn and game.has_chance() else seed
+    return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": shown_seed}
 
 
 def import_record(storage: Storage, text: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ scores 0 and is replayed (with a lower total in the base and solo games) until t
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Sequence
@@ -594,7 +595,8 @@ class TowerBrixState(State):
             "round_points": list(self.round_points),
             "round_success": list(self.round_success),
             "score": self.score(),
-            "evaluations": list(self.evaluations),
+            # a deep copy: the entries are the state's own (shared with its copies), and a caller may edit its dict
+            "evaluations": copy.deepcopy(self.evaluations),
             "stacks": {str(k): len(v) for k, v in self.stacks.items()},
             "discards": {str(k): len(v) for k, v in self.discards.items()},
             "blind": g.blind,
