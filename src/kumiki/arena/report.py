@@ -188,17 +188,18 @@ def summarise(results: Results) -> dict[str, Any]:
         entry["first_mover"] = stats.first_mover(study.game, group[0]["options"])
         entry["fairness_p"], entry["fairness_test"] = stats.fairness(group)
         competitive = [r for r in group if not stats.is_coop(r)]
-        entry["reading"], entry["verdict"] = verdict.fairness(
-            rates,
-            entry["fairness_p"],
-            entry["fairness_test"],
-            len(competitive),
-            sum(1 for r in competitive if r.get("forfeit")),
-            entry["first_mover"],
-            len(groups),
-        )
-        if not competitive:  # co-operative: the question is how often the team succeeds, not which seat wins
-            success = stats.coop_success(group)
+        success = stats.coop_success(group)
+        if competitive:
+            entry["reading"], entry["verdict"] = verdict.fairness(
+                rates,
+                entry["fairness_p"],
+                entry["fairness_test"],
+                len(competitive),
+                sum(1 for r in competitive if r.get("forfeit")),
+                entry["first_mover"],
+                len(groups),
+            )
+        else:  # co-operative: the question is how often the team succeeds, not which seat wins
             entry["reading"] = "co-operative"
             solo = all(len(r["seats"]) == 1 and "success" not in (r.get("measures") or {}) for r in group)
             entry["verdict"] = verdict.cooperative(success, solo)
@@ -216,7 +217,7 @@ def summarise(results: Results) -> dict[str, Any]:
                 name: {"success": rate.to_json(), "score": mean.to_json()}
                 for name, (rate, mean) in stats.coop_by_team(group).items()
             }
-            entry["success"] = stats.coop_success(group).to_json()
+            entry["success"] = success.to_json()
         sets.append(entry)
     summary: dict[str, Any] = {
         "study": {
@@ -231,8 +232,8 @@ def summarise(results: Results) -> dict[str, Any]:
         "games": len(rows),
         "option_sets": sets,
         "comparisons": [
-            {**c.to_json(), "reading": verdict.comparison(c.to_json())}
-            for c in stats.variant_comparisons(rows, study.game)
+            {**found, "reading": verdict.comparison(found)}
+            for found in (c.to_json() for c in stats.variant_comparisons(rows, study.game))
         ],
     }
     competitive = [r for r in rows if not stats.is_coop(r)]
@@ -336,18 +337,23 @@ def _write_tables(summary: dict[str, Any], folder: Path) -> None:
     )
 
 
-def _glance(summary: dict[str, Any], rows: Sequence[dict[str, Any]]) -> list[str]:
+def _common_first(entries: Sequence[dict[str, Any]]) -> int | None:
+    """The seat that moves first in every one of these option sets, or None where they differ (the tables then
+    name no seat "moves first" in their heads)."""
+    firsts = {e["first_mover"] for e in entries}
+    return next(iter(firsts)) if len(firsts) == 1 else None
+
+
+def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) -> list[str]:
     """The option sets side by side: one row each, the seats' shares (or the team's success), the fairness test,
     the length and the reading — the table a designer compares variants on."""
     esc = html.escape
     sets = summary["option_sets"]
-    groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
     parts = ["<h2>At a glance: the option sets side by side</h2>"]
     competitive = [e for e in sets if e["seat_wins"]]
     if competitive:
         seats = max(len(e["seat_wins"]) for e in competitive)
-        firsts = {e["first_mover"] for e in competitive}
-        first = next(iter(firsts)) if len(firsts) == 1 else None
+        first = _common_first(competitive)
         heads = "".join(f"<th>{esc(verdict.seat_name(s, first))} wins</th>" for s in range(seats))
         parts.append(
             f"<table><tr><th>options</th><th>games</th>{heads}<th>all seats equal? (p)</th>"
@@ -410,7 +416,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append(
             "<p class='note'>This study has a time budget or move limit: its results depend on the machine.</p>"
         )
-    parts += _glance(summary, rows)
+    groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
+    parts += _glance(summary, groups)
     if "ratings" in summary:
         parts.append("<h2>Ratings</h2><table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
@@ -453,8 +460,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<h2>Seat advantage, skill held apart</h2>"
             f"<table><tr>{head}<th>seat</th><th>Elo</th><th>95% interval</th></tr>"
         )
-        firsts = {e["first_mover"] for e in summary["option_sets"]}
-        first = next(iter(firsts)) if len(firsts) == 1 else None
+        first = _common_first(summary["option_sets"])
         for s in summary["seat_advantage"]:
             mark = " class='real'" if s["low"] > 0 or s["high"] < 0 else ""
             players = f"<td class='n'>{s['players']}</td>" if several else ""
@@ -475,7 +481,6 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             f"{t['upper']:.2f}) after {t['pairs']} game pairs with the seats swapped; pairs scoring 0, ½, 1, 1½, 2 "
             f"points for the first agent: {t['pentanomial']}.</p>"
         )
-    groups = stats.by_option_set(rows)
     for entry in summary["option_sets"]:
         group = groups[entry["label"]]
         first = entry["first_mover"]

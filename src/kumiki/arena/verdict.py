@@ -124,9 +124,10 @@ def sprt(
         return f"Decided for H1: the games favour “{h1}” over “{h0}” {errors}."
     if state["decision"] == "H0":
         return f"Decided for H0: the games favour “{h0}” over “{h1}” {errors}."
-    if max_games is not None and state["pairs"] < max(1, max_games // 2):
+    pairs = None if max_games is None else max(1, max_games // 2)  # the most pairs the test plays
+    if pairs is not None and state["pairs"] < pairs:
         return (
-            f"Undecided so far: {state['pairs']} of at most {max(1, max_games // 2)} game pairs played, and the games "
+            f"Undecided so far: {state['pairs']} of at most {pairs} game pairs played, and the games "
             f"favour neither “{h1}” nor “{h0}” strongly enough yet; running the study again plays on."
         )
     return (

@@ -197,7 +197,7 @@ class Room:
                 "id": self.row.id,
                 "seat": seat,
                 "ply": len(state.history),
-                "to_move": None if self.resigned is not None else state.to_move,
+                "to_move": None if self.over else state.to_move,
                 "actors": actors,
                 "movers": self.movers,
                 "over": self.over,
