@@ -227,13 +227,16 @@ def ratings_command(
     except ImportError as error:
         _fail(str(error))
     if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
-        sys.stdout.write("[]\n" if as_json else "one agent: no ratings (the report gives the seats' shares)\n")
+        why = "one agent: no ratings (the report gives the seats' shares)\n"
+        sys.stdout.write("[]\n" if as_json else why)
+        if as_json:  # the empty list is the contract's answer; a script's user still reads why on stderr
+            sys.stderr.write(f"note: {why}")
         return
     if not table:  # co-operative games, or none yet: nobody played against anybody
+        why = "no games between sides to rate (a co-operative study reports success rates instead)\n"
+        sys.stdout.write("[]\n" if as_json else why)
         if as_json:
-            sys.stdout.write("[]\n")
-        else:
-            sys.stdout.write("no games between sides to rate (a co-operative study reports success rates instead)\n")
+            sys.stderr.write(f"note: {why}")
         return
     if as_json:
         sys.stdout.write(json.dumps([r.to_json() for r in table]) + "\n")

@@ -283,3 +283,48 @@ def test_an_unbeaten_agent_of_a_gauntlet_met_only_the_focus(tmp_path: Path, run:
     page = (tmp_path / "out" / "report.html").read_text()
     assert code == 0 and "every other agent" not in page and "every game it played" in page
     assert "a test at the 5% level" not in page  # one option set: nothing compared
+
+
+def test_no_seat_moves_first_where_the_rounds_rotate_the_opener(tmp_path: Path, run: CliRunner) -> None:
+    """Kozo's round r is opened by player r mod players: over several rounds no seat "moves first", and the report
+    called seat 0 so (it asked who opens the first round only)."""
+    assert stats.first_mover("kozo", {"players": 2, "rounds": 3}) is None
+    assert stats.first_mover("kozo", {"players": 2, "rounds": 1}) == 0
+    assert stats.first_mover("kozo", {"players": 1, "rounds": 3}) == 0
+    assert stats.first_mover("kuzushi", {"players": 2}) == 1
+    study = arena.Study(
+        name="rotating",
+        game="kozo",
+        format="self-play",
+        agents={"r": "random"},
+        games=2,
+        seed=5,
+        options={"players": 2, "rounds": 2},
+    )
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, _, err = run("arena", "report", tmp_path / "out")
+    assert code == 0, err
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [e["first_mover"] for e in summary["option_sets"]] == [None]
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "moves first" not in page and "(first)" not in page and "<th>seat 0 wins</th>" in page
+    with (tmp_path / "out" / "seat_wins.csv").open() as handle:
+        assert {row["moves_first"] for row in csv.DictReader(handle)} == {"False"}
+
+
+def test_a_variant_comparison_follows_seat_0_where_no_seat_opens_the_game() -> None:
+    rows = [
+        {
+            "block": b,
+            "seats": ["r", "r"],
+            "ranks": [1, 2],
+            "winners": [0],
+            "teams": [0, 1],
+            "moves": 10,
+            "options": {"players": 2, "rounds": rounds},
+        }
+        for b in range(3)
+        for rounds in (2, 3)
+    ]
+    figures = [c.figure for c in stats.variant_comparisons(rows, "kozo")]
+    assert "seat 0's share of the wins" in figures and not any("first mover" in f for f in figures)

@@ -430,11 +430,12 @@ def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float],
     )
 
 
-def first_mover(game: str, options: dict[str, Any]) -> int:
-    """The seat that moves first in ``game`` with ``options`` (Kuzushi's is seat 1, the others' seat 0)."""
+def first_mover(game: str, options: dict[str, Any]) -> int | None:
+    """The seat that moves first in ``game`` with ``options`` (Kuzushi's is seat 1, the others' seat 0); None
+    where no seat opens the whole game (Kozo's rounds rotate the opener), so no seat is called "moves first"."""
     from kumiki.core.registry import load_game
 
-    return load_game(game, **options).new_state(seed=0).to_move or 0
+    return load_game(game, **options).first_mover()
 
 
 def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None) -> list[Comparison]:
@@ -455,13 +456,17 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
         wins_a, wins_b = seat_wins(groups[ka]), seat_wins(groups[kb])
         first = opens[sa]
         if wins_a and wins_b and len(wins_a) == len(wins_b) and first == opens[sb]:
-            figure = f"first mover's (seat {first}) share of the wins"
-            rate_a, rate_b = wins_a[first], wins_b[first]
+            # where no seat opens the whole game (Kozo's rotating rounds) the comparison follows seat 0
+            seat = 0 if first is None else first
+            who = "seat 0's" if first is None else f"first mover's (seat {seat})"
+            figure = f"{who} share of the wins"
+            rate_a, rate_b = wins_a[seat], wins_b[seat]
             games_a, games_b = _competitive(groups[ka]), _competitive(groups[kb])
             teams = _fixed_teams(games_a)
             if teams is not None and teams == _fixed_teams(games_b):  # the first mover's side wins, not the seat alone
-                figure = f"first mover's side (seat {first}'s) share of the wins"
-                side = teams[first]
+                side_of = "seat 0's side" if first is None else f"first mover's side (seat {seat}'s)"
+                figure = f"{side_of} share of the wins"
+                side = teams[seat]
                 rate_a, rate_b = side_rates(games_a, teams)[side], side_rates(games_b, teams)[side]
             out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
         coop_a, coop_b = coop_success(groups[ka]), coop_success(groups[kb])

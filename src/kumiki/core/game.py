@@ -73,6 +73,11 @@ class Game(ABC):
         option set may; Kozo draws only with ``random_size``)."""
         return self.facts.chance
 
+    def first_mover(self) -> int | None:
+        """The seat that makes the first move of the game and keeps that place all game (what a fairness study
+        calls "moves first"); None where the opener changes during a game (Kozo's rounds rotate it)."""
+        return self.new_state(seed=0).to_move
+
     @property
     def encoding(self) -> Encoding:
         """The game's fixed action encoding and observation tensor (built once, on first use)."""

@@ -129,6 +129,10 @@ class Kozo(Game):
     def has_chance(self) -> bool:
         return self.random_size
 
+    def first_mover(self) -> int | None:
+        """Round r is opened by player r mod players: with several rounds and players no seat always opens."""
+        return 0 if self.rounds == 1 or self.players == 1 else None
+
     def make_encoding(self) -> KozoEncoding:
         from kumiki.games.kozo.encoding import KozoEncoding
 
