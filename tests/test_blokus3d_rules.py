@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import assert_illegal, names, snapshot
 
 import kumiki
-from kumiki.games.blokus3d import PIECE_NAMES, register_structure
+from kumiki.games.blokus3d import PIECE_NAMES, Blokus3DMove, register_structure
 
 SIZE = 10
 
@@ -455,6 +455,56 @@ def test_a_move_object_from_legal_moves_and_its_text_do_the_same():
     assert names(a.history)[-1] == "I3 0,3,0 1,3,0 2,3,0"
 
 
+def test_a_move_built_in_code_plays_its_cells_whatever_key_it_carries():
+    """``key`` is the engine's index of a placement; one given by hand (or taken from another move) must not place
+    something other than the move's piece and cells, which the history and the record write."""
+    game = kumiki.load_game("blokus3d")
+    state = game.new_state()
+    i4 = next(m for m in state.legal_moves() if m.piece == "I4")
+    forged = Blokus3DMove("I2", ((3, 3, 0), (3, 4, 0)), key=i4.key)
+    twin = state.copy()
+    twin.play(forged)
+    assert names(twin.history) == ["I2 3,3,0 3,4,0"]
+    assert [(c["x"], c["y"], c["z"], c["piece"]) for c in twin.to_json()["cubes"]] == [
+        (3, 3, 0, "I2"),
+        (3, 4, 0, "I2"),
+    ]
+    _, replayed = kumiki.read_record(kumiki.write_record(twin))
+    assert replayed.to_json() == twin.to_json()
+    encoding = game.encoding
+    assert encoding.encode(forged) == encoding.encode(game.parse_move("I2 3,3,0 3,4,0")) != encoding.encode(i4)
+    # a key that names no placement at all is no crash either
+    assert_illegal(state, Blokus3DMove("I4", ((0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)), key=10**9), "outside")
+    twin = state.copy()
+    twin.play(Blokus3DMove("I2", ((3, 3, 0), (3, 4, 0)), key=10**9))
+    assert names(twin.history) == ["I2 3,3,0 3,4,0"]
+    twin = state.copy()
+    twin.play(Blokus3DMove(i4.piece, i4.cells, key=float(i4.key)))  # a key that is no int
+    assert twin.history == [i4] and type(twin.history[0].key) is int
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        Blokus3DMove("I2", ((3, 3), (3, 4))),  # cells of two coordinates
+        Blokus3DMove("I2", ((3, 3, 0, 0), (3, 4, 0, 0))),
+        Blokus3DMove("I2", "ab"),  # type: ignore[arg-type]
+        Blokus3DMove(None, ((3, 3, 0), (3, 4, 0))),  # type: ignore[arg-type]
+        Blokus3DMove("i2", ((3, 3, 0), (3, 4, 0))),  # the notation forgives the case; a move object names its piece
+        Blokus3DMove("I2", ((3.0, 3, 0), (3, 4, 0)), key=5),  # a float, and a key that is not this move's
+    ],
+)
+def test_a_malformed_move_object_is_an_illegal_move(move):
+    assert_illegal(new_state(), move)
+
+
+def test_the_piece_name_forgives_only_ascii_case():
+    game = kumiki.load_game("blokus3d")
+    assert str(game.parse_move("i2 3,3,0 3,4,0")) == "I2 3,3,0 3,4,0"
+    with pytest.raises(kumiki.MoveSyntaxError, match="no piece"):
+        game.parse_move("\u01312 3,3,0 3,4,0")  # a dotless i, which str.upper() turns into I
+
+
 # ------------------------------------------------------------------------------------------------------- notation
 
 
@@ -802,6 +852,15 @@ def test_to_json_fields():
     assert json.loads(json.dumps(data)) == data
     assert state.view(0) == data
     assert state.view(1) == data
+
+
+def test_column_queries_off_the_turntable_name_no_other_column():
+    """``height``, ``top_colour`` and ``colour_at`` agree off the board: nothing is there (column ``x, y`` is bit
+    ``x * 16 + y`` inside, so an unchecked ``1, 19`` would be column ``2, 3``)."""
+    state = after("I2 2,3,0 2,4,0", structure="C")
+    assert (state.height(2, 3), state.top_colour(2, 3), state.colour_at(2, 3, 0)) == (1, 0, 0)
+    for x, y in [(1, 19), (2, -13), (-1, 3), (10, 3), (2, 10)]:
+        assert (state.height(x, y), state.top_colour(x, y), state.colour_at(x, y, 0)) == (0, None, None), (x, y)
 
 
 # -------------------------------------------------------------------------------------------------------- options

@@ -110,6 +110,22 @@ def test_tie_removes_the_flag_and_returns_the_tile():
     assert state.cell(1, 1) is None
 
 
+def test_the_most_bases_is_a_majority_even_when_not_more_than_half():
+    """Decision p: 2-1-1 gives the flag to the player with 2 (rulebook 004: "which player has the most")."""
+    state = after("B 0,1", "B 1,2", "B 1,0", players=3)
+    # P1 0,1 flags 1,1, -1,1, 0,2 (15 left); P2 1,2 flags 2,2 and 1,3, and ties P1's 0,2 and 1,1 away (P1 17, P2 16);
+    # P0 1,0 flags 2,0 and 1,-1 (16 left), and 1,1 is a 1-1-1 tie: it stays empty
+    assert state.to_json() == expected(
+        7, [16, 17, 16], "-1,1 F1 0,0 C0 0,1 B1 1,-1 F0 1,0 B0 1,2 B2 1,3 F2 2,0 F0 2,2 F2"
+    )
+    state.play("B 2,1")
+    # P1 2,1: east 3,1 flag; west 1,1 has P1 2 (0,1 2,1), P0 1 (1,0), P2 1 (1,2): 2 of 4 bases, the most -> P1's
+    # flag; north 2,2 (P2 1-1 P1) and south 2,0 (P0 1-1 P1) are ties: P2's and P0's flags go back. P1 17 - 3 = 14
+    assert state.to_json() == expected(
+        7, [17, 14, 17], "-1,1 F1 0,0 C0 0,1 B1 1,-1 F0 1,0 B0 1,1 F1 1,2 B2 1,3 F2 2,1 B1 3,1 F1"
+    )
+
+
 def test_majority_owner_keeps_its_flag_when_someone_else_moves():
     state = after("B 1,0", "B -1,0", "B 2,1")
     # P1's 2,1: east 3,1 and north 2,2 get flags; 1,1 and 2,0 already hold P1's flags with 2 P1 bases next to them

@@ -257,6 +257,13 @@ def test_a_team_game_shows_the_team_scores() -> None:
     assert "team" in draw(state)
 
 
+def test_kuzushi_how_to_play_counts_the_city() -> None:
+    """The score counts every tile of your colour on the table, the CITY too (rulebook 001: "BASES, FLAGS and CITY")."""
+    from kumiki.terminal.kuzushi import how_to_play
+
+    assert "player 0's CITY is one more" in how_to_play(kumiki.load_game("kuzushi"))
+
+
 # ------------------------------------------------------------------------------------------------ a game with no view
 
 

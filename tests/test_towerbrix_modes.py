@@ -119,9 +119,25 @@ def test_6_masterpiece_mirror_symmetry():
     assert mirror_symmetric(bricks_of(SLAB))
     assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 z 2,0", "P1 x 0.5,0"]))
     assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 x 1,0"]))  # one brick deep: symmetric front to back
-    skew = ["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1"]
+    skew = ["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1", "P2 x 3,0"]  # an L with arms of 2 and 1 bricks
     assert not mirror_symmetric(bricks_of(skew))
     assert problems(6, skew) == ["the tower is not mirror-symmetric"]
+    assert not mirror_symmetric(bricks_of(["Y1 x 0,0", "Y2 x 1,1"]))  # a Z: turned half round, not mirrored
+    assert not mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 x 1,0", "P1 z 0,1"]))  # the arms differ in height
+
+
+def test_6_masterpiece_mirror_in_a_diagonal_plane():
+    """An L of two equal arms looks the same left and right seen from its corner: the mirror plane is its diagonal
+    (the table has no directions of its own; the grid is the program's)."""
+    assert mirror_symmetric(bricks_of(["Y1 z 0,0", "Y2 x 1,0", "P1 y 0,1"]))  # plane x - y = 0
+    assert mirror_symmetric(bricks_of(["Y1 z 2,0", "Y2 x 0,0", "P1 y 2,1"]))  # plane x + y = 3
+    corner = ["B1 z 0,0", "P1 x 1,0", "P2 y 0,1", "R1 x 1,0", "R2 y 0,1", "Y1 x 1,0", "Y2 y 0,1", "B2 z 0,0"]
+    assert problems(6, corner) == []
+    state = kumiki.load_game("towerbrix", mode="challenge", challenge=6, players=1).new_state(seed=1)
+    state.hands = [["G18"]]  # at least one upright brick stands on the table
+    build(state, corner)
+    state.play("ok")
+    assert state.evaluations[-1]["problems"] == [] and state.evaluations[-1]["success"]
 
 
 def test_7_budget_cuts():

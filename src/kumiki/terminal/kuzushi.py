@@ -151,7 +151,7 @@ def how_to_play(game: Game) -> str:
         f"All tiles must fit in a {n}×{n} square. "
         "After each move, every empty or flagged cell next to the new BASE goes to whoever has the most BASEs "
         "around it: they get a FLAG there from their supply (on a tie any flag there goes back). "
-        f"Each of your {tiles} tiles on the table, BASE or FLAG, is a point. "
+        f"Each of your {tiles} tiles on the table, BASE or FLAG, is a point, and player 0's CITY is one more. "
         "The game ends when the square is full or someone has no tile left; most points wins, "
         f"a tie goes to the largest connected group.{city}{teams} "
         "x grows to the east, y to the north. "

@@ -66,7 +66,7 @@ class Blokus3DEncoding(Encoding):
     def encode(self, move: Move) -> int:
         if not isinstance(move, Blokus3DMove):
             raise ValueError(f"{move!r} is not a Blokus 3D move")
-        key = move.key
+        key = move.key if self.game.known(move) else -1
         if key < 0:
             o, tz, pos = self.game.placement(move)
             key = (o.id * KEY_LEVELS + tz) * 256 + pos if tz >= 0 and pos >= 0 else -1

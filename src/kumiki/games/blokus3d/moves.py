@@ -41,7 +41,7 @@ def parse_blokus3d_move(text: str) -> Blokus3DMove:
     parts = text.split()
     if not parts:
         raise MoveSyntaxError("an empty move: write the piece, then its cells, e.g. 'I2 0,0,0 1,0,0'")
-    name = parts[0].upper()
+    name = parts[0].upper() if parts[0].isascii() else parts[0]  # ASCII case only: 'ı'.upper() is 'I'
     if name not in PIECES:
         raise MoveSyntaxError(f"{quoted(text)}: no piece {quoted(parts[0], 20)} (pieces: {' '.join(PIECE_NAMES)})")
     cells: list[Cell] = []

@@ -106,9 +106,16 @@ class Blokus3D(Game):
             self._moves[key] = move
         return move
 
+    def known(self, move: Blokus3DMove) -> bool:
+        """Whether ``move`` is this game's own move for its cells (from ``legal_moves()``, ``move_for`` or a decoded
+        action), so its ``key`` may be trusted. A key set by hand, or copied from another move, could name another
+        placement than the piece and cells that the history and the record write."""
+        cached = self._moves.get(move.key) if type(move.key) is int else None
+        return cached is move or (cached is not None and cached == move)  # identity first: the usual case, cheap
+
     def placement(self, move: Blokus3DMove) -> tuple[Orientation, int, int]:
         """``(orientation, tz, pos)`` of a move (whose shape ``parse_move`` has already checked)."""
-        if move.key >= 0:
+        if self.known(move):
             o_id, rest = divmod(move.key, KEY_LEVELS * 256)
             tz, pos = divmod(rest, 256)
             return ORIENTATIONS[o_id], tz, pos
@@ -121,6 +128,18 @@ class Blokus3D(Game):
         if not (0 <= tx < SIZE and 0 <= ty < SIZE):
             return o, tz, -1  # off the board: no column (tx * STRIDE + ty would name a column of another row)
         return o, tz, tx * STRIDE + ty
+
+
+def _checked(move: Blokus3DMove) -> Blokus3DMove:
+    """A move built in code, its fields checked (IllegalMove if malformed) and its key dropped: its cells say what
+    it places."""
+    piece, cells = move.piece, move.cells
+    if not isinstance(piece, str) or not isinstance(cells, tuple | list):
+        raise IllegalMove(f"{move!r}: not a Blokus 3D move (a piece name and a tuple of cells)")
+    if any(not isinstance(cell, tuple | list) or len(cell) != 3 for cell in cells):
+        raise IllegalMove(f"{move!r}: each cell is three whole numbers x, y, z")
+    whole = [tuple(whole_number(c, move) for c in cell) for cell in cells]
+    return Blokus3DMove(piece, tuple((x, y, z) for x, y, z in whole))
 
 
 class Blokus3DState(State):
@@ -196,20 +215,18 @@ class Blokus3DState(State):
     def play(self, move: Blokus3DMove | str, player: int | None = None) -> None:  # type: ignore[override]
         if type(move) is not Blokus3DMove:
             move = self._coerce(move)
-        if move.key < 0 and any(type(c) is not int for cell in move.cells for c in cell):  # built in code
-            whole = [tuple(whole_number(c, move) for c in cell) for cell in move.cells]
-            move = Blokus3DMove(move.piece, tuple((x, y, z) for x, y, z in whole))
+        g = self.game
+        if not g.known(move):
+            move = _checked(move)
         colour = self.colour_to_move
         if colour is None:
             raise IllegalMove(f"{move}: the game is over")
         if player is not None:
             self.require_actor(player, move)
-        g = self.game
         o, tz, pos = g.placement(move)
         if not self._fits(o, tz, pos, colour):
             raise IllegalMove(f"{move}: {self._reason(move, o, colour)}")
-        if move.key < 0:
-            move = g.move_for(o, tz, pos)  # the canonical move: cells sorted as the notation lists them
+        move = g.move_for(o, tz, pos)  # the canonical move: cells sorted as the notation lists them, plain ints
         self._place(o, tz, pos, colour)
         self.history.append(move)
         self._next_colour(colour)
@@ -260,10 +277,15 @@ class Blokus3DState(State):
         return [name for i, name in enumerate(PIECE_NAMES) if left >> i & 1]
 
     def height(self, x: int, y: int) -> int:
+        """How many cubes column ``(x, y)`` holds (0 off the turntable)."""
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            return 0  # unchecked, x * STRIDE + y would name another column
         return self._height[x * STRIDE + y]
 
     def top_colour(self, x: int, y: int) -> int | None:
-        """The colour of the topmost cube of column ``(x, y)``, or None if it is empty."""
+        """The colour of the topmost cube of column ``(x, y)``, or None if it is empty or off the turntable."""
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            return None
         bit = 1 << (x * STRIDE + y)
         for colour, top in enumerate(self._top):
             if top & bit:

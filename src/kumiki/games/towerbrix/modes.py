@@ -161,20 +161,24 @@ def map_problems(bricks: Sequence[Brick], ground: GroundMap) -> list[str]:
 
 
 def mirror_symmetric(bricks: Sequence[Brick]) -> bool:
-    """The set of boxes equals its mirror image in some plane x = c or y = c (colours and ids ignored)."""
+    """The set of boxes equals its mirror image in some vertical plane (colours and ids ignored).
+
+    A mirror that maps axis-aligned boxes onto axis-aligned boxes is parallel to a side of the grid (x = c, y = c) or
+    to a diagonal (x - y = c, x + y = c): the table has no directions of its own, so an L of two equal arms is as
+    symmetric about its diagonal as a row of bricks is about its middle."""
     boxes = {tuple(round(v * 1e6) for v in b.box) for b in bricks}
     if not boxes:
         return True
-    for axis in (0, 1):
-        c2 = min(b[axis] for b in boxes) + max(b[axis + 3] for b in boxes)  # twice the plane's coordinate
-        mirrored = set()
-        for b in boxes:
-            m = list(b)
-            m[axis], m[axis + 3] = c2 - b[axis + 3], c2 - b[axis]
-            mirrored.add(tuple(m))
-        if mirrored == boxes:
-            return True
-    return False
+    lo_x, lo_y = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    hi_x, hi_y = max(b[3] for b in boxes), max(b[4] for b in boxes)
+    sx, sy, d, s = lo_x + hi_x, lo_y + hi_y, lo_x - lo_y, lo_x + hi_y  # the four planes: x, y, x - y, x + y
+    images: list[set[tuple[int, ...]]] = [set(), set(), set(), set()]
+    for x0, y0, z0, x1, y1, z1 in boxes:
+        images[0].add((sx - x1, y0, z0, sx - x0, y1, z1))
+        images[1].add((x0, sy - y1, z0, x1, sy - y0, z1))
+        images[2].add((y0 + d, x0 - d, z0, y1 + d, x1 - d, z1))
+        images[3].add((s - y1, s - x1, z0, s - y0, s - x0, z1))
+    return boxes in images
 
 
 def budget_cut_possible(bricks: Sequence[Brick]) -> bool:
