@@ -537,6 +537,32 @@ def test_random_size_with_no_placement_of_that_size_ends_the_round():
     assert state.to_json()["points"] == [[2.0, 0.0]]
 
 
+def test_random_size_ends_the_round_on_a_size_that_fits_nowhere_though_another_would():
+    # Decision (o): the round ends although a later draw might fit (docs/rules/kozo.md names this position).
+    state = new_state(1845, rounds=1, random_size=True, size_draw="tile")
+    for move in (
+        "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
+        "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
+        "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
+        "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
+        "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
+        "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
+        "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
+        "I2 0,2,0 0,2,1 + 2,0,9",
+    ):
+        state.play(move)
+    assert state.required_size == 4 and state.pool == ["I3", "Z4", "A4", "B4"]
+    before = state.copy()
+    state.play("Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    assert state.over and not state.falls and state.pool == ["I3", "A4", "B4"]
+    assert state.points == [[before.points[0][0] + 4, before.points[0][1]]]
+    probe = before.copy()
+    probe.play("Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    for size, placeable in ((4, 0), (3, 3)):  # placements the next mover would have with each size
+        probe.over, probe.to_move, probe.required_size, probe._lowered = False, 1, size, None
+        assert len({move.cells for move in probe.legal_moves()}) == placeable
+
+
 def test_without_the_variant_no_size_is_required():
     state = after("I2 0,0,0 1,0,0 + 0,0,1")
     assert state.required_size is None
@@ -808,6 +834,8 @@ def test_a_record_with_an_illegal_move_names_its_line():
         ({"pieces": '{"A": [[0, 0, 0], [0, 0, 0]]}'}, "piece A: the cells must be distinct and connected by faces"),
         ({"pieces": '{"A": [[0, 0]]}'}, "piece A: [0, 0] is not a cell [x, y, z] of integers"),
         ({"pieces": '{"A": []}'}, "piece A: cells must be a list of [x, y, z]"),
+        ({"pieces": '{"A": [[0, 0, true]]}'}, "piece A: [0, 0, True] is not a cell [x, y, z] of integers"),
+        ({"pieces": '{"A": [[0, 0, 0]], "A": [[0, 0, 0], [1, 0, 0]]}'}, "piece name 'A' is given twice"),
         ({"pieces": '{"A B": [[0, 0, 0]]}'}, "must be a letter followed by letters, digits or '_'"),
         ({"pieces": '{"A+": [[0, 0, 0]]}'}, "must be a letter followed by letters, digits or '_'"),
         ({"colour": 1}, "unknown option 'colour'"),
@@ -867,6 +895,37 @@ def test_a_hand_built_move_with_its_cells_in_another_order_is_refused_or_played_
     assert names(state.history) == ["I2 0,0,0 1,0,0 + 0,0,1"]
     assert state.to_json() == canonical.to_json()
     assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+
+
+def test_a_hand_built_move_with_lists_for_cells_is_played_as_the_canonical_move():
+    # play() takes a Move built in code; lists where the notation has tuples are the same cells. The balance cell
+    # [0, 0, 1] was refused as "not at 0,0,1" (a list is never equal to the tuple among the spots).
+    state = new_state()
+    state.play(KozoMove("I2", [[1, 0, 0], [0, 0, 0]], [0, 0, 1]))  # type: ignore[arg-type]
+    assert state.history == [KozoMove("I2", ((0, 0, 0), (1, 0, 0)), (0, 0, 1))]
+    assert state.to_json() == after("I2 0,0,0 1,0,0 + 0,0,1").to_json()
+
+
+@pytest.mark.parametrize(
+    ("cells", "balance"),
+    [
+        (((0, 0), (1, 0)), (0, 0, 1)),
+        (((0, 0, 0), (1, 0, 0)), (0, 0)),
+        (((0, 0, 0), (1, 0, 0, 0)), (0, 0, 1)),
+        (5, (0, 0, 1)),
+        (((0, 0, 0), (1, 0, 0)), None),
+        ((0, 0, 0), (0, 0, 1)),
+        (((0.5, 0, 0), (1, 0)), (0, 0, 1)),
+    ],
+)
+def test_a_hand_built_move_whose_cells_are_not_three_numbers_is_illegal(cells, balance):
+    # The contract: an illegal move raises IllegalMove with the reason and leaves the state as it was (cells of two
+    # numbers raised IndexError).
+    assert_illegal(new_state(), KozoMove("I2", cells, balance), "a cell is three whole numbers x,y,z")
+
+
+def test_a_hand_built_move_whose_piece_is_not_a_name_is_illegal():
+    assert_illegal(new_state(), KozoMove(["I2"], ((0, 0, 0), (1, 0, 0)), (0, 0, 1)), "a piece is named by its text")
 
 
 @pytest.mark.parametrize(("draw", "share_of_4"), [("tile", 8 / 12), ("size", 1 / 4)])

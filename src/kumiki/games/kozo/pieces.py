@@ -36,7 +36,7 @@ def parse_pieces(value: str) -> dict[str, Shape]:
     if value == "standard":
         return dict(STANDARD)
     try:
-        raw = json.loads(value)
+        raw = json.loads(value, object_pairs_hook=_unique_names)
     except json.JSONDecodeError as error:
         raise ValueError(f'pieces must be "standard" or a JSON object of name -> cells ({error.msg})') from None
     if not isinstance(raw, dict) or not raw:
@@ -53,12 +53,22 @@ def parse_pieces(value: str) -> dict[str, Shape]:
             raise ValueError(f"piece {name}: cells must be a list of [x, y, z]")
         shape = []
         for cell in cells:
-            if not (isinstance(cell, list) and len(cell) == 3 and all(isinstance(v, int) for v in cell)):
+            if not (isinstance(cell, list) and len(cell) == 3 and all(type(v) is int for v in cell)):  # not true
                 raise ValueError(f"piece {name}: {cell!r} is not a cell [x, y, z] of integers")
             shape.append((cell[0], cell[1], cell[2]))
         if len(set(shape)) != len(shape) or not is_connected(shape):
             raise ValueError(f"piece {name}: the cells must be distinct and connected by faces")
         out[name] = normalize(shape)
+    return out
+
+
+def _unique_names(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose names are all different: JSON would keep the last of two pieces of one name unseen."""
+    out: dict[str, object] = {}
+    for name, value in pairs:
+        if name in out:
+            raise ValueError(f"piece name {name!r} is given twice")
+        out[name] = value
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +138,36 @@ class Kozo(Game):
         from kumiki.games.kozo.encoding import KozoEncoding
 
         return KozoEncoding(self)
+
+
+def _is_cell(cell: object) -> bool:
+    return type(cell) is tuple and len(cell) == 3 and all(type(c) is int for c in cell)
+
+
+def _is_whole(move: KozoMove) -> bool:
+    """Whether a move is as the notation builds it: a name, and tuples of three ints (the fast path of play)."""
+    cells = move.cells
+    return type(move.piece) is str and type(cells) is tuple and all(map(_is_cell, cells)) and _is_cell(move.balance)
+
+
+def _whole_move(move: KozoMove) -> KozoMove:
+    """A move built in code as the notation would read it, or IllegalMove: its cells as tuples of three ints (from
+    lists or numpy integers), refusing what is no cell (a float, a bool, two numbers) before the rules look at it."""
+
+    def three(value: object) -> tuple[object, ...]:
+        numbers: tuple[object, ...] = tuple(value) if isinstance(value, Iterable) else ()
+        if len(numbers) != 3:
+            raise IllegalMove(f"{move!r}: a cell is three whole numbers x,y,z, not {value!r}")
+        return numbers
+
+    if not isinstance(move.piece, str):  # a str of numpy's becomes the plain str below
+        raise IllegalMove(f"{move!r}: a piece is named by its text, not {move.piece!r}")
+    if not isinstance(move.cells, Iterable):
+        raise IllegalMove(f"{move!r}: a cell is three whole numbers x,y,z, not {move.cells!r}")
+    listed = tuple(move.cells)
+    shaped = [three(value) for value in (*listed, move.balance)]  # every cell first: str(move) needs three each
+    cells = [(whole_number(x, move), whole_number(y, move), whole_number(z, move)) for x, y, z in shaped]
+    return KozoMove(str(move.piece), tuple(cells[:-1]), cells[-1])
 
 
 @dataclass
@@ -305,10 +336,8 @@ class KozoState(State):
             move = self.game.parse_move(move)
         elif not isinstance(move, KozoMove):
             raise IllegalMove(f"{move!r}: not a Kozo move")
-        if any(type(c) is not int for cell in (*move.cells, move.balance) for c in cell):  # built in code
-            cells = tuple(tuple(whole_number(c, move) for c in cell) for cell in move.cells)
-            bx, by, bz = (whole_number(c, move) for c in move.balance)
-            move = KozoMove(move.piece, cells, (bx, by, bz))  # type: ignore[arg-type]
+        if not _is_whole(move):  # built in code: lists, numpy numbers, or no cells at all
+            move = _whole_move(move)
         if list(move.cells) != sorted(move.cells):
             move = KozoMove(move.piece, tuple(sorted(move.cells)), move.balance)  # the notation lists cells sorted
         if self.over or self.to_move is None:
