@@ -7,6 +7,7 @@ import random
 import pytest
 
 import kumiki
+from kumiki.core.records import parse_record, resigned_seat
 
 CONFIGS = [
     {},
@@ -405,3 +406,44 @@ def test_a_towerbrix_corner_a_hair_off_the_grid_is_played_and_written_on_the_gri
     state.play("Y1 z 0." + "0" * 30 + "1,0")
     assert str(state.history[-1]) == "Y1 z 0,0"
     assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+
+
+@pytest.mark.parametrize(("options", "seat", "winners"), [({}, 1, [0]), ({"players": 4, "teams": 2}, 2, [1, 3])])
+def test_a_resignation_is_written_and_read_back(options: dict, seat: int, winners: list[int]) -> None:
+    """[Resigned] names the seat that gave the game up after the last move (the web server's Resign): the record's
+    Result is then every seat not on its side (core.game.forfeit_winners), and reading it back checks both."""
+    state = random_state(options, seed=2, stop=3)
+    assert not state.over
+    text = kumiki.write_record(state, {"Player0": "ann", "Resigned": seat})
+    lines = text.splitlines()
+    assert f'[Resigned "{seat}"]' in lines and f'[Result "{" ".join(map(str, winners))}"]' in lines
+    _game, again = kumiki.read_record(text)
+    same_game(state, again)  # the position as played: no rule ended the game
+    assert resigned_seat(parse_record(text), again) == seat
+    assert kumiki.write_record(again, {"Player0": "ann", "Resigned": str(seat)}) == text
+    assert "Resigned" not in again.game.options
+
+
+def test_a_resignation_that_cannot_be_is_refused_on_writing_and_reading() -> None:
+    going = random_state({}, seed=2, stop=3)
+    over = random_state({"size": 3}, seed=1)
+    solo = kumiki.load_game("kozo", players=1).new_state(seed=1)
+    for state, seat, words in (
+        (going, 2, "the seat that resigned, 0…1"),
+        (going, True, "the seat that resigned"),
+        (over, 0, "the moves end the game by its rules"),
+        (solo, 0, "a game of one side has no one to resign to"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            kumiki.write_record(state, {"Resigned": seat})
+    with pytest.raises(ValueError, match="must be the game's result"):
+        kumiki.write_record(going, {"Resigned": 1, "Result": "1"})
+    moves = "\nB 1,0\nB -1,0\n"
+    assert record_error(f'[Game "kuzushi"]\n[Resigned "2"]\n{moves}').line == 2
+    assert record_error(f'[Game "kuzushi"]\n[Resigned "one"]\n{moves}').line == 2
+    error = record_error(f'[Game "kuzushi"]\n[Resigned "1"]\n[Result "1"]\n{moves}')
+    assert error.line == 3 and 'seat 1\'s resignation gives the result "0"' in str(error)
+    assert record_error(f'[Game "kuzushi"]\n[Resigned "1"]\n[Result "*"]\n{moves}').line == 3
+    error = record_error('[Game "kuzushi"]\n[tiles "1"]\n[Resigned "0"]\n\nB 1,0\n')
+    assert error.line == 3 and "the moves end the game by its rules" in str(error)
+    assert record_error('[Game "kozo"]\n[Players "1"]\n[Resigned "0"]\n').line == 3

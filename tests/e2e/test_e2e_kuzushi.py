@@ -123,9 +123,9 @@ def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> Non
     before = board(page)
     moves = page.get_by_test_id("move-list").inner_text()
     ply = page.evaluate("window.__kumiki.ply")
-    # the token is remembered per game, so even the bare game address keeps the seat
-    page.goto(server.url + f"/game/{created['id']}")
-    until(page, f"window.__kumiki.ply === {ply} && window.__kumiki.seat === 1")
+    # the token stays in the address, so a reload keeps the seat
+    page.reload()
+    until(page, f"window.__kumiki.views > 0 && window.__kumiki.ply === {ply} && window.__kumiki.seat === 1")
     assert board(page) == before
     assert page.get_by_test_id("move-list").inner_text() == moves
     expect(page.get_by_test_id("status")).to_have_text("Your turn.")
@@ -135,6 +135,37 @@ def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> Non
     page.keyboard.press("u")
     until(page, f"window.__kumiki.ply === {ply - 2}")
     expect(page.get_by_test_id("move-list").locator("li")).to_have_count(ply - 2)
+
+
+def test_the_spectator_link_watches_even_in_a_players_own_browser(server: Any, pages: Any) -> None:
+    """The browser remembers bob's seat, yet the game's spectator link opens a view that cannot move (it used to
+    put bob back in his seat); the page offers his own link instead."""
+    created = server.create("kuzushi", [HUMAN, {"kind": "human", "name": "bob"}])
+    page = pages()
+    page.goto(server.url + created["seats"][1]["invite"])
+    until(page, "window.__kumiki.views > 0 && window.__kumiki.seat === 1 && window.__kumiki.legal > 0")
+    expect(page.get_by_test_id("take-seat")).to_be_hidden()
+    page.goto(server.url + created["spectate"])  # the same browser: its storage holds bob's token
+    until(page, "window.__kumiki.views > 0")
+    assert page.evaluate("[window.__kumiki.seat, window.__kumiki.legal]") == [None, 0]
+    expect(page.get_by_test_id("status")).to_have_text("Waiting for bob.")
+    expect(page).to_have_url(server.url + created["spectate"])  # no token put back into the address
+    page.get_by_test_id("cell-1-0").click()  # bob's legal first move: nothing is sent from a spectator's board
+    page.wait_for_timeout(500)
+    assert server.get(f"/api/games/{created['id']}")["moves"] == 0
+    expect(page.get_by_test_id("cell-1-0")).not_to_have_attribute("data-kind", "base")
+    # bob plays with his own link, which the spectator page offers him
+    expect(page.get_by_test_id("take-seat")).to_be_visible()
+    page.get_by_test_id("take-seat-link").click()
+    page.wait_for_url(re.compile(r"\?token="))
+    until(page, "window.__kumiki.views > 0 && window.__kumiki.seat === 1")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn.")
+    # another browser, which never had a seat, is offered none
+    watcher = pages()
+    watcher.goto(server.url + created["spectate"])
+    until(watcher, "window.__kumiki.views > 0")
+    assert watcher.evaluate("window.__kumiki.seat") is None
+    expect(watcher.get_by_test_id("take-seat")).to_be_hidden()
 
 
 def test_two_players_in_two_browsers_and_a_refused_move(server: Any, pages: Any) -> None:

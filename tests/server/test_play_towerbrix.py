@@ -168,6 +168,51 @@ def test_the_clock_runs_on_with_no_one_connected_and_an_undo_cannot_escape_it(cl
     assert view["view"]["evaluations"][0]["problems"][0] == "the time ran out (1 s)"
 
 
+@pytest.mark.parametrize("turns", ["cycle", "free"])
+def test_an_imported_clock_move_is_nobodys_as_when_the_clock_played_it(client: TestClient, turns: str) -> None:
+    """The clock's move (``time``) is stored with no seat when the server's clock plays it; the game's record books
+    it to the seat that was to move (``time @1`` with free turns), and importing that record stored it as that
+    seat's move, so the imported game showed a person playing the clock's move. Imported, it is nobody's too."""
+    options = {**CLOCKED, "players": 2, "attempts": 1, "turns": turns}
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    game = create(client, seats, game="towerbrix", seed=5, options=options)
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": next(m for m in view["legal"] if m != "ok")})
+        live = receive_until(ws, view_at(2))  # the clock's move: the build, and the game (one attempt), ends
+    assert live["over"] and live["history"][1] == "time" and live["movers"] == [0, None]
+    record = client.get(f"/api/games/{game['id']}/record").text
+    imported = client.post("/api/records", content=record).json()
+    replay = client.get(f"/api/games/{imported['id']}/replay").json()
+    original = client.get(f"/api/games/{game['id']}/replay").json()
+    assert replay["moves"] == live["history"] and replay["movers"] == original["movers"] == [0, None]
+    assert replay["states"] == original["states"] and replay["winners"] == original["winners"]
+    with client.websocket_connect(f"/ws/games/{imported['id']}") as ws:
+        view = receive_until(ws, view_at(2))
+    assert view["movers"] == [0, None] and view["over"] and view["winners"] == live["winners"]
+    assert client.get(f"/api/games/{imported['id']}/record").text.split("\n\n")[1] == record.split("\n\n")[1]
+
+
+def test_a_player_cannot_play_the_clocks_move(client: TestClient) -> None:
+    """Only the clock says the time ran out: a seat that sent ``time`` ended the build at once (100 s left)."""
+    options = {**CLOCKED, "players": 2, "attempts": 2, "turns": "free", "time_limit": 100}
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    game = create(client, seats, game="towerbrix", seed=5, options=options)
+    with client.websocket_connect(url(game, 0)) as ws:
+        receive_until(ws, view_at(0))
+        for ply in (0, 1):
+            if ply:  # and once the clock runs
+                ws.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+                receive_until(ws, view_at(1))
+            ws.send_json({"type": "move", "ply": ply, "move": "time"})
+            error = receive_until(ws, lambda m: m["type"] == "error")
+            assert error["code"] == "illegal" and "the clock plays it" in error["message"]
+        ws.send_json({"type": "why", "move": "time"})
+        why = receive_until(ws, lambda m: m["type"] == "why")
+        assert not why["legal"] and "the clock plays it" in why["reason"]
+    assert client.get(f"/api/games/{game['id']}/replay").json()["moves"] == ["Y1 z 0,0"]
+
+
 def test_an_option_left_out_takes_the_catalogs_default(client: TestClient) -> None:
     """A tool that trusts /api/catalog's "default" gets that game: TowerBrix's free turns and voted waives."""
     listed = {

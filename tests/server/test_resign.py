@@ -1,8 +1,10 @@
 """Resigning: a person's seat gives up a game played against others; the game ends there, every other side wins,
-and the result is stored, kept over a restart, and noted in the record (no rule ended the game: no Result tag)."""
+and the result is stored, kept over a restart, and written in the record ([Resigned], its Result, and a comment), so
+that the record imported again is the same game over."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -53,7 +55,8 @@ def test_a_resignation_ends_the_game_for_the_other_side_and_is_stored(serve: Cal
     assert summary["status"] == "over" and summary["winners"] == [0] and summary["to_move"] is None
     record = client.get(f"/api/games/{game['id']}/record").text
     assert record.endswith(f"{move}\n# seat 1 (bob) resigned; winners: 0\n")
-    _game, state = kumiki.read_record(record)  # the moves read back as played; the note is a comment
+    assert '[Resigned "1"]' in record.splitlines() and '[Result "0"]' in record.splitlines()
+    _game, state = kumiki.read_record(record)  # the moves read back as played: no rule ended the game
     assert [str(m) for m in state.history] == [move] and not state.over
     replay = client.get(f"/api/games/{game['id']}/replay").json()
     assert replay["resigned"] == 1 and replay["winners"] == [0]
@@ -64,6 +67,77 @@ def test_a_resignation_ends_the_game_for_the_other_side_and_is_stored(serve: Cal
         assert view["over"] and view["resigned"] == 1 and view["winners"] == [0]
         ann.send_json({"type": "rematch"})  # a resigned game is over: play again
         assert receive_until(ann, lambda m: m["type"] == "rematch")["id"] != game["id"]
+
+
+def resign_and_import(client: TestClient, game: dict[str, Any], seat: int, moves: int) -> tuple[str, dict[str, Any]]:
+    """Play ``moves`` moves (each by the seat to move, its first legal move), resign ``seat``, export the record and
+    import it: (the record, the imported game's id and summary)."""
+    sockets = [client.websocket_connect(url(game, k)) for k in range(len(game["seats"]))]
+    with contextlib.ExitStack() as stack:
+        players = [stack.enter_context(ws) for ws in sockets]
+        views = [receive_until(ws, view_at(0)) for ws in players]
+        for ply in range(moves):
+            mover = views[0]["to_move"]
+            players[mover].send_json({"type": "move", "ply": ply, "move": views[mover]["legal"][0]})
+            views = [receive_until(ws, view_at(ply + 1)) for ws in players]
+        players[seat].send_json({"type": "resign"})
+        receive_until(players[seat], over)
+    record = client.get(f"/api/games/{game['id']}/record").text
+    imported = client.post("/api/records", content=record)
+    assert imported.status_code == 200, imported.text
+    return record, imported.json()
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "seat", "winners"),
+    [
+        ("kuzushi", {}, 1, [0]),
+        ("kuzushi", {"players": 4, "teams": 2}, 2, [1, 3]),  # the resigning seat's team loses
+        ("blokus3d", {"players": 3}, 0, [1, 2]),  # the others share the win
+        ("kozo", {"players": 2}, 1, [0]),
+    ],
+)
+def test_a_resigned_games_record_imports_as_that_game_over(
+    client: TestClient, name: str, options: dict[str, Any], seat: int, winners: list[int]
+) -> None:
+    """Play, resign, export the record, import it: the imported game is over, with the same winners (every side but
+    the resigning seat's, core.game.forfeit_winners), the same resignation, and the same record."""
+    players = options.get("players", 2)
+    seats = [{"kind": "human", "name": f"p{k}"} for k in range(players)]
+    game = create(client, seats, game=name, options=options, seed=3)
+    record, imported = resign_and_import(client, game, seat, moves=3)
+    original = client.get(f"/api/games/{game['id']}").json()
+    assert original["winners"] == winners
+    summary = client.get(f"/api/games/{imported['id']}").json()
+    assert summary["imported"] and summary["status"] == "over" and summary["to_move"] is None
+    assert summary["winners"] == winners and summary["moves"] == 3
+    with client.websocket_connect(f"/ws/games/{imported['id']}") as watcher:
+        view = receive_until(watcher, view_at(3))
+        assert view["over"] and view["resigned"] == seat and view["winners"] == winners
+        assert view["to_move"] is None and view["actors"] == [] and view["may_resign"] is False
+    replay = client.get(f"/api/games/{imported['id']}/replay").json()
+    assert replay["resigned"] == seat and replay["winners"] == winners
+    assert replay["moves"] == client.get(f"/api/games/{game['id']}/replay").json()["moves"]
+    again = client.get(f"/api/games/{imported['id']}/record").text
+    result = [line for line in record.splitlines() if line.startswith(("[Result", "[Resigned", "#"))]
+    assert result == [f'[Resigned "{seat}"]', f'[Result "{" ".join(map(str, winners))}"]', result[-1]]
+    assert [line for line in again.splitlines() if line.startswith(("[Result", "[Resigned", "#"))] == result
+    assert again.split("\n\n", 1)[1] == record.split("\n\n", 1)[1]  # the same moves and closing comment
+
+
+def test_a_record_that_says_a_seat_resigned_is_checked_on_import(client: TestClient) -> None:
+    """[Resigned] must name a seat of a game that was still going, and a Result beside it must be its winners."""
+    moves = "\nB 1,0\nB -1,0\n"
+    for tags, words in (
+        ('[Resigned "2"]', "the seat that resigned, 0…1"),
+        ('[Resigned "1"]\n[Result "1"]', 'seat 1\'s resignation gives the result "0"'),
+        ('[tiles "1"]\n[Resigned "0"]', "the moves end the game by its rules"),
+    ):
+        played = moves.rsplit("B -1,0", 1)[0] if "tiles" in tags else moves  # one tile each: over after B 1,0
+        answer = client.post("/api/records", content=f'[Game "kuzushi"]\n{tags}\n{played}')
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+    solo = '[Game "kozo"]\n[Players "1"]\n[Resigned "0"]\n'
+    assert "no one to resign to" in client.post("/api/records", content=solo).json()["error"]
 
 
 def test_in_a_team_game_the_resigning_seats_team_loses(client: TestClient) -> None:

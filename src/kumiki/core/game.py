@@ -188,6 +188,12 @@ class State(ABC):
         change. (A person's such move is played: people may approve what they like.)"""
         return self.adds_nothing(move, player)
 
+    def clock_only(self, move: Move) -> bool:
+        """Whether ``move`` is one only a front end's clock plays (TowerBrix's ``time``, when the time is up): a
+        server refuses it from a player, who could otherwise end the time at once. The rules accept it from the seat
+        a record books it to."""
+        return False
+
     @abstractmethod
     def copy(self) -> State:
         """An independent copy."""

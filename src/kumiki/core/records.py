@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError, quoted
-from kumiki.core.game import Game, State
-from kumiki.core.options import OptionValue, format_value
+from kumiki.core.game import Game, State, forfeit_winners
+from kumiki.core.options import OptionValue, format_value, whole
 from kumiki.core.registry import game_class, load_game
 
 FROM_THE_GAME = ("Game", "Players", "Seed")  # written from the state itself
 INFORMATIONAL = ("Result", "Event", "Date", "Generator")  # a writer may give these (and Player0 … PlayerN)
-RESERVED = FROM_THE_GAME + INFORMATIONAL
+# The seat that resigned after the last move: no rule ended the game, so the moves alone cannot say it is over.
+RESIGNED = "Resigned"
+RESERVED = (*FROM_THE_GAME, *INFORMATIONAL, RESIGNED)
 _PLAYER_TAG = re.compile(r"Player\d+")
 _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
@@ -128,12 +130,44 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     return game, seed
 
 
-def _check_result(record: Record, state: State) -> None:
+def _no_one_to_resign_to(state: State, seat: int) -> str | None:
+    """Why ``seat`` cannot have resigned this position, or None: a game its rules ended, or one of a single side
+    (a co-operative game, a solo game), where a resignation would leave nobody to win."""
+    if state.over:
+        return "the moves end the game by its rules: nobody resigned it"
+    if not forfeit_winners(state, seat):
+        return "a game of one side has no one to resign to"
+    return None
+
+
+def resigned_seat(record: Record, state: State) -> int | None:
+    """The seat the record's ``[Resigned]`` tag says gave the game up after its last move (``state`` is the position
+    after the moves), or None when it has no such tag. The game then ended there, and every seat not on that seat's
+    side won (``core.game.forfeit_winners``): a resignation (the web server's Resign) is no rule, so only this tag
+    lets a record that is read back say so. RecordError names the tag's line when it cannot be."""
+    if RESIGNED not in record.tags:
+        return None
+    text, line = record.tags[RESIGNED].strip(), record.tag_lines[RESIGNED]
+    seat = whole(tag_value(text))
+    players = state.game.players
+    if seat is None or not 0 <= seat < players:
+        raise RecordError(
+            f"line {line}: bad tag value [{RESIGNED} {quoted(text, 20)}]: the seat that resigned, 0…{players - 1}", line
+        )
+    why = _no_one_to_resign_to(state, seat)
+    if why is not None:
+        raise RecordError(f'line {line}: [{RESIGNED} "{seat}"]: {why}', line)
+    return seat
+
+
+def _check_result(record: Record, state: State, resigned: int | None) -> None:
     if "Result" not in record.tags:
         return
     text = record.tags["Result"].strip()
     line = record.tag_lines["Result"]
     if text in _UNFINISHED:
+        if resigned is not None:
+            raise RecordError(f'line {line}: [Result "{text}"] says the game goes on, but [{RESIGNED}] ends it', line)
         return
     try:
         claimed = sorted(int(part) for part in text.split())
@@ -141,14 +175,16 @@ def _check_result(record: Record, state: State) -> None:
         raise RecordError(
             f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces, or *", line
         ) from None
-    if not state.over:
+    if not state.over and resigned is None:
         raise RecordError(
             f"line {line}: the record is truncated: [Result] says the game ended, but it goes on after the last move",
             line,
         )
-    if claimed != sorted(state.winners()):
-        actual = " ".join(map(str, state.winners()))
-        raise RecordError(f'line {line}: bad tag value [Result "{text}"]: the moves give the result "{actual}"', line)
+    winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
+    if claimed != sorted(winners):
+        actual = " ".join(map(str, winners))
+        given_by = "the moves give" if resigned is None else f"seat {resigned}'s resignation gives"
+        raise RecordError(f'line {line}: bad tag value [Result "{text}"]: {given_by} the result "{actual}"', line)
 
 
 def read_record(text: str) -> tuple[Game, State]:
@@ -177,7 +213,7 @@ def read_record(text: str) -> tuple[Game, State]:
                 state.play(move, player=seat)
         except ValueError as error:  # IllegalMove, or any other refusal: always with its line
             raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
-    _check_result(record, state)
+    _check_result(record, state, resigned_seat(record, state))
     return game, state
 
 
@@ -197,11 +233,28 @@ def generator() -> str:
     return f"kumiki {__version__}"
 
 
+def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
+    """The seat a writer's ``Resigned`` tag names (written back as its number), or None; ValueError when it names
+    no seat or the position cannot have been resigned (see ``_no_one_to_resign_to``)."""
+    if RESIGNED not in extra:
+        return None
+    value = extra[RESIGNED]
+    seat = whole(tag_value(value) if isinstance(value, str) else value)
+    if seat is None or not 0 <= seat < state.game.players:
+        raise ValueError(f"tag {RESIGNED!r}: the seat that resigned, 0…{state.game.players - 1}, not {value!r}")
+    why = _no_one_to_resign_to(state, seat)
+    if why is not None:
+        raise ValueError(f"tag {RESIGNED!r}: {why}")
+    extra[RESIGNED] = seat
+    return seat
+
+
 def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …).
 
     The ``Generator`` tag names the Kumiki release that wrote the record (a program that rewrites records may give
-    its own); reading does not need it.
+    its own); reading does not need it. ``Resigned`` (a seat) says that seat gave the game up after the last move:
+    the record's ``Result`` is then every seat not on its side (``core.game.forfeit_winners``).
     """
     game = state.game
     lines = [f'[Game "{game.name}"]', f'[Players "{game.players}"]']
@@ -215,22 +268,24 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
         if name in extra:
             raise ValueError(f"tag {name!r} is written from the game itself and cannot be given")
     for name in extra:  # any other tag would be read back as an option the game does not have
-        if name not in INFORMATIONAL and not (
+        if name not in (*INFORMATIONAL, RESIGNED) and not (
             isinstance(name, str) and _PLAYER_TAG.fullmatch(name) and int(name[6:]) < game.players
         ):
             raise ValueError(
-                f"tag {name!r}: a record's tags are Event, Date, Result, Generator, Player0…Player{game.players - 1} "
-                "and the game's options"
+                f"tag {name!r}: a record's tags are Event, Date, Result, Generator, Resigned, "
+                f"Player0…Player{game.players - 1} and the game's options"
             )
-    actual = " ".join(map(str, state.winners()))
+    resigned = _resigned_tag(state, extra)
+    ended = state.over or resigned is not None
+    actual = " ".join(map(str, state.winners() if resigned is None else forfeit_winners(state, resigned)))
     if "Result" in extra:
         given = str(extra["Result"]).strip()
-        if not state.over and given in _UNFINISHED:  # "*" (or "") for a game that goes on, as read_record takes it
+        if not ended and given in _UNFINISHED:  # "*" (or "") for a game that goes on, as read_record takes it
             extra["Result"] = given
-        elif not state.over or sorted(given.split()) != sorted(actual.split()):
-            wanted = f'"{actual}"' if state.over else "none: the game is not over"
+        elif not ended or sorted(given.split()) != sorted(actual.split()):
+            wanted = f'"{actual}"' if ended else "none: the game is not over"
             raise ValueError(f"tag 'Result' must be the game's result ({wanted}), not {extra['Result']!r}")
-    elif state.over:  # an unfinished game has no result: no tag (not "*", no index list)
+    elif ended:  # an unfinished game has no result: no tag (not "*", no index list)
         extra["Result"] = actual
     extra.setdefault("Generator", generator())
     for name, value in extra.items():  # every name passed the check above: letters, digits, underscores

@@ -30,7 +30,7 @@ from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
-from kumiki.core.records import parse_record
+from kumiki.core.records import RESIGNED, parse_record, resigned_seat
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
@@ -43,6 +43,7 @@ from kumiki.server.rooms import (
     Hub,
     Refusal,
     Unreplayable,
+    by_the_clock,
     error_message,
     one_line,
     record_ready,
@@ -320,7 +321,9 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
 
 
 def import_record(storage: Storage, text: str) -> dict[str, Any]:
-    """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it."""
+    """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it. A record whose
+    ``[Resigned]`` tag names a seat is stored resigned by that seat, as the game it came from was: over, with every
+    other side its winners."""
     try:
         parsed = parse_record(text)
         if len(parsed.moves) > MAX_PLIES:  # before any replay: a megabyte of "ok" lines is 170,000 moves
@@ -330,6 +333,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         narrowed = WEB_OPTIONS.get(name, {})
         check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
         game, final = read_record(text)
+        resigned = resigned_seat(parsed, final)  # (read_record has checked it)
     except RecordError as error:
         raise BadRequest(one_line(error)) from None
     if game.name not in WEB_GAMES:
@@ -342,6 +346,8 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     moves: list[tuple[int | None, str]] = []
     for ply, move in enumerate(final.history):
         seat = replay.to_move if played_by is None else played_by[ply]
+        if by_the_clock(replay, move, seat):
+            seat = None  # the clock's move is nobody's: stored with no seat, as when the server's clock plays it
         moves.append((seat, str(move)))
         replay.play(move, player=seat)
     now = time.time()
@@ -360,7 +366,9 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         seats=seats,
         **result_columns(final),
     )
-    storage.create_game(row, moves)
+    if resigned is not None:  # as Room.resign stores it: over, nobody to move, every other side the winners
+        row.status, row.to_move, row.winners = "over", None, forfeit_winners(final, resigned)
+    storage.create_game(row, moves, resigned)
     return {"id": game_id, "replay": f"/replay/{game_id}"}
 
 
@@ -561,11 +569,13 @@ def create_app(
                 f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else _agent_tag(s.name, s.level)
                 for s in room.row.seats
             }  # (a name stored before names were cleaned may hold a control character no record line can)
+            # a resignation is no rule: [Resigned] says who gave the game up, and the Result is every other side
+            ended = {} if room.resigned is None else {RESIGNED: room.resigned}
             try:
-                text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags})
+                text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags, **ended})
             except ValueError as error:  # a game stored before its options were checked for one line
                 raise BadRequest(f"this game has no record: {one_line(error)}", 409) from None
-            if room.resigned is not None:  # no rule ended it, so no Result tag: a comment after the last move says how
+            if room.resigned is not None:  # and a comment after the last move says it to a reader
                 winners = " ".join(map(str, room.winners())) or "none"
                 text += f"# seat {room.resigned} ({tags[f'Player{room.resigned}']}) resigned; winners: {winners}\n"
         finally:

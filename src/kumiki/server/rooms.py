@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from kumiki import IllegalMove, State
+from kumiki import IllegalMove, Move, State
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
@@ -78,6 +78,22 @@ def rebuild(row: GameRow, moves: list[tuple[int | None, str]]) -> State:
     """The position after the stored moves, replayed from the seed and options (and the seat of each move, which
     matters where several seats may act at once)."""
     return replay(row.game, row.options, row.seed, [text for _seat, text in moves], [seat for seat, _ in moves])
+
+
+def state_clock(state: State) -> tuple[float, int, str] | None:
+    """The position's running clock as (seconds, the ply it runs from, the move it plays when the time is up), or
+    None: a state may have one (TowerBrix's challenge 2) through ``state.clock()``; the server runs it."""
+    hook = getattr(state, "clock", None)
+    found = hook() if hook is not None else None
+    return None if found is None else (float(found[0]), int(found[1]), str(found[2]))
+
+
+def by_the_clock(state: State, move: Move | str, seat: int | None) -> bool:
+    """Whether ``seat`` playing ``move`` here is what the server's clock does when the time is up: the running
+    clock's move, played for the seat to move. The server stores such a move with no seat (nobody played it), so an
+    imported record's clock move is stored so too, not as the move of the seat the record books it to."""
+    found = state_clock(state)
+    return found is not None and str(move) == found[2] and seat == state.to_move
 
 
 def record_ready(over: bool, imported: bool, chance: bool) -> bool:
@@ -341,6 +357,8 @@ class Room:
                 raise Refusal("too_long", f"this game has reached the server's {MAX_PLIES} moves: it can go no further")
             try:
                 move = state.game.parse_move(text)
+                if state.clock_only(move):
+                    raise Refusal("illegal", f"{move}: the clock plays it when the time is up, not a player")
                 if ply != len(state.history):
                     stale = state.late_move_refusal(move, ply, seat)
                     if stale is not None:
@@ -372,6 +390,8 @@ class Room:
         else:
             try:
                 move = state.game.parse_move(text)
+                if state.clock_only(move):
+                    raise IllegalMove(f"{move}: the clock plays it when the time is up, not a player")
                 state.copy().play(move, player=seat)
                 legal, reason = True, f"{move} is a legal move now"
             except (IllegalMove, ValueError, OverflowError) as error:  # any refusal of the engine, in its words
@@ -406,8 +426,7 @@ class Room:
     def clock(self) -> tuple[float, float, int, str] | None:
         """The game's running clock as (seconds, deadline, ply, move), or None: a state may have one (TowerBrix's
         challenge 2) through ``state.clock()``; it runs from when move ``ply`` was stored, a restart included."""
-        hook = getattr(self.state, "clock", None)
-        found = hook() if hook is not None and not self.row.imported and self.resigned is None else None
+        found = state_clock(self.state) if not self.row.imported and self.resigned is None else None
         if found is None:
             return None
         seconds, ply, move = found

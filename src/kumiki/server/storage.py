@@ -204,7 +204,10 @@ class Storage:
 
     # ------------------------------------------------------------------ writes
 
-    def create_game(self, row: GameRow, moves: Sequence[tuple[int | None, str]] = ()) -> None:
+    def create_game(
+        self, row: GameRow, moves: Sequence[tuple[int | None, str]] = (), resigned: int | None = None
+    ) -> None:
+        """Store a new game with its seats, and (an imported record) its moves and the seat that resigned it."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values({c.name: getattr(row, c.name) for c in games_table.c}))
@@ -220,6 +223,8 @@ class Storage:
                         for k, (seat, text) in enumerate(moves)
                     ],
                 )
+            if resigned is not None:
+                conn.execute(insert(resignations_table).values(game_id=row.id, seat=resigned, time=now))
 
     def add_move(self, game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
         """Store move number ``ply`` and the game's new status in one transaction; returns its time."""

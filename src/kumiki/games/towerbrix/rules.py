@@ -525,6 +525,10 @@ class TowerBrixState(State):
         free = self.game.options["turns"] == "free"
         return player in self.oks or (free and bool(self.tower_problems()))
 
+    def clock_only(self, move: Move) -> bool:
+        """``time`` says challenge 2's time ran out: a clock plays it, never a player."""
+        return isinstance(move, TowerBrixMove) and move.kind == "time"
+
     def copy(self) -> TowerBrixState:
         twin = TowerBrixState(self.game, _blank=True)
         twin.seed = self.seed

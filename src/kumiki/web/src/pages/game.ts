@@ -18,20 +18,28 @@ function sidesOf(msg: ViewMessage): number[][] {
   return [...sides.keys()].sort((a, b) => a - b).map((team) => sides.get(team) ?? []);
 }
 
-/** The seat token: from ?token= (then remembered per game), else the remembered one; none means spectator. */
-function seatToken(id: string): string | null {
-  const key = `kumiki.token.${id}`;
-  const fromUrl = new URLSearchParams(location.search).get("token");
-  if (fromUrl) {
-    localStorage.setItem(key, fromUrl);
-    return fromUrl;
-  }
-  return localStorage.getItem(key);
+/** Where this browser remembers the token of the seat it played in a game. */
+const tokenKey = (id: string) => `kumiki.token.${id}`;
+
+/** The seat token this page plays with: the one in its own address (?token=, an invite link or a reload of one);
+ * none means a spectator. An address without a token is the game's spectator link, so it watches whoever opens
+ * it, also in a browser that holds a seat of this game: that seat is only offered as a link (rememberedSeat). */
+function seatToken(): string | null {
+  return new URLSearchParams(location.search).get("token") || null;
+}
+
+/** The invite link of a seat this browser played in game `id` (remembered once the server accepted its token), to
+ * offer on the spectator page; null when it holds none. */
+function rememberedSeat(id: string): string | null {
+  const token = localStorage.getItem(tokenKey(id));
+  return token ? `/game/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}` : null;
 }
 
 export function gamePage(app: HTMLElement, id: string): void {
-  const token = seatToken(id);
-  if (token && !location.search.includes("token=")) history.replaceState(null, "", `${location.pathname}?token=${encodeURIComponent(token)}`);
+  const token = seatToken();
+  const ownSeat = token ? null : rememberedSeat(id);
+  const takeSeat = h("p", { class: "small", "data-testid": "take-seat", hidden: "" }, "You are watching. This browser has a seat in this game: ",
+    h("a", { href: ownSeat ?? "", "data-testid": "take-seat-link" }, "play your seat"), ".");
   const status = h("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }, "Connecting…");
   const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
   const scores = h("table", { class: "scores", "data-testid": "scores" });
@@ -67,7 +75,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   let tutorial: ReturnType<typeof tutorialBox> | null = null;
   const tutorialSlot = h("div", {});
   const actions = h("div", { class: "view-buttons" }, undo, resign);
-  const panel = h("aside", { class: "panel" }, tutorialSlot, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
+  const panel = h("aside", { class: "panel" }, tutorialSlot, takeSeat, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -114,6 +122,8 @@ export function gamePage(app: HTMLElement, id: string): void {
         tutorialSlot.append(tutorial.element);
       }
       help.textContent = msg.seat === null ? "You are watching this game." : module.help;
+      if (msg.seat !== null && token) localStorage.setItem(tokenKey(id), token); // a token the server accepted
+      takeSeat.hidden = msg.seat !== null || !ownSeat || !!msg.imported;
     }
     if ((msg.chat ?? 0) > chat.count()) {
       // lines said before this page connected (or while it was away); new ones then come over the socket
