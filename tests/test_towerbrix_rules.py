@@ -354,6 +354,8 @@ def test_bad_options_are_named():
         ({"brick": "2by1"}, "brick"),
         ({"mode": "intro", "deck": "pink"}, "deck"),
         ({"box_long": 3.0}, "box_long"),
+        ({"total": 123}, "total': at most 122"),  # beyond the green deck's points: it dealt them all, unsaid
+        ({"total": 200, "deck": "pink"}, "total': at most"),
     ]:
         with pytest.raises(ValueError, match=named):
             kumiki.load_game("towerbrix", **options)

@@ -80,6 +80,11 @@ class TowerBrix(Game):
             raise ValueError("option 'deck': too few 2-point cards for the intro variant")
         if not pool:
             raise ValueError("option 'deck': no cards")
+        points = sum(card.points for card in self.deck)
+        if self.mode != "intro" and o["total"] is not None and o["total"] > points:  # it dealt the whole deck, unsaid
+            raise ValueError(
+                f"option 'total': at most {points}, the points of every card in the deck, not {o['total']}"
+            )
 
     def new_state(self, seed: int | None = None) -> TowerBrixState:
         return TowerBrixState(self, checked_seed(seed))
