@@ -27,7 +27,12 @@ def code_blocks(path: Path, language: str) -> list[str]:
 
 
 # A block that uses an optional extra runs only where the extra is installed (make test installs every extra).
-EXTRAS = {"kumiki.interop.pettingzoo": "pettingzoo", "kumiki.interop.gymnasium": "gymnasium", "pyspiel": "pyspiel"}
+EXTRAS = {
+    "kumiki.interop.pettingzoo": "pettingzoo",
+    "kumiki.interop.gymnasium": "gymnasium",
+    "pyspiel": "pyspiel",
+    "openspiel:mcts": "pyspiel",
+}
 
 
 def needs_missing_extra(block: str) -> bool:
@@ -314,3 +319,64 @@ def test_kozo_worked_example_move_notes_are_the_moves_played() -> None:
             margin = re.search(r"\(margin ([\d.]+)°\)", note)
             if margin:
                 assert float(margin[1]) == state.to_json()["margin_deg"]
+
+
+# ------------------------------------------------------------------------ agents, arena, interop: their examples
+
+AGENTS_DOC = ROOT / "docs" / "agents.md"
+ARENA_DOC = ROOT / "docs" / "arena.md"
+INTEROP_DOC = ROOT / "docs" / "interop.md"
+
+
+def test_agents_python_blocks_run() -> None:
+    run_blocks(AGENTS_DOC)
+
+
+def test_interop_python_blocks_run_and_print_what_they_say(capsys: pytest.CaptureFixture[str]) -> None:
+    run_blocks(INTEROP_DOC)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:2] == ["242", "71 B 1,0"]  # the encoding's block, as its comments say
+    if importlib.util.find_spec("pyspiel") is not None:
+        assert "338 48" in printed
+
+
+def _first_study(text: str) -> str:
+    match = re.search(r"Save this as `first.toml`:\n\n```toml\n(.*?)```", text, re.S)
+    assert match is not None, "docs/arena.md shows no first.toml"
+    return match[1]
+
+
+def test_arena_first_study_and_its_python_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first study, cut to one seed block, runs from the command line and from the Python example; the one-line
+    error the page shows for a mistake in the file is the one the command prints."""
+    import subprocess
+
+    pytest.importorskip("scipy")
+    text = ARENA_DOC.read_text(encoding="utf-8")
+    study = _first_study(text)
+    assert re.search(r"^games = 100 ", study, re.M)
+    (tmp_path / "first.toml").write_text(re.sub(r"^games = 100 ", "games = 1 ", study, flags=re.M), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    blocks = code_blocks(ARENA_DOC, "python")
+    assert len(blocks) == 1 and 'backend="pool", workers=2' in blocks[0]
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(blocks[0].replace('backend="pool", workers=2', 'backend="serial"'), "arena.md", "exec"), namespace)
+    assert (tmp_path / "results" / "x" / "report.html").is_file()
+    # A mistake in the file: the line the page shows.
+    shown = re.search(r"^(first\.toml: options: .*)$", text, re.M)
+    assert shown is not None
+    (tmp_path / "first.toml").write_text(study.replace("size = 6", "size = 50"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "kumiki", "arena", "run", "first.toml"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == shown[1]
+
+
+def test_adding_a_game_registry_diff_applies_to_the_registry() -> None:
+    """The diff of step 6 is the registry as it is, plus the new line: its context lines are the file's, in order."""
+    (diff,) = code_blocks(ADDING_A_GAME, "diff")
+    context = [line[1:] for line in diff.splitlines() if line.startswith(" ")]
+    registry = (ROOT / "src" / "kumiki" / "core" / "registry.py").read_text(encoding="utf-8")
+    start = registry.index("_GAMES: dict[str, str] = {\n")
+    assert registry[start:].splitlines()[: len(context)] == context

@@ -84,3 +84,37 @@ def test_a_seat_is_an_int_not_a_bool() -> None:
     assert state.view(np.int64(0)) == state.view(0) and state.may_act(np.int64(1))  # numpy integers are seats
     state.play("Y1 z 0,0", player=np.int64(1))
     assert state.movers == [1] and type(state.movers[0]) is int
+
+
+@pytest.mark.parametrize("value", [True, np.bool_(True), "1", None, [1, 0], 1 + 0j])
+def test_a_towerbrix_corner_that_is_no_number_is_refused(value: object) -> None:
+    """str(move) wrote True as 1 and "1" as 1 (played silently), and float() raised TypeError on the rest."""
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    with pytest.raises(IllegalMove, match="a coordinate is a number"):
+        state.play(TowerBrixMove("place", "Y1", "z", value, 0.0))  # type: ignore[arg-type]
+    assert state.history == []
+
+
+def test_a_towerbrix_corner_of_ints_or_numpy_numbers_is_played_as_floats() -> None:
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    state.play(TowerBrixMove("place", "Y1", "z", np.int64(0), np.float32(0.5)))  # type: ignore[arg-type]
+    assert state.history == [TowerBrixMove("place", "Y1", "z", 0.0, 0.5)]
+    assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+
+
+def test_a_towerbrix_waive_vote_names_its_card_by_whole_numbers() -> None:
+    """The text of a vote for seat 1.7 read 'waive 1.1': another card was voted away without a word."""
+    state = kumiki.load_game("towerbrix", mode="challenge", challenge=9, waive="vote").new_state(seed=1)
+    with pytest.raises(IllegalMove, match="by whole numbers"):
+        state.play(TowerBrixMove("waive", x=1.7, y=1.0))
+    assert state.history == []
+
+
+@pytest.mark.parametrize("cells", [np.True_, (np.array([3, 4, 0]),)])
+def test_a_blokus3d_move_with_numpy_cells_and_a_known_key_is_refused(cells: object) -> None:
+    """The key found a cached move, and comparing its cells with numpy's raised numpy's own ValueError."""
+    state = kumiki.load_game("blokus3d").new_state(seed=1)
+    move = dataclasses.replace(state.legal_moves()[0], cells=cells)
+    with pytest.raises(IllegalMove):
+        state.play(move)
+    assert state.history == []

@@ -111,7 +111,9 @@ class Blokus3D(Game):
         action), so its ``key`` may be trusted. A key set by hand, or copied from another move, could name another
         placement than the piece and cells that the history and the record write."""
         cached = self._moves.get(move.key) if type(move.key) is int else None
-        return cached is move or (cached is not None and cached == move)  # identity first: the usual case, cheap
+        if cached is move:  # identity first: the usual case, cheap
+            return True
+        return cached is not None and _is_plain(move.cells) and cached == move
 
     def placement(self, move: Blokus3DMove) -> tuple[Orientation, int, int]:
         """``(orientation, tz, pos)`` of a move (whose shape ``parse_move`` has already checked)."""
@@ -128,6 +130,12 @@ class Blokus3D(Game):
         if not (0 <= tx < SIZE and 0 <= ty < SIZE):
             return o, tz, -1  # off the board: no column (tx * STRIDE + ty would name a column of another row)
         return o, tz, tx * STRIDE + ty
+
+
+def _is_plain(cells: object) -> bool:
+    """Whether ``cells`` is a tuple of tuples of ints, which ``==`` compares without surprise (a numpy value in a
+    move built in code answers ``==`` with an array, whose truth numpy refuses with a ValueError)."""
+    return type(cells) is tuple and all(type(c) is tuple and all(type(v) is int for v in c) for c in cells)
 
 
 def _checked(move: Blokus3DMove) -> Blokus3DMove:

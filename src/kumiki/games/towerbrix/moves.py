@@ -10,11 +10,12 @@ brick's minimum corner ``x,y`` on the table plane; the brick is then lowered unt
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from kumiki.core.errors import MoveSyntaxError, quoted
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted
 from kumiki.core.game import Move
 from kumiki.games.towerbrix.bricks import AXES, BRICK_IDS, Brick, place
 
@@ -75,6 +76,25 @@ def remove_move(brick: str) -> TowerBrixMove:
 def waive_move(seat: int, place_in_hand: int) -> TowerBrixMove:
     """A vote to waive seat ``seat``'s card number ``place_in_hand`` (from 1), face down."""
     return TowerBrixMove("waive", x=float(seat), y=float(place_in_hand))
+
+
+def _real(value: object, move: TowerBrixMove) -> float:
+    """A coordinate of a move built in code as a float (an int or a numpy number becomes one); IllegalMove for a
+    bool, a text or anything else, which ``str(move)`` would write as another number or not at all."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's bool is no Real either
+        raise IllegalMove(f"{move!r}: a coordinate is a number, not {value!r}")
+    return float(value)
+
+
+def checked_numbers(move: TowerBrixMove) -> TowerBrixMove:
+    """A move built in code with its ``x`` and ``y`` as floats, or IllegalMove: a placement's corner is two
+    numbers, a waive vote's seat and place are whole numbers (its text would truncate 2.7 to seat 2)."""
+    if move.kind not in ("place", "waive"):
+        return move
+    x, y = _real(move.x, move), _real(move.y, move)
+    if move.kind == "waive" and not (x.is_integer() and y.is_integer()):
+        raise IllegalMove(f"{move!r}: a waive vote names a seat and a place in the hand by whole numbers")
+    return TowerBrixMove(move.kind, move.brick, move.axis, x, y)
 
 
 def _brick(name: str, text: str) -> str:

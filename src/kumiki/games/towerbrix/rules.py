@@ -31,6 +31,7 @@ from kumiki.games.towerbrix.moves import (
     MOVE_KINDS,
     OK,
     TowerBrixMove,
+    checked_numbers,
     format_number,
     is_edit,
     parse_towerbrix_move,
@@ -385,6 +386,8 @@ class TowerBrixState(State):
         elif move.kind not in MOVE_KINDS:  # a move built in code: its text would read as another kind
             raise IllegalMove(f"{move!r}: a TowerBrix move's kind is one of {', '.join(MOVE_KINDS)}")
         else:
+            if type(move.x) is not float or type(move.y) is not float or move.kind == "waive":  # ints, numpy, text
+                move = checked_numbers(move)
             move = self.game.parse_move(str(move))
         player = self.require_actor(player, move)
         self.check(move, player)
