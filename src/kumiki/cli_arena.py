@@ -227,16 +227,10 @@ def ratings_command(
     except ImportError as error:
         _fail(str(error))
     if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
-        why = "one agent: no ratings (the report gives the seats' shares)\n"
-        sys.stdout.write("[]\n" if as_json else why)
-        if as_json:  # the empty list is the contract's answer; a script's user still reads why on stderr
-            sys.stderr.write(f"note: {why}")
+        _no_ratings("one agent: no ratings (the report gives the seats' shares)", as_json)
         return
     if not table:  # co-operative games, or none yet: nobody played against anybody
-        why = "no games between sides to rate (a co-operative study reports success rates instead)\n"
-        sys.stdout.write("[]\n" if as_json else why)
-        if as_json:
-            sys.stderr.write(f"note: {why}")
+        _no_ratings("no games between sides to rate (a co-operative study reports success rates instead)", as_json)
         return
     if as_json:
         sys.stdout.write(json.dumps([r.to_json() for r in table]) + "\n")
@@ -256,6 +250,16 @@ def ratings_command(
             f"note: {agent} {how} every game it played: the games put no limit on its rating, "
             f"the model's prior sets it (read it as far {side})\n"
         )
+
+
+def _no_ratings(why: str, as_json: bool) -> None:
+    """Say why there is nothing to rate: the line itself, or with ``--json`` the contract's empty list on stdout
+    and the line on stderr, where a script's user still reads it."""
+    if as_json:
+        sys.stdout.write("[]\n")
+        sys.stderr.write(f"note: {why}\n")
+    else:
+        sys.stdout.write(f"{why}\n")
 
 
 @arena_app.command("report")

@@ -130,14 +130,18 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     return game, seed
 
 
-def _no_one_to_resign_to(state: State, seat: int) -> str | None:
-    """Why ``seat`` cannot have resigned this position, or None: a game its rules ended, or one of a single side
-    (a co-operative game, a solo game), where a resignation would leave nobody to win."""
+def _resigner(value: object, state: State) -> tuple[int | None, str | None]:
+    """The seat a ``Resigned`` tag's value names (None if it names no seat of this game) and why that seat cannot
+    have resigned this position (None if it can): a game its rules ended, or one of a single side (a co-operative
+    game, a solo game), where a resignation would leave nobody to win. The reader and the writer word the errors."""
+    seat = whole(tag_value(value) if isinstance(value, str) else value)
+    if seat is None or not 0 <= seat < state.game.players:
+        return None, None
     if state.over:
-        return "the moves end the game by its rules: nobody resigned it"
+        return seat, "the moves end the game by its rules: nobody resigned it"
     if not forfeit_winners(state, seat):
-        return "a game of one side has no one to resign to"
-    return None
+        return seat, "a game of one side has no one to resign to"
+    return seat, None
 
 
 def resigned_seat(record: Record, state: State) -> int | None:
@@ -148,13 +152,12 @@ def resigned_seat(record: Record, state: State) -> int | None:
     if RESIGNED not in record.tags:
         return None
     text, line = record.tags[RESIGNED].strip(), record.tag_lines[RESIGNED]
-    seat = whole(tag_value(text))
-    players = state.game.players
-    if seat is None or not 0 <= seat < players:
+    seat, why = _resigner(text, state)
+    if seat is None:
+        last = state.game.players - 1
         raise RecordError(
-            f"line {line}: bad tag value [{RESIGNED} {quoted(text, 20)}]: the seat that resigned, 0…{players - 1}", line
+            f"line {line}: bad tag value [{RESIGNED} {quoted(text, 20)}]: the seat that resigned, 0…{last}", line
         )
-    why = _no_one_to_resign_to(state, seat)
     if why is not None:
         raise RecordError(f'line {line}: [{RESIGNED} "{seat}"]: {why}', line)
     return seat
@@ -235,14 +238,13 @@ def generator() -> str:
 
 def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
     """The seat a writer's ``Resigned`` tag names (written back as its number), or None; ValueError when it names
-    no seat or the position cannot have been resigned (see ``_no_one_to_resign_to``)."""
+    no seat or the position cannot have been resigned (see ``_resigner``)."""
     if RESIGNED not in extra:
         return None
     value = extra[RESIGNED]
-    seat = whole(tag_value(value) if isinstance(value, str) else value)
-    if seat is None or not 0 <= seat < state.game.players:
+    seat, why = _resigner(value, state)
+    if seat is None:
         raise ValueError(f"tag {RESIGNED!r}: the seat that resigned, 0…{state.game.players - 1}, not {value!r}")
-    why = _no_one_to_resign_to(state, seat)
     if why is not None:
         raise ValueError(f"tag {RESIGNED!r}: {why}")
     extra[RESIGNED] = seat

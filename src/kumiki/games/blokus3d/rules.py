@@ -234,7 +234,8 @@ class Blokus3DState(State):
         o, tz, pos = g.placement(move)
         if not self._fits(o, tz, pos, colour):
             raise IllegalMove(f"{move}: {self._reason(move, o, colour)}")
-        move = g.move_for(o, tz, pos)  # the canonical move: cells sorted as the notation lists them, plain ints
+        if move.key < 0:  # checked above: the canonical move, cells sorted as the notation lists them, plain ints
+            move = g.move_for(o, tz, pos)
         self._place(o, tz, pos, colour)
         self.history.append(move)
         self._next_colour(colour)
