@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -115,6 +116,24 @@ def test_copies_are_independent(name, seed):
         after_twin = snapshot(twin)
         state.copy().play(state.legal_moves()[0])
         assert snapshot(twin) == after_twin
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pickled_states_play_on_alike(name, seed):
+    """A state sent to another process (multiprocessing, Ray) or saved with pickle plays on as the original."""
+    rng = random.Random(seed + 200)
+    for state in random_game(name, seed):
+        if state.over or rng.random() > 0.2:
+            continue
+        twin = pickle.loads(pickle.dumps(state))
+        assert snapshot(twin) == snapshot(state)
+        assert [str(m) for m in twin.legal_moves()] == [str(m) for m in state.legal_moves()]
+        move = state.legal_moves()[0]
+        twin.play(twin.game.parse_move(str(move)))
+        copy = state.copy()
+        copy.play(move)
+        assert snapshot(twin) == snapshot(copy)
 
 
 @pytest.mark.parametrize("name", GAMES)

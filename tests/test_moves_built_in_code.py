@@ -10,6 +10,8 @@ import pytest
 
 import kumiki
 from kumiki.core.errors import IllegalMove
+from kumiki.games.blokus3d.moves import Blokus3DMove
+from kumiki.games.kozo.moves import KozoMove
 from kumiki.games.towerbrix.moves import TowerBrixMove
 
 
@@ -117,4 +119,24 @@ def test_a_blokus3d_move_with_numpy_cells_and_a_known_key_is_refused(cells: obje
     move = dataclasses.replace(state.legal_moves()[0], cells=cells)
     with pytest.raises(IllegalMove):
         state.play(move)
+    assert state.history == []
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        KozoMove("L4", 5, None),  # type: ignore[arg-type]
+        KozoMove("L4", ((0, 0),), (1, 2, 3)),  # type: ignore[arg-type]
+        Blokus3DMove("I2", 7),  # type: ignore[arg-type]
+        Blokus3DMove(None, ((1, 2),)),  # type: ignore[arg-type]
+    ],
+    ids=repr,
+)
+def test_str_of_a_malformed_move_says_so_and_play_refuses_it(move: object) -> None:
+    """str() never raises (a log line or an error message about a bad move must not crash in turn)."""
+    assert str(move).startswith("<malformed move: ")
+    name = "kozo" if isinstance(move, KozoMove) else "blokus3d"
+    state = kumiki.load_game(name).new_state(seed=0)
+    with pytest.raises(IllegalMove):
+        state.play(move)  # type: ignore[arg-type]
     assert state.history == []

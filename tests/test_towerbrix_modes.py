@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+import random
+
 import pytest
 from tests.test_towerbrix_rules import COLUMN, FLAT, SLAB, build, everyone_ok, standin
 
@@ -417,3 +420,29 @@ def test_votes_replay_from_a_record_and_have_interop_actions(tmp_path):
 
     action = encode(game, state.history[0])
     assert decode(game, action) == state.history[0] and action >= game.encoding.first_waive
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"mode": "intro"}, {"mode": "solo", "players": 1}, {"deck": "pink", "turns": "free"}]
+    + [{"mode": "challenge", "challenge": number, "players": 3} for number in sorted(CHALLENGES)]
+    + [{"mode": "challenge", "challenge": 13, "players": 3, "waive": "vote"}],
+    ids=str,
+)
+def test_states_of_every_mode_pickle(options):
+    """The cards' compiled rules are closures: a state goes through pickle (another process, a saved game) as its
+    rules' text and comes back playing alike."""
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=3)
+    rng = random.Random(1)
+    for _ in range(6):
+        if state.over:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    twin = pickle.loads(pickle.dumps(state))
+    assert twin.to_json() == state.to_json()
+    assert [c.id for c in twin.game.deck] == [c.id for c in state.game.deck]
+    if not state.over:
+        move = state.legal_moves()[-1]
+        twin.play(twin.game.parse_move(str(move)))
+        state.play(move)
+        assert twin.to_json() == state.to_json()

@@ -23,7 +23,10 @@ class Blokus3DMove(Move):
     rank: int = field(default=0, compare=False, repr=False)
 
     def __str__(self) -> str:
-        return self.piece + " " + " ".join(f"{x},{y},{z}" for x, y, z in self.cells)
+        try:
+            return self.piece + " " + " ".join(f"{x},{y},{z}" for x, y, z in self.cells)
+        except (TypeError, ValueError):  # a move built in code with wrong fields: say so, never raise from str()
+            return f"<malformed move: piece={self.piece!r} cells={self.cells!r}>"
 
 
 def sort_rank(piece: int, cells: tuple[Cell, ...]) -> int:

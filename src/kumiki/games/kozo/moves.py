@@ -22,8 +22,11 @@ class KozoMove(Move):
     balance: Cell
 
     def __str__(self) -> str:
-        cells = " ".join(f"{x},{y},{z}" for x, y, z in self.cells)
-        bx, by, bz = self.balance
+        try:
+            cells = " ".join(f"{x},{y},{z}" for x, y, z in self.cells)
+            bx, by, bz = self.balance
+        except (TypeError, ValueError):  # a move built in code with wrong fields: say so, never raise from str()
+            return f"<malformed move: piece={self.piece!r} cells={self.cells!r} balance={self.balance!r}>"
         return f"{self.piece} {cells} + {bx},{by},{bz}"
 
 

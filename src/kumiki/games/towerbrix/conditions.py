@@ -204,6 +204,11 @@ class Rule:
     def __str__(self) -> str:
         return self.text
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its text and compiled again (the compiled test is closures): states and games can then go
+        to other processes (multiprocessing, Ray) and be saved."""
+        return parse_rule, (self.text,)
+
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Parsing.
