@@ -90,6 +90,21 @@ def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     assert "wins." in out or "Shared win" in out
 
 
+def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(cli, tmp_path: Path) -> None:
+    """The position as played goes on (no rule ended it); the record's [Resigned] tag says the game ended there."""
+    state = played("B 1,0", "B -1,0", "F 1,1")
+    path = tmp_path / "resigned.kmk"
+    path.write_text(kumiki.write_record(state, {"Player0": "alice", "Player1": "bob", "Resigned": 0}), "utf-8")
+    code, out, _ = cli("replay", path, "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["over"] is False and result["winners"] == []
+    assert result["resigned"] == {"seat": 0, "winners": [1]}
+    code, out, _ = cli("replay", path)
+    assert code == 0
+    assert "Player 0 (alice) resigned after the last move: Player 1 (bob) won." in out
+
+
 def test_replay_reads_stdin(cli, record: Path) -> None:
     code, out, _ = cli("replay", "-", "--json", stdin=record.read_bytes())
     assert code == 0

@@ -23,9 +23,9 @@ from kumiki.agents import agents as agent_names
 from kumiki.agents import load_agent
 from kumiki.cli_arena import arena_app
 from kumiki.core.errors import RecordError
-from kumiki.core.game import Game, State
+from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.options import Option, format_value, parse_value
-from kumiki.core.records import parse_record
+from kumiki.core.records import parse_record, resigned_seat
 from kumiki.core.registry import game_class
 
 try:  # typer ≥ 0.20 carries its own copy of click
@@ -234,6 +234,7 @@ def replay(
     """Replay a game record and print the final position, scores and result."""
     with _reported(file, as_json):
         text, game, state = _load_record(file)
+        resigned = resigned_seat(parse_record(text), state)
         if as_json:
             result = {
                 "game": game.name,
@@ -245,6 +246,8 @@ def replay(
                 "winners": state.winners(),
                 "state": state.to_json(),
             }
+            if resigned is not None:  # the position as played goes on; the record says the game ended there
+                result["resigned"] = {"seat": resigned, "winners": forfeit_winners(state, resigned)}
             sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
             return
         from kumiki.terminal import view_for
@@ -261,6 +264,10 @@ def replay(
         console.print(view.render(state, names))
         console.print(Text(scores_line(state)))
         console.print(Text(describe_result(state, names, view), style="bold"))
+        if resigned is not None:
+            winners = ", ".join(f"Player {seat} ({names[seat]})" for seat in forfeit_winners(state, resigned))
+            line = f"Player {resigned} ({names[resigned]}) resigned after the last move: {winners} won."
+            console.print(Text(line, style="bold"))
 
 
 @app.command()
