@@ -454,3 +454,14 @@ def test_an_ok_on_a_tower_that_cannot_pass_only_waits_with_free_turns() -> None:
     assert not cycle.only_waits("ok", 0)  # under the cycle a turn is a move: the ok is played
     cycle.play("ok")
     assert cycle.only_waits("ok", 0) == cycle.adds_nothing("ok", 0)
+
+
+def test_the_team_bench_plays_a_whole_round_as_the_rules_replay_it() -> None:
+    """``bench.towerbrix_team --whole-round``: a round completed at its first attempt ends there; a round failed at
+    every attempt is lost after the game's three (the first attempt is the same game either way)."""
+    from bench.towerbrix_team import play_round
+
+    assert play_round(4, 200, 12)[::2] == (True, 8)  # (completed, edits): the first tower held
+    assert play_round(4, 200, 12, whole=True) == (True, 1, 8)
+    assert play_round(6, 200, 12)[0] is False
+    assert play_round(6, 200, 12, whole=True) == (False, 3, 12)
