@@ -72,14 +72,13 @@ def play_round(
             waiting[seat] = ply
         else:
             state.play(move, player=seat)  # type: ignore[attr-defined]
+    evaluations = state.evaluations  # type: ignore[attr-defined]
+    counted = evaluations if whole else evaluations[:1]  # the attempts this call reports on
+    began = counted[-2]["moves"] if len(counted) > 1 else 0  # where the last of them began
+    edits = sum(1 for move in state.history[began : counted[-1]["moves"]] if str(move) != "ok")  # type: ignore[attr-defined]
     if whole:
-        last = state.evaluations[-1]  # type: ignore[attr-defined]
-        began = state.evaluations[-2]["moves"] if len(state.evaluations) > 1 else 0  # type: ignore[attr-defined]
-        edits = sum(1 for move in state.history[began : last["moves"]] if str(move) != "ok")  # type: ignore[attr-defined]
-        return bool(state.round_success[0]), len(state.evaluations), edits  # type: ignore[attr-defined]
-    first = state.evaluations[0]  # type: ignore[attr-defined]
-    edits = sum(1 for move in state.history[: first["moves"]] if str(move) != "ok")  # type: ignore[attr-defined]
-    return bool(first["success"]), first["moves"], edits
+        return bool(state.round_success[0]), len(counted), edits  # type: ignore[attr-defined]
+    return bool(counted[0]["success"]), counted[0]["moves"], edits
 
 
 def main() -> None:

@@ -27,6 +27,13 @@ def snapshot(state) -> tuple:
     )
 
 
+def sampled(states, rng: random.Random, share: float):
+    """The positions of ``states`` that go on, each kept with probability ``share`` (drawn from ``rng``)."""
+    for state in states:
+        if not state.over and rng.random() <= share:
+            yield state
+
+
 def random_game(name: str, seed: int):
     """A random game to its end; yields the state before every turn, then the final state."""
     game = kumiki.load_game(name)
@@ -105,9 +112,7 @@ def test_every_played_move_was_legal_and_history_replays(name, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_copies_are_independent(name, seed):
     rng = random.Random(seed + 100)
-    for state in random_game(name, seed):
-        if state.over or rng.random() > 0.3:
-            continue
+    for state in sampled(random_game(name, seed), rng, 0.3):
         before = snapshot(state)
         twin = state.copy()
         assert snapshot(twin) == before
@@ -122,10 +127,7 @@ def test_copies_are_independent(name, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pickled_states_play_on_alike(name, seed):
     """A state sent to another process (multiprocessing, Ray) or saved with pickle plays on as the original."""
-    rng = random.Random(seed + 200)
-    for state in random_game(name, seed):
-        if state.over or rng.random() > 0.2:
-            continue
+    for state in sampled(random_game(name, seed), random.Random(seed + 200), 0.2):
         twin = pickle.loads(pickle.dumps(state))
         assert snapshot(twin) == snapshot(state)
         assert [str(m) for m in twin.legal_moves()] == [str(m) for m in state.legal_moves()]

@@ -121,8 +121,7 @@ def _load_record(path: str) -> tuple[str, Game, State]:
     return text, game, state
 
 
-def _record_names(text: str, players: int) -> list[str]:
-    tags = parse_record(text).tags
+def _record_names(tags: dict[str, str], players: int) -> list[str]:
     return [tags.get(f"Player{seat}", "") or f"player {seat}" for seat in range(players)]
 
 
@@ -234,7 +233,8 @@ def replay(
     """Replay a game record and print the final position, scores and result."""
     with _reported(file, as_json):
         text, game, state = _load_record(file)
-        resigned = resigned_seat(parse_record(text), state)
+        record = parse_record(text)
+        resigned = resigned_seat(record, state)
         if as_json:
             result = {
                 "game": game.name,
@@ -251,9 +251,9 @@ def replay(
             sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
             return
         from kumiki.terminal import view_for
-        from kumiki.terminal.play import describe_result, scores_line
+        from kumiki.terminal.play import describe_result, scores_line, seat_name
 
-        names = _record_names(text, game.players)
+        names = _record_names(record.tags, game.players)
         view = view_for(game.name)
         console = _console()
         defaults = game.default_options()
@@ -265,8 +265,8 @@ def replay(
         console.print(Text(scores_line(state)))
         console.print(Text(describe_result(state, names, view), style="bold"))
         if resigned is not None:
-            winners = ", ".join(f"Player {seat} ({names[seat]})" for seat in forfeit_winners(state, resigned))
-            line = f"Player {resigned} ({names[resigned]}) resigned after the last move: {winners} won."
+            winners = ", ".join(seat_name(seat, names) for seat in forfeit_winners(state, resigned))
+            line = f"{seat_name(resigned, names)} resigned after the last move: {winners} won."
             console.print(Text(line, style="bold"))
 
 

@@ -183,7 +183,7 @@ class Session:
         return seat.agent.name
 
     def who(self, seat: int) -> str:
-        return f"Player {seat} ({self.names[seat]})"
+        return seat_name(seat, self.names)
 
     def turn_note(self) -> str | None:
         """The view's word on who acts now (e.g. Blokus 3D's colour to place), or None."""
@@ -375,21 +375,24 @@ def scores_line(state: State) -> str:
     return "Scores: " + ", ".join(f"player {seat} {score:g}" for seat, score in enumerate(state.scores()))
 
 
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """``Player 1 (you)``: a seat as the result lines name it (its player's name where there is one)."""
+    return f"Player {seat} ({names[seat]})" if names and seat < len(names) else f"Player {seat}"
+
+
 def describe_result(state: State, names: Sequence[str] | None = None, view: GameView | None = None) -> str:
     """``Player 1 (you) wins.``, a shared win, or whose turn it is when the game goes on."""
-
-    def who(seat: int) -> str:
-        return f"Player {seat} ({names[seat]})" if names and seat < len(names) else f"Player {seat}"
-
     if not state.over:
-        return f"The game goes on: {who(state.to_move)} to move." if state.to_move is not None else "Not over."
+        if state.to_move is None:
+            return "Not over."
+        return f"The game goes on: {seat_name(state.to_move, names)} to move."
     winners = state.winners()
     if not winners:
         text = "Nobody wins."
     elif len(winners) == 1:
-        text = f"{who(winners[0])} wins."
+        text = f"{seat_name(winners[0], names)} wins."
     else:
-        text = "Shared win: " + ", ".join(who(w) for w in winners) + "."
+        text = "Shared win: " + ", ".join(seat_name(w, names) for w in winners) + "."
     view = view or view_for(state.game.name)
     note = view.result_note(state) if view.result_note is not None else None
     if note:
