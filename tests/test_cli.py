@@ -103,6 +103,7 @@ def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(cli, tmp_path: 
     code, out, _ = cli("replay", path)
     assert code == 0
     assert "Player 0 (alice) resigned after the last move: Player 1 (bob) won." in out
+    assert "goes on" not in out  # not "the game goes on" about a game that ended
 
 
 def test_replay_reads_stdin(cli, record: Path) -> None:

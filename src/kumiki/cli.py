@@ -263,11 +263,12 @@ def replay(
         console.print(Text(" · ".join(header), style="bold"))
         console.print(view.render(state, names))
         console.print(Text(scores_line(state)))
-        console.print(Text(describe_result(state, names, view), style="bold"))
-        if resigned is not None:
+        if resigned is None:
+            line = describe_result(state, names, view)
+        else:  # the position as played goes on, but the game ended there: say so instead of whose turn it was
             winners = ", ".join(seat_name(seat, names) for seat in forfeit_winners(state, resigned))
             line = f"{seat_name(resigned, names)} resigned after the last move: {winners} won."
-            console.print(Text(line, style="bold"))
+        console.print(Text(line, style="bold"))
 
 
 @app.command()

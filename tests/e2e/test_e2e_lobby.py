@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
@@ -87,3 +88,21 @@ def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) 
     bob.goto(server.url + "/")
     expect(bob.get_by_test_id("open-tables")).not_to_contain_text(game_id)
     expect(bob.get_by_test_id(f"table-{game_id}")).to_have_count(0)
+
+
+def test_a_table_whose_creator_chose_the_seed_says_so_in_the_lobby_and_at_the_table(server: Any, pages: Any) -> None:
+    """A TowerBrix seed tells every hidden card: whoever takes a seat at a table made with a chosen seed is told."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "open"}]
+    body = {"game": "towerbrix", "seats": seats, "seed": 5}
+    game = httpx.post(server.url + "/api/games", json=body).json()
+    bob = pages()
+    bob.goto(server.url + "/")
+    expect(bob.get_by_test_id(f"seed-chosen-{game['id']}")).to_contain_text("chose the seed")
+    bob.get_by_test_id(f"join-{game['id']}-1").click()
+    bob.wait_for_url(re.compile(rf"/game/{re.escape(game['id'])}\?token="))
+    until(bob, "window.__kumiki.views > 0")
+    expect(bob.get_by_test_id("seed-chosen")).to_be_visible()
+    drawn = httpx.post(server.url + "/api/games", json={**body, "seed": None}).json()
+    bob.goto(server.url + drawn["seats"][0]["invite"])
+    until(bob, "window.__kumiki.views > 0")
+    expect(bob.get_by_test_id("seed-chosen")).to_be_hidden()

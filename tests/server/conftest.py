@@ -16,6 +16,7 @@ from tests.server import pg
 
 from kumiki.server import create_app
 from kumiki.server.limits import Limits
+from kumiki.server.storage import metadata
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +43,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
         if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
             c.execute(f"CREATE DATABASE {name}")
     with psycopg.connect(f"host=127.0.0.1 port={server.port} user=postgres dbname={name}", autocommit=True) as c:
-        c.execute("DROP TABLE IF EXISTS resignations, chat, moves, seats, games")
+        c.execute(f"DROP TABLE IF EXISTS {', '.join(table.name for table in reversed(metadata.sorted_tables))}")
     return server.database_url(name)
 
 

@@ -3,6 +3,8 @@ open tables: a game listed with a free seat that anyone may take, once."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, receive_until, url, view_at
@@ -91,3 +93,61 @@ def test_open_seats_count_as_people_for_undo(client: TestClient) -> None:
         json={"game": "kuzushi", "seats": [{"kind": "human", "name": "ann"}, {"kind": "open"}], "undo": True},
     )
     assert answer.status_code == 400 and "at most one human seat" in answer.json()["error"]
+
+
+def test_a_seed_the_creator_chose_in_a_game_with_chance_is_told_to_everyone(client: TestClient) -> None:
+    """The seed of a TowerBrix or random-size Kozo game tells every hidden card and draw to come: a creator who chose
+    it may know them, so the lobby's tables, the game's summary and every seat's view say so. A seed the server drew,
+    or one in a game without chance (Kuzushi), tells nothing: not flagged."""
+    open_seats = [{"kind": "human", "name": "ann"}, {"kind": "open"}]
+    chosen = create(client, open_seats, game="towerbrix", seed=5)
+    drawn = create(client, open_seats, game="towerbrix")
+    no_chance = create(client, open_seats, seed=5)
+    flags = {t["id"]: t["seed_chosen"] for t in client.get("/api/tables").json()["tables"]}
+    assert flags == {chosen["id"]: True, drawn["id"]: False, no_chance["id"]: False}
+    assert client.get(f"/api/games/{chosen['id']}").json()["seed_chosen"] is True
+    listed = {g["id"]: g["seed_chosen"] for g in client.get("/api/games").json()["games"]}
+    assert listed[chosen["id"]] is True and listed[drawn["id"]] is False
+    with client.websocket_connect(url(chosen, 0)) as ann:
+        assert receive_until(ann, view_at(0))["seed_chosen"] is True
+    with client.websocket_connect(url(drawn, 0)) as ann:
+        assert receive_until(ann, view_at(0))["seed_chosen"] is False
+
+
+def test_a_database_made_before_chosen_seeds_were_kept_still_opens(tmp_path: Any) -> None:
+    """A club's database from an earlier Kumiki has no chosen_seeds table: opening it adds the table, and the games
+    stored before are listed, none flagged."""
+    from sqlalchemy import create_engine, insert, inspect
+
+    from kumiki.server.storage import Storage, chosen_seeds_table, games_table, metadata, seats_table
+
+    path = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{path}")
+    metadata.create_all(engine, tables=[t for t in metadata.sorted_tables if t is not chosen_seeds_table])
+    with engine.begin() as conn:
+        conn.execute(
+            insert(games_table).values(
+                id="g1",
+                game="towerbrix",
+                options={},
+                seed=5,
+                undo=False,
+                imported=False,
+                status="playing",
+                to_move=0,
+                moves=0,
+                winners=[],
+                scores=[0],
+                created=1.0,
+                updated=1.0,
+            )
+        )
+        conn.execute(insert(seats_table).values(game_id="g1", seat=0, kind="human", name="ann"))
+    assert "chosen_seeds" not in inspect(engine).get_table_names()
+    engine.dispose()
+    storage = Storage(f"sqlite:///{path}")
+    try:
+        assert [(row.id, row.summary()["seed_chosen"]) for row in storage.games()] == [("g1", False)]
+        assert "chosen_seeds" in inspect(storage.engine).get_table_names()
+    finally:
+        storage.close()

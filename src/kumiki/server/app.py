@@ -303,6 +303,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
         created=now,
         updated=now,
         seats=rows,
+        seed_chosen=not drawn and game.has_chance(),  # the creator may know the deal: the others are told
         **result_columns(state),
     )
     storage.create_game(row)

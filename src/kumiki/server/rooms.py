@@ -229,6 +229,7 @@ class Room:
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
+                "seed_chosen": self.row.seed_chosen,
                 "record_ready": record_ready(self.over, self.row.imported, state.game.has_chance()),
                 "clock": self.clock_json(),
                 "silent": self.silent(),

@@ -1,4 +1,4 @@
-"""Storage through SQLAlchemy Core: games, seats, every move with its time, chat, resignations, results.
+"""Storage through SQLAlchemy Core: games, seats, every move with its time, chat, resignations, chosen seeds, results.
 
 The moves are the truth: a game's position is rebuilt by replaying its stored moves from its seed and options,
 so nothing but plain text and numbers is ever stored. SQLite (the default) runs in WAL mode, so a committed
@@ -88,6 +88,14 @@ resignations_table = Table(
     Column("time", Float, nullable=False),
 )
 
+chosen_seeds_table = Table(
+    "chosen_seeds",
+    metadata,
+    # a game whose creator chose the seed of its chance (the deal, the draws): the creator may know what is to come,
+    # so the lobby and the table say so (a table of its own: an older database keeps working, create_all adds it)
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+)
+
 moves_table = Table(
     "moves",
     metadata,
@@ -155,6 +163,7 @@ class GameRow:
     created: float
     updated: float
     seats: list[SeatRow] = field(default_factory=list)
+    seed_chosen: bool = False  # the creator chose the seed of a game with chance (chosen_seeds_table)
 
     def summary(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it (no tokens)."""
@@ -172,6 +181,7 @@ class GameRow:
             "scores": self.scores,
             "imported": self.imported,
             "undo": self.undo,
+            "seed_chosen": self.seed_chosen,
         }
 
 
@@ -225,6 +235,8 @@ class Storage:
                 )
             if resigned is not None:
                 conn.execute(insert(resignations_table).values(game_id=row.id, seat=resigned, time=now))
+            if row.seed_chosen:
+                conn.execute(insert(chosen_seeds_table).values(game_id=row.id))
 
     def add_move(self, game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
         """Store move number ``ply`` and the game's new status in one transaction; returns its time."""
@@ -285,6 +297,9 @@ class Storage:
                 for s in seats:
                     m = dict(s._mapping)
                     by_id[m.pop("game_id")].seats.append(SeatRow(**m))
+                chosen = select(chosen_seeds_table.c.game_id).where(chosen_seeds_table.c.game_id.in_(ids))
+                for game_id in conn.execute(chosen).scalars():
+                    by_id[game_id].seed_chosen = True
         return rows
 
     def game(self, game_id: str) -> GameRow | None:

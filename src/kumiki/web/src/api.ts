@@ -71,6 +71,8 @@ export interface GameSummary {
   winners: number[];
   /** Whether its .kmk record is given now (not while a game with hidden cards or draws to come goes on). */
   record_ready?: boolean;
+  /** Whether the creator chose the seed of the game's chance (the deal, the draws), so may know what is to come. */
+  seed_chosen?: boolean;
 }
 
 /** A game in the lobby's open tables: anyone may take one of its free seats. */
@@ -81,6 +83,8 @@ export interface OpenTable {
   created: string;
   seats: SeatInfo[];
   free: number[];
+  /** Whether the creator chose the seed of the game's chance (the deal, the draws), so may know what is to come. */
+  seed_chosen?: boolean;
 }
 
 /** The `view` message: everything a game page shows (its own seat's view of the state). */
@@ -112,6 +116,8 @@ export interface ViewMessage {
   undo: boolean;
   /** An imported record, only watched. */
   imported?: boolean;
+  /** Whether the creator chose the seed of the game's chance (the deal, the draws), so may know what is to come. */
+  seed_chosen?: boolean;
   /** Whether the game's .kmk record is given now (not while hidden cards or draws to come are at stake). */
   record_ready?: boolean;
   /** Whether the game allows gestures only (TowerBrix's challenge 3), and how many chat lines there are. */

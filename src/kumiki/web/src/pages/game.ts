@@ -56,6 +56,9 @@ export function gamePage(app: HTMLElement, id: string): void {
   const resignWho = h("span", {});
   const resignAsk = h("p", { class: "resign-ask", "data-testid": "resign-ask", role: "alert", hidden: "" }, resignWho, " ", resignYes, " ", resignNo);
   const help = h("p", { class: "help" });
+  // A seed the creator chose tells them the deal and the draws to come: everyone at the table is told
+  const seedNote = h("p", { class: "small", "data-testid": "seed-chosen", hidden: "" },
+    "The creator of this game chose its seed, so they may know the hidden cards or the draws to come.");
   // "Why can't I play this?": any move, in the game's notation, explained by the engine (the boards ask it too)
   const whyAnswer = h("p", { class: "why", "data-testid": "why", role: "status" });
   const whyMove = h("input", { "data-testid": "why-move", "aria-label": "a move to ask about", placeholder: "a move, e.g. as in the list" });
@@ -75,7 +78,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   let tutorial: ReturnType<typeof tutorialBox> | null = null;
   const tutorialSlot = h("div", {});
   const actions = h("div", { class: "view-buttons" }, undo, resign);
-  const panel = h("aside", { class: "panel" }, tutorialSlot, takeSeat, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
+  const panel = h("aside", { class: "panel" }, tutorialSlot, takeSeat, seedNote, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -133,6 +136,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (last && msg.ply !== last.ply) error.textContent = "";
     if (msg.over) clearWhy(); // nothing is asked about a finished game
     last = msg;
+    seedNote.hidden = !msg.seed_chosen || msg.over;
     download.hidden = msg.record_ready === false; // the seed in a record would tell the hidden cards
     tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);

@@ -32,7 +32,8 @@ export function openTables(box: HTMLElement, error: HTMLElement, game?: string):
           });
           return b;
         });
-        list.append(h("li", { "data-testid": `table-${t.id}` }, h("b", {}, t.game), ` — ${who} `, ...buttons));
+        const seed = t.seed_chosen ? h("span", { class: "small", "data-testid": `seed-chosen-${t.id}` }, " (its creator chose the seed: they may know the deal) ") : "";
+        list.append(h("li", { "data-testid": `table-${t.id}` }, h("b", {}, t.game), ` — ${who} `, seed, ...buttons));
       }
     } catch (e) {
       list.replaceChildren(h("li", { class: "error" }, (e as Error).message));
