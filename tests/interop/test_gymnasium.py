@@ -106,6 +106,9 @@ def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
         ({"opponents": ["random", "random"]}, "one per other seat"),
         ({"opponents": ["nobody"]}, "unknown agent"),
         ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"opponents": ["kozo:level=hard"]}, "plays kozo only, not kuzushi"),  # failed only at the first reset
+        ({"opponents": None}, "opponents: a list of agent specs"),  # was TypeError: 'NoneType' object is not iterable
+        ({"opponents": 3}, "opponents: a list of agent specs"),
     ],
 )
 def test_bad_arguments_fail_in_one_line(kwargs: dict[str, Any], message: str) -> None:

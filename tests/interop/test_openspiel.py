@@ -292,3 +292,106 @@ def test_there_is_no_information_state_tensor_to_mistake_for_one() -> None:
     state = game.new_initial_state()
     assert list(state.information_state_tensor(0)) == []
     assert len(state.observation_tensor(0)) == int(np.prod(game.observation_tensor_shape()))
+
+
+def test_a_game_of_waive_votes_is_never_longer_than_max_game_length() -> None:
+    """A waive vote is no edit and leaves the thumbs up (challenges 9 and 13, ``waive="vote"``): each seat's three
+    votes an attempt come on top of the edits and oks. The longest such game (every vote first, then the one edit)
+    is 7 moves here; max_game_length said 4."""
+    game = pyspiel.load_game(
+        "kumiki_towerbrix",
+        {
+            "players": 2,
+            "mode": "challenge",
+            "challenge": 9,
+            "waive": "vote",
+            "max_edits": 1,
+            "attempts": 1,
+            "rounds": 1,
+        },
+    )
+    state = game.new_initial_state()
+    kgame = game.kumiki_game
+    for text in ["waive 0.1", "waive 0.1", "waive 0.2", "waive 0.2", "waive 0.1", "waive 0.1", "Y1 x 0,0"]:
+        state.apply_action(kumiki.interop.encode(kgame, text))
+    assert state.is_terminal()
+    assert len(state.history()) == 7 <= game.max_game_length()
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("kuzushi", {"size": 4}),
+        ("towerbrix", {"players": 3, "seed": 4, "max_edits": 5}),  # sampled chance: the draws to come pickle too
+        ("kozo", {"pieces": '{"A": [[0,0,0],[1,0,0]], "B": [[0,0,0],[0,1,0],[1,0,0]]}', "rounds": 2}),  # commas
+    ],
+)
+def test_games_and_states_pickle_as_openspiels_own_python_games_do(name: str, params: dict[str, Any]) -> None:
+    """multiprocessing and Ray pickle the game and its states, as OpenSpiel's python_tic_tac_toe pickles: the game
+    raised PicklingError (its class was made inside register()), a TowerBrix state SpielError (GetRNGState), a
+    Kozo state with its own pieces failed to read back its game string (the commas of the JSON)."""
+    import pickle
+
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    copied = pickle.loads(pickle.dumps(game))
+    assert copied.get_parameters() == game.get_parameters()
+    assert copied.kumiki_game.options == game.kumiki_game.options
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    twin = pickle.loads(pickle.dumps(state))
+    assert twin.history() == state.history() and str(twin) == str(state)
+    assert twin.kumiki_state.to_json() == state.kumiki_state.to_json()
+    while not state.is_terminal():  # the draws to come are the same
+        action = int(rng.choice(state.legal_actions()))
+        assert twin.legal_actions() == state.legal_actions()
+        state.apply_action(action)
+        twin.apply_action(action)
+    assert twin.is_terminal() and twin.returns() == state.returns()
+
+
+def test_a_pickled_state_reads_back_in_a_process_that_never_registered() -> None:
+    import pickle
+    import subprocess
+    import sys
+
+    state = pyspiel.load_game("kumiki_kuzushi", {"size": 4}).new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    code = "import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); print(s.history(), s.legal_actions()[:3])"
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True, timeout=120
+    )
+    assert out.stdout.decode().split() == f"{state.history()} {state.legal_actions()[:3]}".split()
+
+
+def test_a_public_observation_of_hidden_cards_is_refused_not_the_seats_own_view() -> None:
+    """OpenSpiel's observation kinds (its playthroughs ask for the public one, ``private_info=NONE``, in games of
+    imperfect information): the observer ignored the kind and handed the seat's own cards out as the public
+    observation. It gives the seat's own view only, and says so for another kind."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("kumiki_towerbrix", {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    own = pyspiel.PrivateInfoType.SINGLE_PLAYER
+    for perfect_recall in (False, True):
+        for public_info, private_info in [
+            (True, pyspiel.PrivateInfoType.NONE),
+            (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+            (False, own),
+        ]:
+            kind = pyspiel.IIGObservationType(
+                perfect_recall=perfect_recall, public_info=public_info, private_info=private_info
+            )
+            with pytest.raises(ValueError, match="observes a seat's own view"):
+                make_observation(game, kind)
+        observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=perfect_recall))
+        assert observer.string_from(state, 0) == (
+            state.information_state_string(0) if perfect_recall else state.observation_string(0)
+        )
+    # a game without hidden cards has nothing private: every kind is its one view
+    kuzushi = pyspiel.load_game("kumiki_kuzushi", {"size": 3})
+    none = pyspiel.PrivateInfoType.NONE
+    public = make_observation(kuzushi, pyspiel.IIGObservationType(perfect_recall=False, private_info=none))
+    start = kuzushi.new_initial_state()
+    assert public.string_from(start, 0) == start.observation_string(0)

@@ -196,6 +196,14 @@ def test_only_waiting_truncates_after_max_cycles() -> None:
     assert all(truncations.values()) and environment.agents == []
 
 
+@pytest.mark.parametrize("max_cycles", [0, -1, 2.5, "5", True])
+def test_a_bad_max_cycles_fails_in_one_line(max_cycles: Any) -> None:
+    """It was taken as given: 0 or -1 truncated at the first step, "5" raised TypeError inside the first step."""
+    with pytest.raises(ValueError, match="max_cycles must be a whole number of steps"):
+        parallel_env("towerbrix", players=2, turns="free", max_cycles=max_cycles)
+    assert parallel_env("kuzushi", max_cycles=np.int64(4)).max_cycles == 4
+
+
 def test_a_state_played_on_outside_step_is_checked_afresh() -> None:
     """The step plays the move the agent's mask allowed without play()'s checks: a mask of an older position (the
     state was played on directly since) must not let a move through that is illegal now."""

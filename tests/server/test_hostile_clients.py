@@ -3,8 +3,10 @@ and no game stops (found by an audit that attacked a running server)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 import kumiki
-from kumiki.server import rooms
+from kumiki.server import app, rooms
+from kumiki.server.agents import positions
+from kumiki.server.app import MAX_OPTION_TEXT
 from kumiki.server.storage import games_table, moves_table
 
 from .helpers import HUMAN, create, error, receive_until, url, view_at
@@ -62,6 +66,74 @@ def test_an_option_text_of_several_lines_is_refused(client: TestClient) -> None:
     pieces = '{"I2":\n[[0,0,0],[1,0,0]], "L3":[[0,0,0],[1,0,0],[1,1,0]]}'
     answer = client.post("/api/games", json={"game": "kozo", "options": {"pieces": pieces}, "seats": [HUMAN, HUMAN]})
     assert answer.status_code == 400 and "one line" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("pieces", ["[" * 1500, '{"A": ' + "[" * 1500])
+def test_a_kozo_pool_nested_deeper_than_json_parses_is_one_line(client: TestClient, pieces: str) -> None:
+    """JSON nested a thousand deep raised RecursionError, not the ValueError of every bad option: a 500."""
+    with pytest.raises(ValueError, match="pieces"):
+        kumiki.load_game("kozo", pieces=pieces)
+    answer = client.post("/api/games", json={"game": "kozo", "options": {"pieces": pieces}, "seats": [HUMAN, HUMAN]})
+    assert answer.status_code == 400 and "pieces" in answer.json()["error"]
+    record = client.post("/api/records", content=f'[Game "kozo"]\n[pieces "{pieces}"]\n\n'.replace('"A"', '\\"A\\"'))
+    assert record.status_code == 400 and "pieces" in record.json()["error"]
+
+
+def test_an_option_text_too_long_to_load_quickly_is_refused_before_the_game_is_loaded(client: TestClient) -> None:
+    """A Kozo pool of thousands of pieces is one the engine takes, but loading it, and each view's legal moves,
+    held the server's event loop (every game) for a second or more."""
+    pieces = json.dumps({f"A{k}": [[0, 0, 0]] for k in range(200)})
+    assert len(pieces) > MAX_OPTION_TEXT and kumiki.load_game("kozo", pieces=pieces).options["pieces"] == pieces
+    answer = client.post("/api/games", json={"game": "kozo", "options": {"pieces": pieces}, "seats": [HUMAN, HUMAN]})
+    assert answer.status_code == 400 and f"at most {MAX_OPTION_TEXT} characters" in answer.json()["error"]
+    escaped = pieces.replace('"', '\\"')
+    record = client.post("/api/records", content=f'[Game "kozo"]\n[Player0 "{"a" * 3000}"]\n[pieces "{escaped}"]\n\n')
+    assert record.status_code == 400 and f"at most {MAX_OPTION_TEXT} characters" in record.json()["error"]
+    pentacubes = json.dumps({f"U{k}": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [2, 1, 0]] for k in range(20)})
+    create(client, [HUMAN, HUMAN], game="kozo", options={"pieces": pentacubes})  # a designer's pool still loads
+    record = client.post("/api/records", content=f'[Game "kozo"]\n[Player0 "{"a" * 3000}"]\n\n')
+    assert record.status_code == 200, record.text  # a long player's name is cut, as before
+
+
+def test_a_replay_that_grows_with_the_square_of_its_moves_is_refused_at_its_budget(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each replayed position repeats the evaluations so far: 4,000 oks (2,000 evaluations, an import away) made a
+    replay of 1.5 GB, built for anyone who asked. The budget is cut here to keep the test small."""
+    state = kumiki.load_game("towerbrix", players=2, rounds=1, attempts=30).new_state(seed=1)
+    while not state.over:
+        state.play("ok")
+    replayed = positions("towerbrix", state.game.options, 1, ["ok"] * len(state.history))
+    sizes = [len(json.dumps(s.public_view())) for s in replayed]
+    monkeypatch.setattr(app, "MAX_REPLAY_BYTES", sum(sizes) - 1, raising=False)
+    oks = client.post("/api/records", content=kumiki.write_record(state)).json()["id"]
+    answer = client.get(f"/api/games/{oks}/replay")
+    assert answer.status_code == 413 and "too large" in answer.json()["error"], answer.text[:200]
+    game = create(client, [HUMAN, HUMAN], seed=8)  # a game of ordinary size replays as before
+    assert client.get(f"/api/games/{game['id']}/replay").json()["states"][0]["size"] == 6
+
+
+def test_a_connection_that_does_not_read_is_dropped_by_the_size_of_what_waits_for_it() -> None:
+    """256 queued messages of a megabyte (a sync answered with a view of many evaluations, never read) were kept."""
+    connection = rooms.Connection(None)
+    view = "v" * 2**20
+    for _ in range(rooms.OUTBOX_LIMIT):
+        connection.send(view)
+    waiting = [connection.outbox.get_nowait() for _ in range(connection.outbox.qsize())]
+    assert waiting[-1] is None and sum(len(text or "") for text in waiting) <= rooms.OUTBOX_CHARS
+
+    async def read_each() -> list[tuple[str | None, int]]:
+        reader = rooms.Connection(0)  # a client that reads keeps its connection, however many views it gets
+        got = []
+        for _ in range(rooms.OUTBOX_LIMIT):
+            reader.send(view)
+            got.append((await reader.next(), reader.queued))
+        return got
+
+    # in a thread of its own: a browser test before this one on the same worker may leave an event loop running here
+    with ThreadPoolExecutor(1) as thread:
+        got = thread.submit(asyncio.run, read_each()).result()
+    assert got == [(view, 0)] * rooms.OUTBOX_LIMIT
 
 
 @pytest.mark.parametrize("seed", ["99999999999999999999999", "3000000000", "-3000000000"])

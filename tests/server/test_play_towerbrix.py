@@ -227,3 +227,19 @@ def test_an_option_left_out_takes_the_catalogs_default(client: TestClient) -> No
     assert summary["options"]["waive"] == listed["waive"] == "vote"
     chosen = create(client, [HUMAN, HUMAN], game="towerbrix", seed=2, options={"turns": "cycle"})
     assert client.get(f"/api/games/{chosen['id']}").json()["options"]["turns"] == "cycle"
+
+
+def test_the_blind_seat_of_challenge_10_is_not_sent_where_the_bricks_went(client: TestClient) -> None:
+    """Its view has no bricks, and the moves it is sent say only that an edit was made (``seen_history``)."""
+    options = {"players": 2, "mode": "challenge", "challenge": 10, "turns": "free"}
+    game = create(client, [HUMAN, HUMAN], game="towerbrix", seed=2, options=options)
+    with client.websocket_connect(url(game, 0)) as ann, client.websocket_connect(url(game, 1)) as blind:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        seen = receive_until(blind, view_at(1))
+        assert seen["view"]["blind"] == 1 and seen["view"]["bricks"] == []
+        assert seen["history"] == ["edit"] and seen["last"] == "edit" and seen["movers"] == [0]
+        assert "Y1" not in json.dumps({k: v for k, v in seen.items() if k != "legal"})
+        assert receive_until(ann, view_at(1))["history"] == ["Y1 z 0,0"]  # the others see the table
+    with client.websocket_connect(url(game)) as spectator:
+        assert receive_until(spectator, view_at(1))["last"] == "Y1 z 0,0"

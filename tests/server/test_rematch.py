@@ -3,8 +3,12 @@ made once, and every connection is told where to go (each seat its own new invit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
+
+from kumiki.server.limits import Limits
 
 SMALL = {"size": 2, "tiles": 2}
 
@@ -50,3 +54,25 @@ def view_legal(client: TestClient, game: dict[str, object], seat: int) -> str:
     with client.websocket_connect(url(game, seat)) as ws:  # type: ignore[arg-type]
         view = receive_until(ws, lambda m: m["type"] == "view")
         return str(view["legal"][0])
+
+
+def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., TestClient]) -> None:
+    """A room let go forgets its rematch: reconnecting and asking again made a new game each time, as fast as a
+    client could ask (50 in under a second), past the limit on ``POST /api/games``."""
+    client = serve(limits=Limits(http_rate=0.001, http_burst=2))
+    game = create(client, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)  # the first new game
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "resign"})
+        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
+        ann.send_json({"type": "rematch"})  # the second
+        first = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+    assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
+    with client.websocket_connect(url(game, 0)) as ann:
+        ann.send_json({"type": "rematch"})  # a third, at once: refused as POST /api/games would be
+        refused = receive_until(ann, lambda m: m["type"] in ("error", "rematch"))
+        assert refused["type"] == "error" and refused["code"] == "refused" and "too many" in refused["message"]
+    listed = [g["id"] for g in client.get("/api/games").json()["games"]]
+    assert sorted(listed) == sorted([game["id"], first])
+    answer = client.post("/api/games", json={"game": "kuzushi", "seats": [{"kind": "human"}] * 2})
+    assert answer.status_code == 429

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from kumiki.agents import agent_maker
-from kumiki.agents.base import Agent
+from kumiki.agents.base import Agent, other_game
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
 from kumiki.core.registry import load_game
@@ -62,15 +62,22 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             raise ValueError(f"seat must be an int in 0…{players - 1}, not {seat!r}")
         if isinstance(opponents, str):
             opponents = [opponents]
-        specs = list(opponents)
+        try:
+            specs = list(opponents)
+        except TypeError:  # None, a number: not "'NoneType' object is not iterable"
+            raise ValueError(
+                f"opponents: a list of agent specs such as ['mcts:iterations=200'], not {opponents!r}"
+            ) from None
         if len(specs) == 1:
             specs = specs * (players - 1)
         if len(specs) != players - 1:
             raise ValueError(f"opponents: give one agent spec, or one per other seat ({players - 1}), not {len(specs)}")
         # a bad spec fails here, in one line, not at the first reset; each is read once, not every episode
         self._makers = [agent_maker(spec) for spec in specs]
-        for make_agent in self._makers:
-            make_agent()
+        for spec, make_agent in zip(specs, self._makers, strict=True):
+            only = other_game(make_agent(), self.game.name)
+            if only is not None:  # it would fail at the first reset (or its first move), not here
+                raise ValueError(f"opponents: {spec!r} plays {only} only, not {self.game.name}")
         self.specs = specs
         self.seat = seat
         self.render_mode = render_mode

@@ -193,9 +193,28 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         return KumikiState(self, state.copy())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        """The observer OpenSpiel asks for: observation (or, with perfect recall, information state) of a seat."""
+        """The observer OpenSpiel asks for: observation (or, with perfect recall, information state) of a seat.
+
+        Where a seat holds cards the others do not see (the game type's imperfect information: TowerBrix with two
+        seats or more) it is the seat's own view, public information and its own cards, OpenSpiel's default kind;
+        another kind (the public part alone, ``private_info=NONE``, as OpenSpiel's playthroughs ask for; the
+        private part alone; every seat's cards) is a ValueError, not the seat's own view under that kind's name."""
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        hidden = self.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        if hidden and iig_obs_type is not None:
+            own = pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not iig_obs_type.public_info or iig_obs_type.private_info != own:
+                raise ValueError(
+                    f"{short_name(self.name_of_game)} observes a seat's own view (public_info=True, "
+                    f"private_info=SINGLE_PLAYER), not public_info={iig_obs_type.public_info}, private_info="
+                    f"{iig_obs_type.private_info.name}: that view holds the seat's own cards and no other's"
+                )
         return Observer(self.kumiki_game, perfect_recall, params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling, as OpenSpiel's own Python games pickle (multiprocessing, Ray): loaded again from its parameters,
+        registered first, so that a process which never called ``register()`` reads it too."""
+        return _load_registered, (self.name_of_game, dict(self.get_parameters()))
 
 
 class KumikiState(pyspiel.State):  # type: ignore[misc]
@@ -208,6 +227,13 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
     @property
     def kumiki_state(self) -> State:
         return self._held.state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling: the game's parameters, the Kumiki state (which pickles, its seeded draws to come included, so a
+        state of a game with chance pickles too) and OpenSpiel's history; read back in a process that never called
+        ``register()``."""
+        game = self.get_game()
+        return _restored_state, (game.name_of_game, dict(game.get_parameters()), self._held.state, self.history())
 
     def serialize(self) -> str:
         """OpenSpiel's serialization (the state pickled); a game with sampled chance cannot be serialized (OpenSpiel
@@ -305,6 +331,25 @@ def register(games: tuple[str, ...] = GAMES) -> None:
         cls = type(f"Kumiki_{name}", (KumikiGame,), {"name_of_game": name})
         pyspiel.register_game(_game_type(load_game(name)), cls)
         _registered.add(key)
+
+
+def _load_registered(name: str, params: dict[str, Any]) -> Any:
+    """Unpickling a game: ``kumiki_<name>`` registered, then loaded with ``params``."""
+    register((name,))
+    return pyspiel.load_game(short_name(name), params)
+
+
+def _restored_state(name: str, params: dict[str, Any], state: State, actions: list[int]) -> KumikiState:
+    """Unpickling a state: its game loaded again (``_load_registered``), OpenSpiel's history rebuilt by playing the
+    actions again from the game's start with the state's seed (as ``deserialize_state`` does; not for a state made
+    by ``state_from`` in mid-game, whose history is not the game's), then the unpickled Kumiki state held."""
+    game = _load_registered(name, params)
+    restored = KumikiState(game, game.kumiki_game.new_state(seed=getattr(state, "seed", None)))
+    if len(actions) == len(state.history):
+        for action in actions:
+            restored.apply_action(action)
+    restored._held = _Held(state)
+    return restored
 
 
 def load(game: str, **options: Any) -> Any:

@@ -223,11 +223,15 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self, game: str, render_mode: str | None = None, max_cycles: int | None = None, **options: Any
     ) -> None:
         check_render_mode(render_mode)
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1
+        ):
+            raise ValueError(f"max_cycles must be a whole number of steps, 1 or more (or None), not {max_cycles!r}")
         self.game = load_game(game, **options)
         self.metadata = {**KumikiParallelEnv.metadata, "name": f"kumiki_{game}_parallel_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.wait = self.game.num_actions
-        self.max_cycles = max_cycles if max_cycles is not None else 4 * self.game.encoding.max_length()
+        self.max_cycles = int(max_cycles) if max_cycles is not None else 4 * self.game.encoding.max_length()
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         self.agents = self.possible_agents[:]
         base = kumiki_spaces.observation_space(self.game)

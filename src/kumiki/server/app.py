@@ -30,7 +30,7 @@ from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
-from kumiki.core.records import RESIGNED, parse_record, resigned_seat
+from kumiki.core.records import RESERVED, RESIGNED, parse_record, resigned_seat
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
@@ -114,6 +114,14 @@ WEB_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 MAX_NAME = 40
+# Characters of an option's text (Kozo's pieces: the standard pool is 445 as JSON; some forty pentacubes fit). Loading a
+# game works out every placement of every piece, and each view lists the legal moves, on the event loop: a pool of
+# 64 KiB held every game still for half a second at each load and a fifth at each move, an imported megabyte for five.
+MAX_OPTION_TEXT = 2000
+# Bytes of positions in one replay: each carries the game so far (TowerBrix's evaluations), so a replay grows with the
+# square of the moves. A 20-round TowerBrix game of 1,239 moves and 60 evaluations is 54 MB; 4,000 oks (2,000 empty
+# evaluations) would be 1.5 GB, and many times that in memory while it is built.
+MAX_REPLAY_BYTES = 64 * 2**20
 OPEN_SEAT = "open seat"
 MAX_SEED = 2**31 - 1
 MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
@@ -198,6 +206,15 @@ def check_web_options(name: str, options: dict[str, Any]) -> None:
             raise BadRequest(f"option {option!r}: the web server offers {offered}, not {shown(value)}")
 
 
+def check_option_text(option: str, value: str) -> None:
+    """Refuse an option's text longer than the web server loads (``MAX_OPTION_TEXT``), before the game is loaded."""
+    if len(value) > MAX_OPTION_TEXT:
+        raise BadRequest(
+            f"option {quoted(option)}: a text of at most {MAX_OPTION_TEXT} characters on the web server, "
+            f"not {len(value)}"
+        )
+
+
 def seat_name(name: Any, index: int) -> str:
     """A player's name as given (printable, at most MAX_NAME characters), or "player N" when empty."""
     name = name or f"player {index + 1}"
@@ -252,6 +269,8 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     for option, value in options.items():
         if isinstance(value, str) and not value.isprintable():
             raise BadRequest(f"option {quoted(option)}: one line of printable text (a record keeps it on one line)")
+        if isinstance(value, str):
+            check_option_text(option, value)  # before the game is loaded
     seats = _seat_rows(body.get("seats"))
     options = {**WEB_DEFAULTS.get(name, {}), **options}  # an option left out takes the catalog's default
     if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
@@ -330,6 +349,9 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         if len(parsed.moves) > MAX_PLIES:  # before any replay: a megabyte of "ok" lines is 170,000 moves
             raise BadRequest(f"the record has {len(parsed.moves)} moves; the server keeps games of at most {MAX_PLIES}")
         tags = parsed.tags
+        for tag, value in tags.items():  # an option's tag (not a player's name: that is cut to MAX_NAME)
+            if tag not in RESERVED and not tag.startswith("Player"):
+                check_option_text(tag, value)
         name = tags.get("Game", "")
         narrowed = WEB_OPTIONS.get(name, {})
         check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
@@ -606,10 +628,17 @@ def create_app(
         movers = [seat for seat, _text in stored]
 
         def views() -> tuple[list[dict[str, Any]], list[float], list[int]]:
-            states = []
+            states, size = [], 0
             try:
                 for state in positions(row.game, row.options, row.seed, texts, movers):
                     states.append(state.public_view())
+                    size += len(json.dumps(states[-1]))  # each position repeats what came before (evaluations)
+                    if size > MAX_REPLAY_BYTES:
+                        raise BadRequest(
+                            f"this game's replay is too large to send (over {MAX_REPLAY_BYTES // 2**20} MiB of "
+                            f"positions by move {len(states) - 1}): its record replays it",
+                            413,
+                        )
             except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
                 raise unreplayable(game_id, error) from None
             winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
@@ -653,12 +682,20 @@ def create_app(
             await websocket.close(4429)
             return
         try:
-            await _connected(websocket, game_id, token)
+            await _connected(websocket, game_id, token, address)
         finally:
             limits.close_socket(address)
 
-    async def _connected(websocket: WebSocket, game_id: str, token: str | None) -> None:
+    async def _connected(websocket: WebSocket, game_id: str, token: str | None, address: str) -> None:
         """A connection counted against its address's limit: the game's messages until it closes."""
+
+        def create(body: dict[str, Any]) -> dict[str, Any]:
+            """A rematch's new game: counted against the address's game creations as ``POST /api/games`` is (a room
+            let go forgets its rematch, so reconnecting and asking again makes another)."""
+            if not limits.allow_http(address):
+                raise BadRequest("too many new games: wait a moment and try again", 429)
+            return new_game(hub_of(websocket).storage, body)
+
         try:
             room = hub_of(websocket).room(game_id)
         except Unreplayable as error:
@@ -694,7 +731,7 @@ def create_app(
                 if len(data.encode()) > limits.message_bytes:
                     connection.send(error_message("too_large", f"a message is at most {limits.message_bytes} bytes"))
                     continue
-                await _handle(room, connection, data)
+                await _handle(room, connection, data, create)
         except WebSocketDisconnect:
             pass
         finally:
@@ -748,7 +785,7 @@ def create_app(
 async def _sender(websocket: WebSocket, connection: Connection) -> None:
     """Send a connection's messages in order; stops at None (closed or too slow)."""
     while True:
-        text = await connection.outbox.get()
+        text = await connection.next()
         if text is None:
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -756,8 +793,11 @@ async def _sender(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
-async def _handle(room: Any, connection: Connection, data: str) -> None:
-    """One client message: a move, an undo or a sync; every refusal is an error message (then a view)."""
+async def _handle(
+    room: Any, connection: Connection, data: str, create: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
+    """One client message: a move, an undo or a sync; every refusal is an error message (then a view). A rematch's
+    new game is made by ``create``."""
     try:
         message = json.loads(data)
     except (ValueError, RecursionError):
@@ -779,7 +819,7 @@ async def _handle(room: Any, connection: Connection, data: str) -> None:
         elif kind == "resign":
             await room.resign(connection.seat)
         elif kind == "rematch":
-            await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage))
+            await room.play_again(connection.seat, create)
             fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
             if fresh is not None:
                 fresh.start_agents()  # an agent seat that moves first starts thinking at once

@@ -39,6 +39,8 @@ def parse_pieces(value: str) -> dict[str, Shape]:
         raw = json.loads(value, object_pairs_hook=_unique_names)
     except json.JSONDecodeError as error:
         raise ValueError(f'pieces must be "standard" or a JSON object of name -> cells ({error.msg})') from None
+    except RecursionError:  # "[[[[…": JSON nested deeper than Python parses (a ValueError, as every bad option)
+        raise ValueError("pieces must be a JSON object of name -> list of [x, y, z] cells, not nested deeper") from None
     if not isinstance(raw, dict) or not raw:
         raise ValueError("pieces must be a non-empty JSON object of name -> list of [x, y, z] cells")
     out: dict[str, Shape] = {}

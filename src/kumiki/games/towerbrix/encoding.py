@@ -25,6 +25,7 @@ import numpy as np
 from kumiki.core.encoding import Encoding, Tensor
 from kumiki.games.towerbrix.bricks import AXES
 from kumiki.games.towerbrix.moves import OK, TIME, TowerBrixMove, place_move, remove_move, waive_move
+from kumiki.games.towerbrix.rules import MAX_VOTES
 
 if TYPE_CHECKING:
     from kumiki.core.game import Move, State
@@ -194,5 +195,7 @@ class TowerBrixEncoding(Encoding):
         o = self.game.options
         if not o["attempts"]:
             raise ValueError("attempts=0 (no limit) makes a TowerBrix game unbounded: give a number of attempts")
-        # an attempt ends at max_edits edits, or when every seat says ok; between two edits at most players-1 oks
-        return int(o["rounds"] * o["attempts"] * (o["max_edits"] + 1) * self.game.players)
+        # an attempt ends at max_edits edits, or when every seat says ok; between two edits at most players-1 oks;
+        # a waive vote is no edit and leaves the thumbs up: each seat may add MAX_VOTES of them an attempt
+        votes = MAX_VOTES if self.game.votes_waive else 0
+        return int(o["rounds"] * o["attempts"] * (o["max_edits"] + 1 + votes) * self.game.players)
