@@ -199,6 +199,10 @@ def test_non_utf8_file_names_the_line(cli, tmp_path: Path) -> None:
         (["play", "kuzushi", "--seat", "0=mcts:iterations"], "agent option 'iterations' must be written name=value"),
         (["play", "kuzushi", "--seat", "0=random", "--seat", "0=greedy"], "twice"),
         (
+            ["play", "kuzushi", "--seat", "0=mcts:iterations=3000,seed=2,iterations=30"],
+            "seat 0 (mcts:iterations=3000,seed=2,iterations=30): agent option 'iterations' is given twice",
+        ),
+        (
             ["play", "kozo", "--seat", "1=kuzushi:level=hard"],
             "seat 1 (kuzushi:level=hard): plays kuzushi only, not kozo",
         ),

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.helpers import CliRunner, assert_one_line_error, cli_runner, plain_output
@@ -127,6 +128,49 @@ def test_ground_regions_are_read(cli, tmp_path: Path) -> None:
     code, out, _ = cli("stability", write(tmp_path, tower), "--json")
     assert code == 0
     assert json.loads(out)["fault"] == "c tips over the edge of the table"
+
+
+def scaled(tower: dict[str, Any], length: float = 1.0, density: float = 1.0) -> dict[str, Any]:
+    """``tower`` in other units: every length times ``length``, every density times ``density``."""
+    bodies = [
+        {**body, "boxes": [[v * length for v in box] for box in body["boxes"]], "density": density}
+        for body in tower["bodies"]
+    ]
+    return {**tower, "bodies": bodies}
+
+
+@pytest.mark.parametrize("length", [1e-110, 1e-85, 1e-40, 1e40, 1e80, 1e200])
+@pytest.mark.parametrize("tower", ["COLUMN", "CANTILEVER", "KNIFE_EDGE"])
+def test_the_verdict_does_not_depend_on_the_units(cli, tmp_path: Path, tower: str, length: float) -> None:
+    # A cube 1e-110 on a side was an internal error (its volume underflowed to 0), one 1e80 fell (its moment
+    # overflowed), two cubes 1e-85 on a side stood on a knife edge.
+    given = {"COLUMN": COLUMN, "CANTILEVER": CANTILEVER, "KNIFE_EDGE": KNIFE_EDGE}[tower]
+    code, expected, _ = cli("stability", write(tmp_path, given), "--json")
+    assert code == 0
+    code, out, err = cli("stability", write(tmp_path, scaled(given, length)), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == json.loads(expected)
+
+
+@pytest.mark.parametrize("density", [1e-300, 1e300])
+def test_the_verdict_does_not_depend_on_the_unit_of_density(cli, tmp_path: Path, density: float) -> None:
+    # Lengths near 1 and a density of 1e300: the masses overflowed and this standing tower fell.
+    offset = {
+        "bodies": [{"name": "a", "boxes": [[0, 0, 0, 1, 1, 1]]}, {"name": "b", "boxes": [[0.2, 0, 1, 1.2, 1, 2]]}]
+    }
+    code, expected, _ = cli("stability", write(tmp_path, offset), "--json")
+    assert (code, json.loads(expected)["stands"]) == (0, True)
+    code, out, err = cli("stability", write(tmp_path, scaled(offset, 1e5, density)), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == json.loads(expected)
+
+
+def test_a_body_too_small_to_weigh_anything_is_one_line(cli, tmp_path: Path) -> None:
+    speck = {"name": "speck", "boxes": [[0, 0, 1, 1e-200, 1e-200, 1.5]]}
+    tower = {"bodies": [*COLUMN["bodies"], speck]}
+    code, out, err = cli("stability", write(tmp_path, tower), "--json")
+    assert json.loads(out) == {"error": "bodies[1] (speck) is too small or too light next to the rest of the tower"}
+    assert_one_line_error(code, err, "tower.json: bodies[1] (speck) is too small")
 
 
 def test_stdin(cli) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import time
+import tracemalloc
 
 import pytest
 
 import kumiki
-from kumiki.core.records import parse_record, resigned_seat
+from kumiki.core.records import RECORD_DEFAULT_SEED, parse_record, resigned_seat
 
 CONFIGS = [
     {},
@@ -367,11 +369,57 @@ def test_write_record_refuses_a_record_it_could_not_read_back() -> None:
         kumiki.write_record(state, {"Result": wrong})
 
 
+@pytest.mark.parametrize(
+    "tags", ['[Game "towerbrix"]', '[Game "towerbrix"]\n[turns "free"]', '[Game "kozo"]\n[random_size "true"]']
+)
+def test_a_game_of_chance_without_its_seed_is_the_same_game_at_every_reading(tags: str) -> None:
+    """Without [Seed], new_state drew a seed of its own: each reading dealt other cards (drew other sizes), so the
+    same record replayed as another game every time, its moves legal or not by luck. CONTRACT.md requires only
+    [Game], so such a record is read with seed 0, and written back with it."""
+    readings = [kumiki.read_record(f"{tags}\n")[1] for _ in range(3)]
+    game = readings[0].game
+    assert [state.seed for state in readings] == [RECORD_DEFAULT_SEED] * 3
+    assert all(state.to_json() == game.new_state(seed=RECORD_DEFAULT_SEED).to_json() for state in readings)
+    text = kumiki.write_record(readings[0])
+    assert f'[Seed "{RECORD_DEFAULT_SEED}"]' in text and kumiki.read_record(text)[1].to_json() == readings[0].to_json()
+    _, state = kumiki.read_record(f'{tags}\n[Seed "5"]\n')
+    assert state.to_json() == game.new_state(seed=5).to_json()
+
+
+def test_a_game_without_chance_needs_no_seed() -> None:
+    for tags in ['[Game "kuzushi"]', '[Game "blokus3d"]', '[Game "kozo"]', '[Game "kozo"]\n[random_size "false"]']:
+        game, state = kumiki.read_record(f"{tags}\n")
+        assert not game.has_chance() and state.to_json() == game.new_state().to_json()
+
+
+def test_a_long_tag_value_is_read_in_one_pass() -> None:
+    """The tag pattern backtracked: it kept a state per character of a value (20 MB of value took 3 GB, 12 s)."""
+    value = "x" * 1_000_000 + '\\"' * 100_000
+    tracemalloc.start()
+    try:
+        record = parse_record(f'[Game "kuzushi"]\n[Event "{value}"]\n')
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert record.tags["Event"] == value.replace('\\"', '"')
+    assert peak < 20_000_000
+
+
+def test_a_long_run_of_spaces_in_a_move_line_is_read_in_one_pass() -> None:
+    """The pattern that splits off a seat ("Y1 z 0,0 @2") tried every place in a run of spaces: 80,000 took 13 s."""
+    started = time.perf_counter()
+    error = record_error('[Game "kuzushi"]\n\nB' + " " * 100_000 + "x @1\n")
+    assert error.line == 3 and "unparsable move" in str(error)
+    assert time.perf_counter() - started < 3
+    _, state = kumiki.read_record('[Game "towerbrix"]\n[turns "free"]\n[Seed "1"]\n\nY1 z 0,0' + " " * 9 + "@1\n")
+    assert [str(move) for move in state.history] == ["Y1 z 0,0"] and state.move_seats() == [1]
+
+
 def test_more_record_edges_a_review_found() -> None:
     """A seat of thousands of digits after @ is one line with its line number (int() raised a bare ValueError); old
     Mac line ends (CR alone) still read; leading zeros are no size; write_record takes "*" for a game that goes on
     and the winners in any order, as read_record does."""
-    error = record_error('[Game "towerbrix"]\n[turns "free"]\n\nok @' + "9" * 5000 + "\n")
+    error = record_error('[Game "towerbrix"]\n[turns "free"]\n[Seed "1"]\nok @' + "9" * 5000 + "\n")
     assert error.line == 4 and "no such seat" in str(error) and len(str(error)) < 200
     _, state = kumiki.read_record('[Game "kuzushi"]\r[Seed "1"]\r\rB 1,0\rB 0000001,2\r')
     assert [str(m) for m in state.history] == ["B 1,0", "B 1,2"]

@@ -113,6 +113,9 @@ def run_command(
                     board.refresh()
 
                 results = arena.run(study, folder, backend, workers, address, records, show)
+                board.refresh(
+                    force=True
+                )  # the table left on the screen counts every game, not those of its last refresh
     except (arena.StudyError, BackendError) as error:
         _fail(str(error))
     except OSError as error:
@@ -152,10 +155,10 @@ class Leaderboard:
         self.shown: Table | None = None
         self.when = 0.0
 
-    def refresh(self) -> None:
-        """Read the games finished so far and rebuild the table (at most every few seconds)."""
+    def refresh(self, force: bool = False) -> None:
+        """Read the games finished so far and rebuild the table (at most every few seconds, unless ``force``)."""
         now = time.monotonic()
-        if now - self.when < self.EVERY_S or len(self.study.agents) < 2:
+        if (now - self.when < self.EVERY_S and not force) or len(self.study.agents) < 2:
             return
         self.when = now
         from kumiki.arena.results import GAMES_FILE, missing_statistics, read_rows
@@ -229,6 +232,12 @@ def ratings_command(
     if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
         _no_ratings("one agent: no ratings (the report gives the seats' shares)", as_json)
         return
+    from kumiki.arena.stats import unbounded, win_matrix
+
+    if table and not win_matrix(results.rows, list(results.study.agents)):
+        # self-play of several agents: each met only itself, so the ratings (all 0, the prior's) would read as equal
+        _no_ratings("no game between two different agents: no ratings (each played only itself)", as_json)
+        return
     if not table:  # co-operative games, or none yet: nobody played against anybody
         _no_ratings("no games between sides to rate (a co-operative study reports success rates instead)", as_json)
         return
@@ -242,8 +251,6 @@ def ratings_command(
         sys.stdout.write(f"{r.agent:<{width}}  {r.rating:6.0f}   {interval}  {r.games:6d}\n")
     if any(not math.isfinite(r.low) for r in table):
         sys.stderr.write("note: no interval: every resample of the seed blocks gave the same rating (see the report)\n")
-    from kumiki.arena.stats import unbounded
-
     for agent, how in unbounded(results.rows, list(results.study.agents)).items():
         side = "above" if how == "won" else "below"
         sys.stderr.write(

@@ -88,6 +88,17 @@ def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRu
         assert len(list(csv.DictReader(handle))) == 4
 
 
+def test_the_same_results_give_the_same_report(finished: Path, run: CliRunner) -> None:
+    """The report has no date and no random ids (matplotlib salts its SVG ids at random unless told): written twice
+    from the same games it is the same file, so a report kept under version control changes only with the games."""
+    pages = []
+    for _ in range(2):
+        code, out, err = run("arena", "report", finished)
+        assert code == 0, err
+        pages.append(Path(out.strip()).read_bytes())
+    assert pages[0] == pages[1]
+
+
 def test_seat_advantage_is_modelled_per_number_of_players(tmp_path: Path) -> None:
     study = arena.Study(
         name="counts",
@@ -328,3 +339,42 @@ def test_a_lone_agent_has_no_ratings(tmp_path: Path, run: CliRunner) -> None:
     code, out, err = run("arena", "ratings", tmp_path / "out", "--json")
     assert code == 0 and json.loads(out) == []
     assert err == "note: one agent: no ratings (the report gives the seats' shares)\n"  # why the list is empty
+
+
+def test_agents_that_each_played_only_themselves_have_no_ratings(tmp_path: Path, run: CliRunner) -> None:
+    """Self-play of several agents: no agent met another, so the model's prior gives every one 0; a table of equal
+    ratings "with no interval" would read as a measured tie. Neither ``ratings`` nor the report shows one."""
+    agents = {"g": "greedy", "r": "random"}
+    study = arena.Study(name="apart", game="kuzushi", format="self-play", agents=agents, games=3, seed=1)
+    results = arena.run(study, tmp_path / "out", backend="serial")
+    why = "no game between two different agents: no ratings (each played only itself)"
+    code, out, _ = run("arena", "ratings", tmp_path / "out")
+    assert code == 0 and out == f"{why}\n"
+    code, out, err = run("arena", "ratings", tmp_path / "out", "--json")
+    assert code == 0 and json.loads(out) == [] and err == f"note: {why}\n"
+    summary = json.loads(_summary(results))
+    assert "ratings" not in summary and "win_matrix" not in summary and summary["seat_advantage"]
+    assert "<h2>Ratings</h2>" not in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_seat_advantage_from_few_seed_blocks_says_its_intervals_mean_little(tmp_path: Path) -> None:
+    """A self-play study has no ratings section, whose note said it; the seats' intervals come from the same
+    bootstrap over seed blocks, so below ten blocks the seat-advantage section says so itself."""
+    agents = {"g": "greedy"}
+    for games, shown in ((3, True), (10, False)):
+        study = arena.Study(
+            name=f"few{games}", game="kuzushi", format="self-play", agents=agents, games=games, options={"size": 3}
+        )
+        page = arena.run(study, tmp_path / str(games), backend="serial").report()
+        text = page.read_text()
+        assert "Seat advantage, skill held apart" in text
+        assert (f"bootstrap over {games} seed block(s)" in text) is shown, games
+
+
+def test_the_leaderboard_left_after_a_run_counts_every_game(finished: Path, run: CliRunner, tmp_path: Path) -> None:
+    """The table under the progress bar is rebuilt every few seconds; the one left on the screen when the run ends
+    is rebuilt from every game (a short run's was empty, a long one's counted the games of its last refresh)."""
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", tmp_path / "again", "--backend", "serial")
+    assert code == 0, err
+    board = err[err.index("so far") :].splitlines()
+    assert re.search(r"greedy\s+\+\d+\s+16\b", "\n".join(board)), err

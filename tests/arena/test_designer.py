@@ -328,3 +328,20 @@ def test_a_variant_comparison_follows_seat_0_where_no_seat_opens_the_game() -> N
     ]
     figures = [c.figure for c in stats.variant_comparisons(rows, "kozo")]
     assert "seat 0's share of the wins" in figures and not any("first mover" in f for f in figures)
+
+
+def test_a_variant_whose_games_all_had_one_length_is_compared_without_a_warning() -> None:
+    """Every game of A lasted 3 moves (sd 0), B's varied: Welch's interval is B's t interval around B − A, and the
+    report printed scipy's "Precision loss ... catastrophic cancellation" warning on stderr beside it."""
+    import warnings
+
+    def row(size: int, moves: int) -> dict[str, Any]:
+        return {"options": {"size": size}, "seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "moves": moves}
+
+    rows = [row(2, 3) for _ in range(8)] + [row(3, 4 + i % 2) for i in range(8)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = [c.to_json() for c in stats.variant_comparisons(rows, "kuzushi")]
+    length = next(c for c in found if c["figure"] == "game length")
+    # by hand: B 4,5,4,5,… mean 4.5, sd 0.5345, t(7, 0.975) = 2.3646: 1.5 ± 0.4469
+    assert (length["difference"], length["low"], length["high"]) == (1.5, 1.0531, 1.9469)

@@ -43,3 +43,27 @@ def test_the_reach_check_passes_an_address_that_answers_and_one_without_a_port()
     assert _unreachable("::1") is None and _unreachable("fe80::1%eth0") is None  # bare IPv6: Ray's to judge
     assert _unreachable("127.0.0.1:70000") == "70000 is not a port (1 to 65535)"
     assert _unreachable(f"{'a' * 70}.example:6379") is not None  # a label no resolver takes: said, not raised
+
+
+def test_a_run_on_ray_keeps_the_sigterm_handler_it_found(tmp_path: Path) -> None:
+    """ray.init puts its own SIGTERM handler (an exit with status 15) over the caller's: the CLI's clean stop (status
+    143, "stopped (SIGTERM)") must stay in force while the games are played."""
+    import signal
+
+    def mine(_signum: int, _frame: object) -> None:  # pragma: no cover - never called
+        pass
+
+    seen: list[object] = []
+    study = arena.Study(name="term", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    before = signal.signal(signal.SIGTERM, mine)
+    try:
+        arena.run(
+            study,
+            tmp_path / "term",
+            backend="ray",
+            workers=1,
+            progress=lambda *_: seen.append(signal.getsignal(signal.SIGTERM)),
+        )
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert len(seen) > 1 and all(handler is mine for handler in seen)

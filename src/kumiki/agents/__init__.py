@@ -59,7 +59,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split an agent spec into its name and options: ``"mcts:iterations=3000,seed=2"`` gives ``("mcts",
     {"iterations": 3000, "seed": 2})``. A Python import path names your own agent: ``"mypkg.agents:make"`` or
     ``"mypkg.agents:make,depth=3"`` gives ``("mypkg.agents:make", {"depth": 3})``. Options may also be separated
-    by spaces. ValueError for an option not written name=value."""
+    by spaces. ValueError for an option not written name=value or given twice."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec is a name such as 'mcts:iterations=1000', not {shown(spec)}")
     text = spec.strip()
@@ -78,6 +78,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"agent option {shown(part)} must be written name=value")
+        if key.strip() in options:  # the last would win unseen: "mcts:iterations=3000,…,iterations=30"
+            raise ValueError(f"agent option {shown(key.strip())} is given twice")
         options[key.strip()] = parse_value(value.strip())
     return name.strip(), options
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -158,6 +160,10 @@ def run_ray(
         problem = _unreachable(address) if address else None
         if problem is not None:
             raise BackendError(f"cannot start or reach Ray at {address}: {problem}")
+        # ray.init sets its own SIGTERM handler (sys.exit(15)) over the caller's: the CLI's clean stop (status 143,
+        # "stopped (SIGTERM)") is put back, as is whatever handler a program embedding the arena had
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.getsignal(signal.SIGTERM) if main_thread else None
         try:
             if address:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
@@ -165,6 +171,9 @@ def run_ray(
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise BackendError(f"cannot start or reach Ray at {address or 'this machine'}: {error}") from None
+        finally:
+            if previous is not None:  # None: a handler not set from Python, which Python cannot set back
+                signal.signal(signal.SIGTERM, previous)
         started_here = True
     try:
         # [no-untyped-call]: Ray's API is only partly annotated

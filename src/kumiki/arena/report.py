@@ -74,7 +74,8 @@ def _plots() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "none", "font.size": 9, "figure.dpi": 100})
+    # svg.hashsalt: the ids of the plots' clip paths and shapes from a fixed salt, not a random one per run
+    plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "kumiki", "font.size": 9, "figure.dpi": 100})
     return plt
 
 
@@ -237,12 +238,11 @@ def summarise(results: Results) -> dict[str, Any]:
         ],
     }
     competitive = [r for r in rows if not stats.is_coop(r)]
-    if len(agents) > 1 and competitive:
+    matrix = stats.win_matrix(rows, agents)
+    if len(agents) > 1 and competitive and matrix:  # no matrix: self-play, every agent met only itself (no ratings)
         summary["ratings"] = [r.to_json() for r in results.ratings()]
         summary["unbounded"] = stats.unbounded(rows, agents)
-        summary["win_matrix"] = [
-            {"agent": a, "against": b, **rate.to_json()} for (a, b), rate in stats.win_matrix(rows, agents).items()
-        ]
+        summary["win_matrix"] = [{"agent": a, "against": b, **rate.to_json()} for (a, b), rate in matrix.items()]
     if competitive:
         from kumiki.arena.ratings import seat_advantage
 
@@ -474,6 +474,17 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<p class='note'>Each seat's edge over the average seat, in Elo points (+100 ≈ 64% expected score "
             "against an average seat), from a model fitted once per number of players.</p>"
         )
+        # The ratings' caveat holds here too, and a self-play study (no ratings section) would not show it at all.
+        competitive = stats.by_players(r for r in rows if not stats.is_coop(r))
+        for n, games in competitive.items():
+            blocks = len({r.get("block") for r in games})
+            if blocks < FEW_BLOCKS:
+                which = f" of the {n}-player games" if len(competitive) > 1 else ""
+                parts.append(
+                    f"<p class='note'>The seats' intervals{which} come from a bootstrap over {blocks} seed block(s): "
+                    "so few give few distinct resamples, and the intervals mean little (one block: none at all), "
+                    "a seat marked real among them included. More games give more blocks.</p>"
+                )
     if "sprt" in summary:
         t = summary["sprt"]
         parts.append(

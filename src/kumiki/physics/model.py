@@ -199,4 +199,34 @@ def tower_from_json(data: Any) -> Tower:
     tie = data.get("tie", "falls")
     if tie not in TIES:
         raise TowerError(f'\'tie\' must be "falls" or "stands", not {tie!r}')
-    return Tower(tuple(bodies), ground, tie)
+    tower = _near_unit(Tower(tuple(bodies), ground, tie))
+    for i, body in enumerate(tower.bodies):
+        if not 0 < body.mass < math.inf:  # a box's volume below (or above) what a float holds, next to the rest
+            raise TowerError(f"bodies[{i}] ({body.name}) is too small or too light next to the rest of the tower")
+    return tower
+
+
+FAR = 2.0**30  # lengths and densities from 1 / FAR to FAR are judged as given
+
+
+def _near_unit(tower: Tower) -> Tower:
+    """``tower`` with its lengths (and its densities) brought near 1 by a power of two when its size (its densest
+    body) is far from 1: a box's volume, a centre's moment would else overflow or underflow before the judge
+    divides by the tower's size and weight. The verdict does not depend on the units; a power of two changes no
+    ratio of lengths or densities (``math.ldexp`` is exact)."""
+    size = tower.scale()
+    density = max(body.density for body in tower.bodies)
+    lengths = 0 if 1 / FAR <= size <= FAR else -math.frexp(size)[1]
+    weights = 0 if 1 / FAR <= density <= FAR else -math.frexp(density)[1]
+    if not lengths and not weights:
+        return tower
+
+    def scaled(values: Sequence[float]) -> Any:
+        return tuple(math.ldexp(v, lengths) for v in values)
+
+    bodies = tuple(
+        Body(body.name, tuple(scaled(box) for box in body.boxes), math.ldexp(body.density, weights))
+        for body in tower.bodies
+    )
+    ground = None if tower.ground is None else tuple(scaled(rect) for rect in tower.ground)
+    return Tower(bodies, ground, tower.tie)
