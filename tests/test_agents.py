@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import kumiki
@@ -131,3 +133,18 @@ def test_unknown_agent():
     assert "minimax" in message
     for name in ("greedy", "mcts", "random"):
         assert name in message
+
+
+def test_the_margin_reward_of_a_huge_lead_is_no_overflow() -> None:
+    """A side trailing by thousands of points (a Kozo pool of huge pieces) made math.exp overflow in the playouts."""
+    from kumiki.agents.mcts import margin_reward
+
+    class Ended:
+        def __init__(self, returns: list[float], margins: list[float]) -> None:
+            self.returns = lambda: returns
+            self.margins = lambda: margins
+
+    assert margin_reward(Ended([1.0, 0.0], [5000.0, -5000.0])) == [1.0, 0.0]  # type: ignore[arg-type]
+    assert margin_reward(Ended([0.5, 0.5], [0.0, 0.0])) == [0.5, 0.5]  # type: ignore[arg-type]
+    low, high = margin_reward(Ended([0.0, 1.0], [-4.0, 4.0]))  # type: ignore[arg-type]
+    assert low == pytest.approx(0.5 / (1 + math.e)) and high == pytest.approx(0.5 + 0.5 / (1 + math.exp(-1)))

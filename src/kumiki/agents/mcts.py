@@ -78,9 +78,15 @@ def margin_reward(state: State, scale: float = 4.0) -> list[float]:
     Random playouts make the plain outcome a noisy signal; the score margin says by how much a line wins.
     """
     outcome = state.returns()
-    return [
-        0.5 * won + 0.5 / (1.0 + math.exp(-lead / scale)) for won, lead in zip(outcome, state.margins(), strict=True)
-    ]
+    return [0.5 * won + 0.5 * _logistic(lead / scale) for won, lead in zip(outcome, state.margins(), strict=True)]
+
+
+def _logistic(x: float) -> float:
+    """1 / (1 + e^-x) without overflow: e^-x of a side trailing by thousands of points is beyond a float."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    ex = math.exp(x)
+    return ex / (1.0 + ex)
 
 
 REWARDS = {"outcome": outcome_reward, "margin": margin_reward}
