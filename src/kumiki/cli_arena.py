@@ -113,9 +113,8 @@ def run_command(
                     board.refresh()
 
                 results = arena.run(study, folder, backend, workers, address, records, show)
-                board.refresh(
-                    force=True
-                )  # the table left on the screen counts every game, not those of its last refresh
+                # the table left on the screen counts every game, not those of its last refresh
+                board.refresh(force=True)
     except (arena.StudyError, BackendError) as error:
         _fail(str(error))
     except OSError as error:
@@ -165,10 +164,13 @@ class Leaderboard:
 
         if missing_statistics("scipy"):  # no 'arena' extra: the run goes on without a table
             return
+        from kumiki.arena import stats
         from kumiki.arena.ratings import Events
 
         rows = read_rows(self.folder / GAMES_FILE).rows
         agents = list(self.study.agents)
+        if not stats.win_matrix(rows, agents):  # self-play: no agent met another, so no ratings (not a row of zeros)
+            return
         events = Events(rows, agents)
         if not events.n_events:
             return

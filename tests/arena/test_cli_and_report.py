@@ -13,6 +13,7 @@ import pytest
 from tests.helpers import CliRunner, assert_one_line_error, cli_runner
 
 from kumiki import arena
+from kumiki.cli_arena import Leaderboard
 
 STUDY = """
 name = "cli"
@@ -343,7 +344,7 @@ def test_a_lone_agent_has_no_ratings(tmp_path: Path, run: CliRunner) -> None:
 
 def test_agents_that_each_played_only_themselves_have_no_ratings(tmp_path: Path, run: CliRunner) -> None:
     """Self-play of several agents: no agent met another, so the model's prior gives every one 0; a table of equal
-    ratings "with no interval" would read as a measured tie. Neither ``ratings`` nor the report shows one."""
+    ratings "with no interval" would read as a measured tie. Not ``ratings``, the report or the live table."""
     agents = {"g": "greedy", "r": "random"}
     study = arena.Study(name="apart", game="kuzushi", format="self-play", agents=agents, games=3, seed=1)
     results = arena.run(study, tmp_path / "out", backend="serial")
@@ -354,7 +355,11 @@ def test_agents_that_each_played_only_themselves_have_no_ratings(tmp_path: Path,
     assert code == 0 and json.loads(out) == [] and err == f"note: {why}\n"
     summary = json.loads(_summary(results))
     assert "ratings" not in summary and "win_matrix" not in summary and summary["seat_advantage"]
-    assert "<h2>Ratings</h2>" not in (tmp_path / "out" / "report.html").read_text()
+    report = (tmp_path / "out" / "report.html").read_text()
+    assert "No ratings: no game set two different agents" in report and "<th>rating</th>" not in report
+    board = Leaderboard(tmp_path / "out", study)
+    board.refresh(force=True)
+    assert board.shown is None  # nor does the live table under a run's progress bar
 
 
 def test_seat_advantage_from_few_seed_blocks_says_its_intervals_mean_little(tmp_path: Path) -> None:

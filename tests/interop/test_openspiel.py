@@ -337,6 +337,10 @@ def test_games_and_states_pickle_as_openspiels_own_python_games_do(name: str, pa
     assert copied.get_parameters() == game.get_parameters()
     assert copied.kumiki_game.options == game.kumiki_game.options
     state = game.new_initial_state()
+    later = pickle.loads(pickle.dumps(game))  # goes on with the next deal, not the first one again
+    assert later.new_initial_state().kumiki_state.to_json() == game.new_initial_state().kumiki_state.to_json()
+    if game.kumiki_game.has_chance():  # another deal than the first one
+        assert later.new_initial_state().kumiki_state.seed != state.kumiki_state.seed  # type: ignore[attr-defined]
     rng = np.random.default_rng(0)
     for _ in range(3):
         state.apply_action(int(rng.choice(state.legal_actions())))

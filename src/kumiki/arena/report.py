@@ -397,6 +397,17 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) ->
     return parts
 
 
+def _few_blocks_note(rows: Sequence[dict[str, Any]], what: str, more: str = "") -> list[str]:
+    """The caveat of a bootstrap over fewer than ``FEW_BLOCKS`` seed blocks (none when there are enough)."""
+    blocks = len({r.get("block") for r in rows})
+    if blocks >= FEW_BLOCKS:
+        return []
+    return [
+        f"<p class='note'>{what} come from a bootstrap over {blocks} seed block(s): so few give few distinct "
+        f"resamples, and the intervals mean little (one block: none at all){more}. More games give more blocks.</p>"
+    ]
+
+
 def _html(results: Results, summary: dict[str, Any]) -> str:
     study, rows = results.study, results.rows
     esc = html.escape
@@ -418,6 +429,11 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         )
     groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
     parts += _glance(summary, groups)
+    if "ratings" not in summary and len(study.agents) > 1 and any(not stats.is_coop(r) for r in rows):
+        parts.append(
+            "<h2>Ratings</h2><p class='note'>No ratings: no game set two different agents against each other "
+            "(each played only itself), so there is nothing to rate them by.</p>"
+        )
     if "ratings" in summary:
         parts.append("<h2>Ratings</h2><table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
@@ -433,13 +449,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"limit on how far {side} the others it is, so its rating comes from the model's weak prior, not "
                 f"from the games. Read it as “far {side}”; its raw score is the measurement.</p>"
             )
-        blocks = len({r.get("block") for r in rows})
-        if blocks < FEW_BLOCKS:
-            parts.append(
-                f"<p class='note'>These intervals come from a bootstrap over {blocks} seed block(s): so few give few "
-                "distinct resamples, and the intervals mean little (one block: none at all). More games give more "
-                "blocks.</p>"
-            )
+        parts += _few_blocks_note(rows, "These intervals")
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
         parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
@@ -477,14 +487,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         # The ratings' caveat holds here too, and a self-play study (no ratings section) would not show it at all.
         competitive = stats.by_players(r for r in rows if not stats.is_coop(r))
         for n, games in competitive.items():
-            blocks = len({r.get("block") for r in games})
-            if blocks < FEW_BLOCKS:
-                which = f" of the {n}-player games" if len(competitive) > 1 else ""
-                parts.append(
-                    f"<p class='note'>The seats' intervals{which} come from a bootstrap over {blocks} seed block(s): "
-                    "so few give few distinct resamples, and the intervals mean little (one block: none at all), "
-                    "a seat marked real among them included. More games give more blocks.</p>"
-                )
+            which = f" of the {n}-player games" if len(competitive) > 1 else ""
+            parts += _few_blocks_note(games, f"The seats' intervals{which}", ", a seat marked real among them included")
     if "sprt" in summary:
         t = summary["sprt"]
         parts.append(

@@ -415,7 +415,7 @@ def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float],
         same = 1.0 if d == 0 else 0.0
         return Comparison(option, a, b, figure, "moves", ma.value, mb.value, d, d, d, same if ma.n > 1 else math.nan)
     with warnings.catch_warnings():  # one side all one length (sd 0): Welch is still right, scipy warns of "precision"
-        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
         test = ttest_ind(xb, xa, equal_var=False)
         interval = test.confidence_interval(0.95)
     return Comparison(

@@ -214,7 +214,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling, as OpenSpiel's own Python games pickle (multiprocessing, Ray): loaded again from its parameters,
         registered first, so that a process which never called ``register()`` reads it too."""
-        return _load_registered, (self.name_of_game, dict(self.get_parameters()))
+        return _load_registered, (self.name_of_game, dict(self.get_parameters()), self.started)
 
 
 class KumikiState(pyspiel.State):  # type: ignore[misc]
@@ -333,10 +333,13 @@ def register(games: tuple[str, ...] = GAMES) -> None:
         _registered.add(key)
 
 
-def _load_registered(name: str, params: dict[str, Any]) -> Any:
-    """Unpickling a game: ``kumiki_<name>`` registered, then loaded with ``params``."""
+def _load_registered(name: str, params: dict[str, Any], started: int = 0) -> Any:
+    """Unpickling a game: ``kumiki_<name>`` registered, then loaded with ``params``; ``started`` games already
+    dealt, so that the copy goes on with the next deal instead of dealing the first ones again."""
     register((name,))
-    return pyspiel.load_game(short_name(name), params)
+    game = pyspiel.load_game(short_name(name), params)
+    game.started = started
+    return game
 
 
 def _restored_state(name: str, params: dict[str, Any], state: State, actions: list[int]) -> KumikiState:

@@ -158,7 +158,10 @@ def _rect(value: Any, where: str) -> Rect:
 
 
 def tower_from_json(data: Any) -> Tower:
-    """Read the contract's JSON form; TowerError names the field at fault."""
+    """Read the contract's JSON form; TowerError names the field at fault. A tower whose size or densest body is
+    beyond 2^30 (or below 2^-30) in the units given comes back in units a power of two apart (``_near_unit``: the
+    verdict is the same in any units, the floats of its volumes and moments are not), so its boxes and densities
+    are those numbers times that power of two."""
     if not isinstance(data, dict):
         raise TowerError("a tower is a JSON object with 'bodies' (and optionally 'ground' and 'tie')")
     unknown = set(data) - {"bodies", "ground", "tie"}

@@ -689,12 +689,10 @@ def create_app(
     async def _connected(websocket: WebSocket, game_id: str, token: str | None, address: str) -> None:
         """A connection counted against its address's limit: the game's messages until it closes."""
 
-        def create(body: dict[str, Any]) -> dict[str, Any]:
-            """A rematch's new game: counted against the address's game creations as ``POST /api/games`` is (a room
+        def allowed() -> bool:
+            """A rematch's new game counts against the address's game creations as ``POST /api/games`` does (a room
             let go forgets its rematch, so reconnecting and asking again makes another)."""
-            if not limits.allow_http(address):
-                raise BadRequest("too many new games: wait a moment and try again", 429)
-            return new_game(hub_of(websocket).storage, body)
+            return limits.allow_http(address)
 
         try:
             room = hub_of(websocket).room(game_id)
@@ -731,7 +729,7 @@ def create_app(
                 if len(data.encode()) > limits.message_bytes:
                     connection.send(error_message("too_large", f"a message is at most {limits.message_bytes} bytes"))
                     continue
-                await _handle(room, connection, data, create)
+                await _handle(room, connection, data, allowed)
         except WebSocketDisconnect:
             pass
         finally:
@@ -793,11 +791,9 @@ async def _sender(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
-async def _handle(
-    room: Any, connection: Connection, data: str, create: Callable[[dict[str, Any]], dict[str, Any]]
-) -> None:
-    """One client message: a move, an undo or a sync; every refusal is an error message (then a view). A rematch's
-    new game is made by ``create``."""
+async def _handle(room: Any, connection: Connection, data: str, allowed: Callable[[], bool]) -> None:
+    """One client message: a move, an undo or a sync; every refusal is an error message (then a view). A rematch
+    makes a new game only where ``allowed()`` (the address's rate of new games)."""
     try:
         message = json.loads(data)
     except (ValueError, RecursionError):
@@ -819,7 +815,7 @@ async def _handle(
         elif kind == "resign":
             await room.resign(connection.seat)
         elif kind == "rematch":
-            await room.play_again(connection.seat, create)
+            await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage), allowed)
             fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
             if fresh is not None:
                 fresh.start_agents()  # an agent seat that moves first starts thinking at once

@@ -291,9 +291,15 @@ class Room:
             for connection in list(self.connections):
                 connection.send(line)
 
-    async def play_again(self, seat: int | None, create: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    async def play_again(
+        self,
+        seat: int | None,
+        create: Callable[[dict[str, Any]], dict[str, Any]],
+        allowed: Callable[[], bool] = lambda: True,
+    ) -> None:
         """A new game with the same game, options and seats, once this one is over (asked again: the same new game).
-        Every connection is told where it is: each seat gets its own invite, spectators the game's address."""
+        Every connection is told where it is: each seat gets its own invite, spectators the game's address.
+        ``allowed`` (asked on the event loop, as the lobby's rate limits are) says whether a new game may be made."""
         if seat is None:
             raise Refusal("forbidden", "spectators cannot start a rematch: open the game with a seat's invite link")
         if self.row.imported:
@@ -304,6 +310,8 @@ class Room:
             if self.rematch is None:
                 seats = [_seat_again(s) for s in self.row.seats]
                 body = {"game": self.row.game, "options": self.row.options, "seats": seats, "undo": self.row.undo}
+                if not allowed():
+                    raise Refusal("refused", "too many new games: wait a moment and try again")
                 self.rematch = await self.hub.write(create, body)
             invites = {s["seat"]: s.get("invite") for s in self.rematch["seats"]}
             for connection in list(self.connections):

@@ -32,7 +32,7 @@ export function openTables(box: HTMLElement, error: HTMLElement, game?: string):
           });
           return b;
         });
-        const seed = t.seed_chosen ? h("span", { class: "small", "data-testid": `seed-chosen-${t.id}` }, " (its creator chose the seed: they may know the deal) ") : "";
+        const seed = t.seed_chosen ? h("span", { class: "small", "data-testid": `seed-chosen-${t.id}` }, " (its creator chose the seed: they may know the hidden cards or the draws to come) ") : "";
         list.append(h("li", { "data-testid": `table-${t.id}` }, h("b", {}, t.game), ` — ${who} `, seed, ...buttons));
       }
     } catch (e) {
