@@ -417,13 +417,13 @@ def stability(
     "density"; optionally "ground" (rectangles x0, y0, x1, y1 at z = 0 that carry load; null is an endless table)
     and "tie" ("falls" or "stands": what a body balanced exactly on an edge does). See docs/physics.md.
     """
-    from kumiki.physics import TowerError, judge
+    from kumiki.physics import TowerError, analyse
 
     source = "stdin" if file == "-" else file
     with _reported(source, as_json):
         try:
             tower = _load_tower(file)
-            verdict = judge(tower)
+            verdict = analyse(tower)
         except (Failure, TowerError) as error:
             _fail(f"{source}: {error}", {"error": _one_line(error)} if as_json else None)
         if as_json:

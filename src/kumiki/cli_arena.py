@@ -169,7 +169,7 @@ class Leaderboard:
 
         rows = read_rows(self.folder / GAMES_FILE).rows
         agents = list(self.study.agents)
-        if not stats.win_matrix(rows, agents):  # self-play: no agent met another, so no ratings (not a row of zeros)
+        if stats.only_self_play(rows, agents):  # no agent met another: no ratings (not a row of zeros)
             return
         events = Events(rows, agents)
         if not events.n_events:
@@ -227,18 +227,17 @@ def ratings_command(
     """The agents' ratings (Elo scale, the agents' mean is 0) with 95% bootstrap intervals."""
     results = _results(folder)
     _refuse_all_forfeit(results)
+    from kumiki.arena.stats import only_self_play, unbounded
+
+    if only_self_play(results.rows, list(results.study.agents)):  # before the bootstrap, which would give all 0
+        _no_ratings("no game between two different agents: no ratings (each played only itself)", as_json)
+        return
     try:
         table = [r for r in results.ratings() if r.games > 0]
     except ImportError as error:
         _fail(str(error))
     if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
         _no_ratings("one agent: no ratings (the report gives the seats' shares)", as_json)
-        return
-    from kumiki.arena.stats import unbounded, win_matrix
-
-    if table and not win_matrix(results.rows, list(results.study.agents)):
-        # self-play of several agents: each met only itself, so the ratings (all 0, the prior's) would read as equal
-        _no_ratings("no game between two different agents: no ratings (each played only itself)", as_json)
         return
     if not table:  # co-operative games, or none yet: nobody played against anybody
         _no_ratings("no games between sides to rate (a co-operative study reports success rates instead)", as_json)

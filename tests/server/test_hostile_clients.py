@@ -104,7 +104,7 @@ def test_a_replay_that_grows_with_the_square_of_its_moves_is_refused_at_its_budg
     while not state.over:
         state.play("ok")
     replayed = positions("towerbrix", state.game.options, 1, ["ok"] * len(state.history))
-    sizes = [len(json.dumps(s.public_view())) for s in replayed]
+    sizes = [len(app.compact_json(s.public_view())) for s in replayed]
     monkeypatch.setattr(app, "MAX_REPLAY_BYTES", sum(sizes) - 1, raising=False)
     oks = client.post("/api/records", content=kumiki.write_record(state)).json()["id"]
     answer = client.get(f"/api/games/{oks}/replay")

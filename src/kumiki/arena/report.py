@@ -429,7 +429,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         )
     groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
     parts += _glance(summary, groups)
-    if "ratings" not in summary and len(study.agents) > 1 and any(not stats.is_coop(r) for r in rows):
+    if stats.only_self_play(rows, list(study.agents)):
         parts.append(
             "<h2>Ratings</h2><p class='note'>No ratings: no game set two different agents against each other "
             "(each played only itself), so there is nothing to rate them by.</p>"

@@ -330,6 +330,12 @@ def ladder_steps(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[
     return [(high, low, matrix[(high, low)]) for low, high in itertools.pairwise(agents) if (high, low) in matrix]
 
 
+def only_self_play(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> bool:
+    """Several agents and games between sides, yet no agent met another (each played only itself): nothing to rate
+    them by (the ratings would be the prior's, all 0, and read as a tie)."""
+    return len(agents) > 1 and any(not is_coop(r) for r in rows) and not win_matrix(rows, agents)
+
+
 def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tuple[str, str], Rate]:
     """For each ordered pair of agents, the first's score against the second, with its Wilson interval: in each game
     where they sat on different sides, the mean over their pairs of seats of 1 for finishing ahead, ½ level, 0

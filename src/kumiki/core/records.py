@@ -42,6 +42,11 @@ def _split_seat(text: str) -> tuple[str, str | None]:
     return move, digits
 
 
+def is_option_tag(name: str) -> bool:
+    """Whether a record's tag names a ``load_game`` option (not a reserved tag, not ``Player0`` … ``PlayerN``)."""
+    return name not in RESERVED and not _PLAYER_TAG.fullmatch(name)
+
+
 def tag_value(text: str) -> OptionValue:
     """A tag's value as CONTRACT.md reads it: an int, a float, ``true`` or ``false``, else the text itself (so a
     text option named ``none`` or ``True`` comes back as that text, as it was written)."""
@@ -123,7 +128,7 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     except ValueError:
         text_options = set()  # an unknown game: load_game below says so, with the line
     for name, value in tags.items():
-        if name in RESERVED or _PLAYER_TAG.fullmatch(name):
+        if not is_option_tag(name):
             continue
         if name == "players" and "Players" in tags:
             line = lines[name]

@@ -158,10 +158,7 @@ def _rect(value: Any, where: str) -> Rect:
 
 
 def tower_from_json(data: Any) -> Tower:
-    """Read the contract's JSON form; TowerError names the field at fault. A tower whose size or densest body is
-    beyond 2^30 (or below 2^-30) in the units given comes back in units a power of two apart (``_near_unit``: the
-    verdict is the same in any units, the floats of its volumes and moments are not), so its boxes and densities
-    are those numbers times that power of two."""
+    """Read the contract's JSON form; TowerError names the field at fault."""
     if not isinstance(data, dict):
         raise TowerError("a tower is a JSON object with 'bodies' (and optionally 'ground' and 'tie')")
     unknown = set(data) - {"bodies", "ground", "tie"}
@@ -202,21 +199,27 @@ def tower_from_json(data: Any) -> Tower:
     tie = data.get("tie", "falls")
     if tie not in TIES:
         raise TowerError(f'\'tie\' must be "falls" or "stands", not {tie!r}')
-    tower = _near_unit(Tower(tuple(bodies), ground, tie))
+    return Tower(tuple(bodies), ground, tie)
+
+
+FAR = 2.0**30  # lengths and densities from 1 / FAR to FAR are judged as given
+
+
+def in_judged_units(tower: Tower) -> Tower:
+    """``tower`` as :func:`~kumiki.physics.statics.analyse` judges it: its lengths (and its densities) brought near 1
+    by a power of two when its size (its densest body) is far from 1, where a box's volume, a centre's moment would
+    else overflow or underflow before the judge divides by the tower's size and weight. The verdict does not depend
+    on the units; a power of two changes no ratio of lengths or densities (``math.ldexp`` is exact). TowerError for a
+    body too small to weigh anything next to the rest."""
+    tower = _near_unit(tower)
     for i, body in enumerate(tower.bodies):
         if not 0 < body.mass < math.inf:  # a box's volume below (or above) what a float holds, next to the rest
             raise TowerError(f"bodies[{i}] ({body.name}) is too small or too light next to the rest of the tower")
     return tower
 
 
-FAR = 2.0**30  # lengths and densities from 1 / FAR to FAR are judged as given
-
-
 def _near_unit(tower: Tower) -> Tower:
-    """``tower`` with its lengths (and its densities) brought near 1 by a power of two when its size (its densest
-    body) is far from 1: a box's volume, a centre's moment would else overflow or underflow before the judge
-    divides by the tower's size and weight. The verdict does not depend on the units; a power of two changes no
-    ratio of lengths or densities (``math.ldexp`` is exact)."""
+    """``tower`` in units a power of two apart, if its size or densest body is beyond ``FAR`` or below 1 / FAR."""
     size = tower.scale()
     density = max(body.density for body in tower.bodies)
     lengths = 0 if 1 / FAR <= size <= FAR else -math.frexp(size)[1]

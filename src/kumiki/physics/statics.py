@@ -190,9 +190,10 @@ def _falls(setup: Setup, moving: list[int], edge: bool, explain: bool) -> Verdic
 
 
 def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = True) -> Verdict:
-    """Judge a tower given as a :class:`Tower` or in the contract's JSON form."""
-    from kumiki.physics.model import tower_from_json
+    """Judge a tower given as a :class:`Tower` or in the contract's JSON form, in any units
+    (:func:`~kumiki.physics.model.in_judged_units`)."""
+    from kumiki.physics.model import in_judged_units, tower_from_json
 
     if not isinstance(tower, Tower):
         tower = tower_from_json(tower)  # TowerError for anything that is not the contract's JSON object
-    return judge(tower, margin, explain)
+    return judge(in_judged_units(tower), margin, explain)

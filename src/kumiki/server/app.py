@@ -30,7 +30,7 @@ from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
-from kumiki.core.records import RESERVED, RESIGNED, parse_record, resigned_seat
+from kumiki.core.records import RESIGNED, is_option_tag, parse_record, resigned_seat
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
@@ -206,6 +206,11 @@ def check_web_options(name: str, options: dict[str, Any]) -> None:
             raise BadRequest(f"option {option!r}: the web server offers {offered}, not {shown(value)}")
 
 
+def compact_json(value: Any) -> str:
+    """JSON as the server's JSON answers are written (FastAPI's JSONResponse): no spaces, no NaN, text as is."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def check_option_text(option: str, value: str) -> None:
     """Refuse an option's text longer than the web server loads (``MAX_OPTION_TEXT``), before the game is loaded."""
     if len(value) > MAX_OPTION_TEXT:
@@ -350,7 +355,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
             raise BadRequest(f"the record has {len(parsed.moves)} moves; the server keeps games of at most {MAX_PLIES}")
         tags = parsed.tags
         for tag, value in tags.items():  # an option's tag (not a player's name: that is cut to MAX_NAME)
-            if tag not in RESERVED and not tag.startswith("Player"):
+            if is_option_tag(tag):
                 check_option_text(tag, value)
         name = tags.get("Game", "")
         narrowed = WEB_OPTIONS.get(name, {})
@@ -617,7 +622,7 @@ def create_app(
         return import_record(hub_of(request).storage, text)
 
     @app.get("/api/games/{game_id}/replay")
-    async def get_replay(request: Request, game_id: str) -> dict[str, Any]:
+    async def get_replay(request: Request, game_id: str) -> Response:
         hub = hub_of(request)
         row = hub.storage.game(game_id)
         if row is None:
@@ -627,37 +632,41 @@ def create_app(
         texts = [text for _seat, text in stored]
         movers = [seat for seat, _text in stored]
 
-        def views() -> tuple[list[dict[str, Any]], list[float], list[int]]:
-            states, size = [], 0
+        def views() -> tuple[str, list[float], list[int]]:
+            """The positions as one JSON list, each view encoded once as it is made (only its text is kept: a
+            long game's views as objects took many times its text's memory, and encoding them again on the event
+            loop held every game still)."""
+            encoded: list[str] = []
+            size = 0
             try:
                 for state in positions(row.game, row.options, row.seed, texts, movers):
-                    states.append(state.public_view())
-                    size += len(json.dumps(states[-1]))  # each position repeats what came before (evaluations)
+                    encoded.append(compact_json(state.public_view()))
+                    size += len(encoded[-1])  # each position repeats what came before (evaluations)
                     if size > MAX_REPLAY_BYTES:
                         raise BadRequest(
                             f"this game's replay is too large to send (over {MAX_REPLAY_BYTES // 2**20} MiB of "
-                            f"positions by move {len(states) - 1}): its record replays it",
+                            f"positions by move {len(encoded) - 1}): its record replays it",
                             413,
                         )
             except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
                 raise unreplayable(game_id, error) from None
             winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
-            return states, state.scores(), winners
+            return "[" + ",".join(encoded) + "]", state.scores(), winners
 
         # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
         states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
-        return {
+        rest = {
             "game": row.game,
             "options": row.options,
             "players": [s.public() for s in row.seats],
             "moves": texts,
             "movers": movers,
-            "states": states,
             "scores": scores,
             "winners": winners,
             "resigned": resigned,
             "chat": hub.storage.chat(game_id),
         }
+        return Response(compact_json(rest)[:-1] + ',"states":' + states + "}", media_type="application/json")
 
     @app.get("/api/games/{game_id}/chat")
     async def get_chat(request: Request, game_id: str) -> list[dict[str, Any]]:
