@@ -118,10 +118,10 @@ MAX_NAME = 40
 # game works out every placement of every piece, and each view lists the legal moves, on the event loop: a pool of
 # 64 KiB held every game still for half a second at each load and a fifth at each move, an imported megabyte for five.
 MAX_OPTION_TEXT = 2000
-# Bytes of positions in one replay: each carries the game so far (TowerBrix's evaluations), so a replay grows with the
-# square of the moves. A 20-round TowerBrix game of 1,239 moves and 60 evaluations is 54 MB; 4,000 oks (2,000 empty
-# evaluations) would be 1.5 GB, and many times that in memory while it is built.
-MAX_REPLAY_BYTES = 64 * 2**20
+# Characters of positions in one replay: each carries the game so far (TowerBrix's evaluations), so a replay grows with
+# the square of the moves. A 20-round TowerBrix game of random moves (bench/server_replay.py: 1,868 moves) is 72.6 MB;
+# 4,000 oks (2,000 empty evaluations, rounds 20 and attempts 100) would be 1.5 GB.
+MAX_REPLAY_BYTES = 128 * 2**20
 OPEN_SEAT = "open seat"
 MAX_SEED = 2**31 - 1
 MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
