@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import platform
 
-from bench import arena_speed, blokus3d_speed, interop_speed, kozo_speed, kuzushi_speed, physics_compas, physics_speed
+from bench import (
+    arena_speed,
+    blokus3d_speed,
+    interop_speed,
+    kozo_speed,
+    kuzushi_speed,
+    physics_compas,
+    physics_speed,
+    server_views,
+)
 
 
 def main() -> None:
@@ -25,6 +34,12 @@ def main() -> None:
     print("The interop adapters against the native API (python -m bench.interop_speed):")
     for what, value, comment in interop_speed.run(min(args.seconds, 3.0)):
         print(f"  {what:<{width}} {value:>12,.0f}   {comment}")
+    print("The web server's view of a long game, on the event loop (python -m bench.server_views):")
+    try:
+        for what, value, comment in server_views.run():
+            print(f"  {what:<{width}} {value:>12,.3f}   {comment}")
+    except ImportError as error:  # the server is the 'web' extra
+        print(f"  not measured: {error}")
     print("The arena, on every core (python -m bench.arena_speed):")
     for what, value, comment in arena_speed.run():
         print(f"  {what:<{width}} {value:>12,.2f}   {comment}")

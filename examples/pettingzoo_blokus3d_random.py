@@ -21,7 +21,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
-    environment = env("blokus3d", players=args.players, structure="B", render_mode="ansi")
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
+    try:  # a bad --players: one line, as the kumiki command says it
+        environment = env("blokus3d", players=args.players, structure="B", render_mode="ansi")
+    except ValueError as error:
+        parser.error(str(error))
     rng = np.random.default_rng(0)
     for number in range(args.games):
         environment.reset(seed=number)

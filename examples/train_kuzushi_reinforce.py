@@ -10,9 +10,11 @@ trained from the first mover's seat (player 1) on a 3×3 grid. A few seconds on 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import numpy as np
 
+from kumiki.arena.stats import Rate, wilson
 from kumiki.interop.gymnasium import make
 
 OPTIONS = {"players": 2, "size": 3}
@@ -32,30 +34,32 @@ def features_of(observation: dict[str, np.ndarray]) -> np.ndarray:
     return np.append(observation["observation"].ravel().astype(np.float64), 1.0)  # with a bias feature
 
 
-def win_rate(weights: np.ndarray | None, games: int, seed: int) -> float:
-    """The share of ``games`` won from SEAT against random: greedy over the policy, or random if no weights."""
+def untrained(env: Any) -> np.ndarray:
+    """All weights 0: every legal action equally likely."""
+    observation, _ = env.reset(seed=0)
+    return np.zeros((features_of(observation).size, env.action_space.n))
+
+
+def win_rate(weights: np.ndarray, games: int, seed: int) -> Rate:
+    """The share of ``games`` won from SEAT against random, each action drawn from the policy (as it was trained),
+    with its 95% interval. With all weights 0 the policy is uniform over the legal actions: the random player."""
     env = make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)
     rng = np.random.default_rng(seed)
-    won = 0.0
+    won = 0
     for episode in range(games):
         observation, _ = env.reset(seed=seed * 100_000 + episode)
         done, reward = False, 0.0
         while not done:
-            mask = observation["action_mask"]
-            if weights is None:
-                action = int(rng.choice(np.flatnonzero(mask)))
-            else:
-                action = int(np.argmax(policy(weights, features_of(observation), mask)))
-            observation, reward, done, _, _ = env.step(action)
+            p = policy(weights, features_of(observation), observation["action_mask"])
+            observation, reward, done, _, _ = env.step(int(rng.choice(len(p), p=p)))
         won += reward > 0
-    return won / games
+    return wilson(won, games)
 
 
 def train(episodes: int, seed: int, learning_rate: float = 0.1) -> np.ndarray:
     env = make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)
     rng = np.random.default_rng(seed)
-    observation, _ = env.reset(seed=seed)
-    weights = np.zeros((features_of(observation).size, env.action_space.n))
+    weights = untrained(env)
     baseline = 0.0
     for episode in range(episodes):
         observation, _ = env.reset(seed=seed + episode)
@@ -81,12 +85,20 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    before = win_rate(None, 500, seed=7)
+    if args.episodes < 0:
+        parser.error("--episodes must be 0 or more")
+    before = win_rate(untrained(make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)), 500, seed=7)
     weights = train(args.episodes, args.seed)
     after = win_rate(weights, 500, seed=7)
-    print(f"random policy vs random: {before:.1%} won from seat {SEAT}")
-    print(f"trained policy vs random: {after:.1%} won after {args.episodes} episodes of REINFORCE")
-    print("beats random" if after > before else "does not beat random")
+    print(
+        f"untrained policy (random) vs random: {before.value:.1%} [{before.low:.1%}, {before.high:.1%}] "
+        f"won from seat {SEAT}"
+    )
+    print(
+        f"trained policy vs random: {after.value:.1%} [{after.low:.1%}, {after.high:.1%}] won after {args.episodes} "
+        "episodes of REINFORCE (500 games each, actions drawn from the policy; 95% Wilson intervals)"
+    )
+    print("beats random" if after.low > before.high else "does not beat random (the intervals overlap or it is worse)")
 
 
 if __name__ == "__main__":

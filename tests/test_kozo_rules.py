@@ -77,8 +77,10 @@ def test_defaults_and_the_opening_position():
     assert game.options == {
         "players": 2,
         "rounds": 3,
+        "opener": "rotate",
         "random_size": False,
         "size_draw": "size",
+        "no_fit": "end",
         "tiebreak": "shared",
         "pieces": "standard",
     }
@@ -466,6 +468,56 @@ def test_the_round_opener_rotates():
     assert state.winners() == [0]
 
 
+def test_the_round_opener_options():
+    """Decision (k) as an option: who opens a round is not in the rulebook, so the turn order may also go on from
+    round to round (the player after the last one who played, or the one who could not place), or player 0 may open
+    every round."""
+
+    def openers(opener: str, **options: object) -> list[int]:
+        state = new_state(players=3, rounds=3, opener=opener, **options)
+        first: dict[int, int | None] = {}  # round -> who moved first in it
+        while not state.over:
+            first.setdefault(state.round, state.to_move)
+            state.play(state.legal_moves()[0])
+        assert list(first.values()) == state.openers
+        return state.openers
+
+    two = {"pieces": pool(A=I2, B=I3)}  # two turns a round: P0 P1 | P2 P0 | P1 P2
+    assert openers("rotate", **two) == [0, 1, 2]
+    assert openers("continue", **two) == [0, 2, 1]
+    assert openers("first", **two) == [0, 0, 0]
+    assert kumiki.load_game("kozo", opener="first").first_mover() == 0
+    assert kumiki.load_game("kozo", opener="continue").first_mover() is None
+    # After A and B with their balance cubes, RING2 cannot be placed: P2 could not place, and opens the next round.
+    blocked = new_state(players=3, rounds=2, opener="continue", pieces=pool(A=I2, B=I2, R=RING2))
+    blocked.play("A 0,0,0 1,0,0 + 0,0,1")
+    blocked.play("B 0,2,0 1,2,0 + 0,2,1")
+    assert blocked.round == 1 and blocked.to_move == 2 and blocked.openers == [0, 2]
+    # After a fall the player after the one who made the tower fall opens.
+    fallen = new_state(players=3, rounds=2, opener="continue")
+    for move in ("L4 0,0,0 0,0,1 0,0,2 1,0,2 + 1,0,3", "I2 2,1,0 2,2,0 + 2,2,1", "I3 0,0,3 0,1,3 0,2,3 + 0,2,4"):
+        fallen.play(move)
+    assert [fall.player for fall in fallen.falls] == [2]
+    assert fallen.round == 1 and fallen.to_move == 0 and fallen.openers == [0, 0]  # rotate: player 1
+
+
+def test_options_added_later_are_written_only_when_they_are_not_at_their_default():
+    """A record of a game at the defaults reads in a Kumiki that predates opener, size_draw and no_fit; one that uses
+    them says so, and reads back the same."""
+    plain = kumiki.write_record(kumiki.load_game("kozo").new_state(seed=1))
+    assert "[rounds " in plain and not any(tag in plain for tag in ("[opener ", "[size_draw ", "[no_fit "))
+    options = {"opener": "continue", "random_size": True, "size_draw": "tile", "no_fit": "redraw"}
+    state = kumiki.load_game("kozo", **options).new_state(seed=1)
+    state.play(state.legal_moves()[0])
+    text = kumiki.write_record(state)
+    assert all(f'[{name} "{value}"]' in text for name, value in options.items() if name != "random_size")
+    game, again = kumiki.read_record(text)
+    assert game.options == state.game.options and again.to_json() == state.to_json()
+    explicit = plain.replace("\n\n", '\n[opener "rotate"]\n[size_draw "size"]\n[no_fit "end"]\n\n', 1)
+    assert explicit != plain  # the records written before: the same game
+    assert kumiki.read_record(explicit)[0].options == kumiki.read_record(plain)[0].options
+
+
 def test_turns_go_round_the_table_within_a_round():
     state = new_state(players=3, pieces=pool(A=I2, B=I2, C=I2, D=I2), rounds=1)
     movers = []
@@ -537,19 +589,23 @@ def test_random_size_with_no_placement_of_that_size_ends_the_round():
     assert state.to_json()["points"] == [[2.0, 0.0]]
 
 
+# Seed 1845 with size_draw="tile": after these moves a 4 is drawn with I3, A4 and B4 left, and neither 4 fits.
+SEED_1845_MOVES = (
+    "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
+    "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
+    "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
+    "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
+    "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
+    "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
+    "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
+    "I2 0,2,0 0,2,1 + 2,0,9",
+)
+
+
 def test_random_size_ends_the_round_on_a_size_that_fits_nowhere_though_another_would():
     # Decision (o): the round ends although a later draw might fit (docs/rules/kozo.md names this position).
     state = new_state(1845, rounds=1, random_size=True, size_draw="tile")
-    for move in (
-        "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
-        "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
-        "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
-        "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
-        "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
-        "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
-        "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
-        "I2 0,2,0 0,2,1 + 2,0,9",
-    ):
+    for move in SEED_1845_MOVES:
         state.play(move)
     assert state.required_size == 4 and state.pool == ["I3", "Z4", "A4", "B4"]
     before = state.copy()
@@ -561,6 +617,28 @@ def test_random_size_ends_the_round_on_a_size_that_fits_nowhere_though_another_w
     for size, placeable in ((4, 0), (3, 3)):  # placements the next mover would have with each size
         probe.over, probe.to_move, probe.required_size, probe._lowered = False, 1, size, None
         assert len({move.cells for move in probe.legal_moves()}) == placeable
+
+
+def test_random_size_no_fit_redraw_draws_among_the_sizes_that_fit():
+    """Option no_fit="redraw": the round of decision (o) goes on, with the one size that fits (I3's 3)."""
+    moves = (*SEED_1845_MOVES, "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    ended = new_state(1845, rounds=1, random_size=True, size_draw="tile")
+    state = new_state(1845, rounds=1, random_size=True, size_draw="tile", no_fit="redraw")
+    for move in moves:
+        assert state.required_size == ended.required_size  # the same draws until one does not fit
+        state.play(move)
+        ended.play(move)
+    assert ended.over
+    assert not state.over and state.required_size == 3 and state.to_move == 1
+    assert {move.piece for move in state.legal_moves()} == {"I3"}
+    # Seed 1 draws RING2's 16 after A, which cannot be placed; B's 2 is drawn instead.
+    state = new_state(seed=1, random_size=True, no_fit="redraw", pieces=pool(A=I2, B=I2, R=RING2), rounds=1)
+    state.play("A 0,0,0 1,0,0 + 0,0,1")
+    assert not state.over and state.required_size == 2
+    # When no piece left fits at all, the round still ends.
+    state = new_state(seed=1, random_size=True, no_fit="redraw", pieces=pool(A=I2, R=RING2), rounds=1)
+    state.play("A 0,0,0 1,0,0 + 0,0,1")
+    assert state.over and state.pool == ["R"]
 
 
 def test_without_the_variant_no_size_is_required():

@@ -141,6 +141,20 @@ def test_unfinished_result_star():
     assert not state.over
 
 
+def test_a_file_name_instead_of_the_text_is_named() -> None:
+    error = record_error("games/full.kmk")
+    assert error.line == 1 and "looks like a file's name" in str(error) and "read_text()" in str(error)
+    assert "file" not in str(record_error("B 1,0\n"))  # a record without tags: only the missing tag
+
+
+def test_a_finished_game_is_not_read_as_going_on():
+    """ "*" says the game goes on; the moves of a finished game say otherwise (it was read without a word, while
+    write_record refuses to write it)."""
+    error = record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "*"]\n\nB 1,0\n')
+    assert error.line == 3 and 'the moves end it (result "1")' in str(error)
+    assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result ""]\n\nB 1,0\n').line == 3
+
+
 # ----------------------------------------------------------------------------------------------------------- errors
 
 

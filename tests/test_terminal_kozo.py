@@ -269,3 +269,12 @@ def test_a_full_random_game_replays_to_the_same_state(cli, tmp_path: Path) -> No
     code, shown, err = cli("replay", save)
     assert code == 0, err
     assert "game over" in shown and "level 0" in shown
+
+
+def test_how_to_play_says_who_opens_a_round_and_what_a_size_that_fits_nowhere_does() -> None:
+    assert "round r is opened by player r mod 3" in view.how_to_play(kumiki.load_game("kozo", players=3))
+    assert "player 0 opens every round" in view.how_to_play(kumiki.load_game("kozo", opener="first"))
+    assert "the turns go on from round to round" in view.how_to_play(kumiki.load_game("kozo", opener="continue"))
+    assert "if none fits, the round ends" in view.how_to_play(kumiki.load_game("kozo", random_size=True))
+    redraw = view.how_to_play(kumiki.load_game("kozo", random_size=True, no_fit="redraw"))
+    assert "if none fits, you draw again among the sizes that fit" in redraw

@@ -214,7 +214,7 @@ def play(
         if seed is None and loaded.facts.chance:  # a game of chance records its seed, so that the record replays
             import secrets
 
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbelow(2**53)  # too many to try every one and find the deal from a hand
         state = loaded.new_state(seed=seed)
         session = Session(state, seats, _console(), save=save)
         code = session.run()

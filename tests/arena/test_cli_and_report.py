@@ -4,16 +4,18 @@ and the SPRT deciding: early for a strong agent against a weak one, never wrongl
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from tests.helpers import CliRunner, assert_one_line_error, cli_runner
 
 from kumiki import arena
-from kumiki.cli_arena import Leaderboard
+from kumiki.cli_arena import Leaderboard, RunPace, progress_bar
 
 STUDY = """
 name = "cli"
@@ -383,3 +385,93 @@ def test_the_leaderboard_left_after_a_run_counts_every_game(finished: Path, run:
     assert code == 0, err
     board = err[err.index("so far") :].splitlines()
     assert re.search(r"greedy\s+\+\d+\s+16\b", "\n".join(board)), err
+
+
+def test_ratings_on_a_folder_without_games_says_what_the_report_says(tmp_path: Path, run: CliRunner) -> None:
+    """A folder holding its study.toml and no game (no games.jsonl, or an empty one): `ratings` said "no games
+    between sides to rate (a co-operative study …)" with exit 0, while `report` said there were no games yet."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "study.toml").write_text(STUDY)
+    for games_file in (None, ""):
+        if games_file is not None:
+            (folder / "games.jsonl").write_text(games_file)
+        for command in (["ratings"], ["ratings", "--json"], ["report"]):
+            code, out, err = run("arena", *command, folder)
+            assert_one_line_error(code, err, f"{folder}: no games yet; run the study first")
+            assert out == ""
+
+
+def test_a_run_whose_output_is_no_terminal_ends_its_last_line(tmp_path: Path, run: CliRunner) -> None:
+    """Piped, rich's live display ends without a newline (on a terminal it writes one): the leaderboard's last row
+    and the summary line ran together (`random  -781  32 48 games in …` with `2>&1 | tail`). Nor is an empty line
+    left where no leaderboard is shown (one agent)."""
+    two = arena.Study(name="two", game="kuzushi", agents={"g": "greedy", "r": "random"}, games=1, options={"size": 3})
+    one = arena.Study(name="one", game="kuzushi", format="self-play", agents={"g": "greedy"}, games=1)
+    for study, last, games in ((two, r" r +[-+]\d+ +2 $", 2), (one, r"one .* 1/1 games .*\d$", 1)):
+        (tmp_path / f"{study.name}.toml").write_text(study.to_toml())
+        code, out, err = run(
+            "arena", "run", tmp_path / f"{study.name}.toml", "--out", tmp_path / study.name, "--backend", "serial"
+        )
+        assert code == 0, err
+        assert err.endswith("\n") and not err.endswith("\n\n"), repr(err[-200:])
+        assert re.search(last, err.splitlines()[-1]), err
+        assert out.startswith(f"{games} games in {tmp_path / study.name}\n")
+
+
+def test_the_pace_counts_this_runs_games_from_its_start() -> None:
+    """The bar showed `64/180 games 851.3/s` after 6.4 s: rich's speed counts from the first report that adds games,
+    and the pool's workers each finish their first batch within milliseconds of one another. The pace is the games
+    this run finished over the time since it began (not counting those it found in the folder)."""
+    now = [0.0]
+    pace = RunPace(clock=lambda: now[0])
+    bar = progress_bar("rr", Console(file=io.StringIO()), pace)
+    task = bar.add_task("games", total=None)
+
+    def report(at: float, done: int, total: int) -> None:
+        now[0] = at
+        pace.update(done, total)
+        bar.update(task, completed=done, total=total)
+
+    report(0.0, 0, 180)  # the start: no game yet
+    for batch in range(8):  # eight workers, a batch of eight games each, all done at about 6.4 s
+        report(6.33 + batch * 0.01, 8 * (batch + 1), 180)
+    assert bar.tasks[0].speed == pytest.approx(800)  # what the bar used to show
+    assert pace.per_second() == pytest.approx(10.0) and pace.left_s() == pytest.approx(11.6)
+    shown = io.StringIO()
+    Console(file=shown, width=120, color_system=None).print(bar)
+    assert re.search(r"rr .* 64/180 games 10\.0/s 0:00:12$", shown.getvalue().rstrip("\n")), shown.getvalue()
+    now[0] = 12.8  # no game for 6.4 s more: the pace falls as it waits
+    assert pace.per_second() == pytest.approx(5.0)
+
+    resumed = RunPace(clock=lambda: now[0])  # a run resumed on 100 games found in its folder
+    resumed.update(100, 180)
+    now[0] += 4.0
+    resumed.update(120, 180)
+    assert resumed.per_second() == pytest.approx(5.0) and resumed.left_s() == pytest.approx(12.0)
+    resumed.update(180, 180)
+    assert resumed.left_s() == 0.0
+
+
+def test_in_a_game_of_chance_the_bootstrap_draws_the_games_of_one_seed_together(tmp_path: Path) -> None:
+    """Block b of every line-up and option set is played on the same seed: in a game of chance the same deal. The
+    bootstrap drew blocks apart and the report counted 9 "seed blocks" for a three-agent round robin of 3 seeds (no
+    caveat from 10 on: 4 agents and games = 2 gave 12 "blocks", 2 deals). Without chance, blocks stay the unit."""
+    agents = {"a": "random", "b": "random", "c": "random"}
+    kozo = arena.Study(
+        name="k", game="kozo", agents=agents, games=3, seed=1, options={"rounds": 1, "random_size": True}
+    )
+    results = arena.run(kozo, tmp_path / "kozo", backend="serial")
+    assert kozo.chance and len({r["block"] for r in results.rows}) == 9 and len({r["seed"] for r in results.rows}) == 3
+    text = results.report().read_text()
+    assert "bootstrap over 3 game seed(s), each drawn with all its games" in text and "seed block(s)" not in text
+    four = arena.Study(
+        name="k4", game="kozo", agents={**agents, "d": "random"}, games=2, options={"rounds": 1, "random_size": True}
+    )
+    text = arena.run(four, tmp_path / "four", backend="serial").report().read_text()
+    assert "bootstrap over 2 game seed(s)" in text  # 12 blocks: no caveat was shown
+    assert not arena.Study(name="k0", game="kozo", agents=agents, games=3).chance  # no random_size: no deal
+    assert arena.Study(name="k2", game="kozo", agents=agents, games=3, options={"random_size": [False, True]}).chance
+    kuzushi = arena.Study(name="z", game="kuzushi", agents=agents, games=3, seed=1, options={"size": 3})
+    text = arena.run(kuzushi, tmp_path / "kuzushi", backend="serial").report().read_text()
+    assert not kuzushi.chance and "bootstrap over 9 seed block(s)" in text and "game seed(s)" not in text

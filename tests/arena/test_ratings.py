@@ -245,3 +245,25 @@ def test_a_first_mover_comparison_in_teams_compares_its_side() -> None:
     assert "side" in first.figure and abs(first.difference - 0.2) < 1e-9
     assert first.low > 0 and first.p < 0.05  # both say real
     assert math.isnan(mean_interval([0.1] * 3).low)  # a constant with rounding in its spread: still no interval
+
+
+def test_in_a_game_of_chance_the_blocks_of_one_seed_are_resampled_together() -> None:
+    """A gauntlet of a against b and against c on 20 seeds: the seed is the deal, and the deal decides (a wins both
+    games of each of its blocks on 12 seeds, loses them on 8). The blocks of one seed (b and 20 + b) are alike, not
+    independent; drawn apart, the bootstrap took one deal's luck for two independent draws, and its interval was
+    too narrow (by about √2 when the deal decides everything)."""
+    rows = []
+    for lineup, other in enumerate(("b", "c")):
+        for number in range(20):
+            block, a_wins = 20 * lineup + number, number % 5 < 3
+            for seats in (["a", other], [other, "a"]):
+                ranks = [1 if (s == "a") == a_wins else 2 for s in seats]
+                rows.append({**game(block, seats, ranks), "seed": 1000 + number})
+    agents = ["a", "b", "c"]
+    assert len(np.unique(Events(rows, agents).blocks)) == 40
+    assert len(np.unique(Events(rows, agents, chance=True).blocks)) == 20
+    apart, together = (rate(rows, agents, resamples=400, chance=chance)[0] for chance in (False, True))
+    assert apart.agent == together.agent == "a" and apart.rating == together.rating
+    assert together.high - together.low > 1.2 * (apart.high - apart.low)
+    without_seed = [{k: v for k, v in row.items() if k != "seed"} for row in rows]  # by hand: each block its own
+    assert len(np.unique(Events(without_seed, agents, chance=True).blocks)) == 40

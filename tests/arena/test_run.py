@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 
 from kumiki import arena
 from kumiki.arena.results import GAMES_FILE
+from kumiki.arena.schedule import lineups, schedule, seatings
 
 SMALL = arena.Study(
     name="small",
@@ -66,6 +68,45 @@ def test_running_again_plays_nothing_and_another_study_is_refused(tmp_path: Path
     other = arena.Study(name="small", game="kuzushi", agents={"greedy": "greedy", "random": "random"}, games=1)
     with pytest.raises(arena.StudyError, match="holds the results of another study"):
         arena.run(other, tmp_path / "r", backend="serial")
+
+
+def test_a_changed_study_is_refused_naming_what_differs(tmp_path: Path) -> None:
+    """A pilot's `games` raised was refused with "its study.toml differs" and no more: which key, from what to what.
+    The order of the agents counts too: it orders the line-ups, so it was taken for the same study (a dict's
+    equality ignores order) and resumed into games of other meanings."""
+    pilot = arena.Study(name="pilot", game="kuzushi", agents={"greedy": "greedy", "random": "random"}, games=1)
+    arena.run(pilot, tmp_path / "r", backend="serial")
+    for other, what in [
+        (replace(pilot, games=2), "games 1 → 2"),
+        (replace(pilot, seed=3, options={"size": 5}), "seed 0 → 3, options.size (none) → 5"),
+        (
+            replace(pilot, agents={"greedy": "mcts", "rand": "random"}),
+            'agents.greedy "greedy" → "mcts", agents.random "random" → (none), agents.rand (none) → "random"',
+        ),
+        (replace(pilot, agents={"random": "random", "greedy": "greedy"}), "the order of [agents]"),
+    ]:
+        with pytest.raises(arena.StudyError) as caught:
+            arena.run(other, tmp_path / "r", backend="serial")
+        differs = f"(its study.toml differs: {what}); choose another --out folder"
+        assert str(caught.value) == f"{tmp_path / 'r'}: holds the results of another study {differs}"
+    assert len(arena.run(pilot, tmp_path / "r", backend="serial")) == 2  # the study itself still resumes
+
+
+def test_more_games_move_the_games_already_played_so_they_are_another_study(tmp_path: Path) -> None:
+    """Why a larger `games` is not a resume: the games are numbered option set by option set and line-up by line-up,
+    so every game after the first line-up moves to another index, and an agent's seed derives from its game's index.
+    Run with games = 2 then 3 into one folder, the first games' rows would not be those of a fresh run of 3."""
+    two, three = replace(SMALL, games=2), SMALL
+    before = {spec.index: spec for spec in schedule(two)}
+    after = {spec.index: spec for spec in schedule(three)}
+    moved = [
+        i
+        for i, spec in before.items()
+        if (spec.block, spec.seats, spec.seed) != (after[i].block, after[i].seats, after[i].seed)
+    ]
+    assert moved and moved[0] == 2 * len(seatings(lineups(two, 2)[0], False))  # the second line-up's first game
+    with pytest.raises(arena.StudyError, match=r"differs: games 2 → 3\)"):
+        arena.run(three, arena.run(two, tmp_path / "r", backend="serial").path, backend="serial")
 
 
 @pytest.mark.parametrize("backend", ["serial", "pool"])
@@ -120,6 +161,17 @@ def test_records_are_written_and_replay(tmp_path: Path) -> None:
     _, state = kumiki.read_record(records[0].read_text())
     assert state.over and len(state.history) == results.rows[0]["moves"]
     assert "record" not in results.rows[0]
+    tags = {
+        line
+        for text in map(Path.read_text, records)
+        for line in text.splitlines()
+        if line.startswith(("[Player0", "[Player1", "[Player2"))
+    }
+    assert {tag.split('"')[1] for tag in tags} == {
+        "mcts (mcts:iterations=20)",
+        "greedy",
+        "random",
+    }  # not "greedy (greedy)"
 
 
 KILL_STUDY = """

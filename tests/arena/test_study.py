@@ -52,7 +52,11 @@ def test_a_study_file_reads_and_round_trips(tmp_path: Path) -> None:
         (('greedy = "greedy"', 'greedy = "mcts:iterations=nan"'), "agents.greedy: option 'iterations'"),
         (('greedy = "greedy"', "greedy = 3"), "agents.greedy: an agent spec"),
         (('name = "t"', 'name = "t"\nformat = "swiss"'), "format: one of round-robin"),
-        (('name = "t"', 'name = "t"\nformat = "gauntlet"'), "focus: the gauntlet's agent"),
+        (
+            ('name = "t"', 'name = "t"\nformat = "gauntlet"'),
+            "focus: missing; a gauntlet needs the agent that meets every other, one of greedy, random",
+        ),
+        (('name = "t"', 'name = "t"\nformat = "gauntlet"\nfocus = "mcts"'), "focus: the gauntlet's agent, one of"),
         (('name = "t"', 'name = "t"\nfocus = "greedy"'), "focus: only a gauntlet"),
         (('name = "t"', 'name = "t"\nformat = "sprt"'), "an SPRT plays two-player games"),
         (('name = "t"', 'name = "t"\ncolour = 2'), "colour: unknown key"),

@@ -271,10 +271,57 @@ def test_the_strings_hold_the_seat_then_the_view_as_docs_interop_says() -> None:
             assert json.loads(text.split(" ", 1)[1].split("\n")[0]) == state.kumiki_state.view(player)
 
 
-def test_a_game_with_sampled_chance_says_it_cannot_be_serialized() -> None:
-    state = pyspiel.load_game("kumiki_towerbrix", {"players": 2}).new_initial_state()
-    with pytest.raises(ValueError, match="cannot serialize a Python game's sampled chance"):
-        state.serialize()
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("towerbrix", {"players": 3, "rounds": 2, "max_edits": 3, "seed": 2}),
+        ("kozo", {"random_size": True, "rounds": 1, "seed": 2}),
+    ],
+)
+def test_a_game_with_sampled_chance_serializes_whole(name: str, params: dict[str, Any]) -> None:
+    """``serialize()`` refused a game with sampled chance, so OpenSpiel's generate_playthrough stopped on TowerBrix;
+    the pickled Kumiki state carries its seeded draws, so the deserialized state is the same position with the same
+    deals to come, move after move to the end; and deserializing does not count as a game begun."""
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        started = game.started
+        restored = game.deserialize_state(state.serialize())
+        assert game.started == started
+        assert restored.history() == state.history() and str(restored) == str(state)
+        assert restored.kumiki_state.to_json() == state.kumiki_state.to_json()
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        restored.apply_action(action)
+        assert restored.kumiki_state.to_json() == state.kumiki_state.to_json()  # the same draws after
+    assert game.deserialize_state(state.serialize()).returns() == state.returns()
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "kumiki_towerbrix(attempts=1,max_edits=2,players=2,rounds=1)",
+        "kumiki_towerbrix(attempts=1,challenge=10,max_edits=3,mode=challenge,players=3)",
+        "kumiki_kozo(random_size=True,rounds=1)",
+    ],
+)
+def test_openspiels_generate_playthrough_runs_to_the_end(game_string: str) -> None:
+    """OpenSpiel's playthrough generator (its tests' record of a game) asks for the public and private observers of
+    a game of imperfect information and serializes every state: both were refused for TowerBrix. No card dealt is in
+    a public observation string before the cards are revealed at the end."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    lines = generate_playthrough.playthrough_lines(game_string, seed=3)
+    assert "IsTerminal() = True" in lines and lines[-1].startswith("Returns() = ")
+    if "towerbrix" not in game_string:
+        return
+    hands = [line.split()[3:] for line in lines if line.startswith("# P") and " cards: " in line]  # str(state)
+    dealt = {card for hand in hands for card in hand if card != "-"}
+    public = [line for line in lines if line.startswith("PublicObservationString() = ")]
+    assert dealt and len(public) == sum(1 for line in lines if line.startswith("IsTerminal() = "))
+    assert not any(f'"{card}"' in line for line in public[:-1] for card in dealt)
+    assert all(f'"{card}"' in public[-1] for card in dealt)  # the evaluation reveals every card
 
 
 def test_the_blind_seat_information_state_hides_where_bricks_went() -> None:
@@ -369,33 +416,155 @@ def test_a_pickled_state_reads_back_in_a_process_that_never_registered() -> None
     assert out.stdout.decode().split() == f"{state.history()} {state.legal_actions()[:3]}".split()
 
 
-def test_a_public_observation_of_hidden_cards_is_refused_not_the_seats_own_view() -> None:
-    """OpenSpiel's observation kinds (its playthroughs ask for the public one, ``private_info=NONE``, in games of
-    imperfect information): the observer ignored the kind and handed the seat's own cards out as the public
-    observation. It gives the seat's own view only, and says so for another kind."""
+def _observation_kind(perfect_recall: bool, public_info: bool, private_info: str) -> Any:
+    private = getattr(pyspiel.PrivateInfoType, private_info)
+    return pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=public_info, private_info=private)
+
+
+def _other_cards(kstate: Any) -> Any:
+    """A copy of a TowerBrix position whose every seat holds other cards, of the same points (each swapped with a
+    card of its points still in the stack): the deal differs in the cards alone, every count stays."""
+    twin = kstate.copy()
+    taken = dict.fromkeys(twin.stacks, 0)
+    for hand in twin.hands:
+        for place, card in enumerate(hand):
+            points = twin.game.cards[card].points
+            pile, k = twin.stacks[points], taken[points]
+            hand[place], pile[k] = pile[k], card
+            taken[points] += 1
+    return twin
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 3, "seed": 4},
+        {"players": 3, "mode": "challenge", "challenge": 10, "seed": 4},  # the blind seat sees no bricks
+        {"players": 2, "mode": "challenge", "challenge": 9, "waive": "vote", "seed": 4},  # votes name cards by place
+    ],
+)
+def test_the_public_observation_is_the_same_for_every_seat_and_every_deal_of_the_cards(params: dict[str, Any]) -> None:
+    """OpenSpiel's public observation (``private_info=NONE``, as its playthroughs ask for) of a game with hidden
+    cards: the same tensor and string for every seat, and for two deals that differ in the cards alone, move after
+    move; no card id in it. The seat's own view of the two deals differs (its cards), so the test can fail."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("kumiki_towerbrix", params)
+    first = game.new_initial_state()
+    second = game.state_from(_other_cards(first.kumiki_state))
+    hands = first.kumiki_state.hands, second.kumiki_state.hands
+    assert not {c for h in hands[0] for c in h} & {c for h in hands[1] for c in h}
+    assert [len(h) for h in hands[0]] == [len(h) for h in hands[1]]
+    cards = {card for deal in hands for hand in deal for card in hand}
+    public = {recall: make_observation(game, _observation_kind(recall, True, "NONE")) for recall in (False, True)}
+    private = make_observation(game, _observation_kind(False, False, "SINGLE_PLAYER"))
+    encoding = game.kumiki_game.encoding
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        assert first.legal_actions() == second.legal_actions()
+        for recall, observer in public.items():
+            texts, tensors = set(), set()
+            for state in (first, second):
+                for player in range(game.num_players()):
+                    observer.set_from(state, player)
+                    tensors.add(observer.tensor.tobytes())
+                    texts.add(observer.string_from(state, player))
+            assert len(texts) == 1 and len(tensors) == 1, texts
+            text = texts.pop()
+            assert text.startswith("public ") and not any(f'"{card}"' in text for card in cards)
+            if recall:
+                assert text.split("\n")[1] == " | ".join(first.kumiki_state.common_history())
+        public[False].set_from(first, 0)  # seat 0's own tensor holds it on the public fields
+        own = np.asarray(first.observation_tensor(0))
+        for name in encoding.public_layout:
+            assert np.array_equal(public[False].dict[name], own[slice(*encoding.layout[name])]), name
+        for player in range(game.num_players()):
+            assert first.observation_tensor(player) != second.observation_tensor(player)
+            assert first.observation_string(player) != second.observation_string(player)
+            assert first.information_state_string(player) != second.information_state_string(player)
+            private.set_from(first, player)
+            mine = private.tensor.copy()
+            private.set_from(second, player)
+            assert not np.array_equal(mine, private.tensor)
+        actions = first.legal_actions()  # an edit or a vote (the blind seat's only move is ok): no evaluation
+        action = int(rng.choice(actions[1:] or actions))
+        first.apply_action(action)
+        second.apply_action(action)
+    assert not first.kumiki_state.evaluations
+
+
+def test_the_private_observation_is_what_the_seat_sees_beyond_the_public_one() -> None:
+    """The private part (``public_info=False``): the seat's cards and the helper; in challenge 10 also the bricks,
+    which the blind seat does not see (its bricks are zero, and the public part has none); with perfect recall the
+    moves the seat saw otherwise than every seat did. The public part and the private one make the seat's view."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("kumiki_towerbrix", {"mode": "challenge", "challenge": 10, "players": 3, "seed": 1})
+    state = game.new_initial_state()
+    state.apply_action(kumiki.interop.encode(game.kumiki_game, "Y1 z 0,0"))
+    kstate, encoding, blind = state.kumiki_state, game.kumiki_game.encoding, game.kumiki_game.blind
+    assert "bricks" not in encoding.public_layout and set(encoding.private_layout) == {"bricks", "hand", "holds"}
+    private = make_observation(game, _observation_kind(False, False, "SINGLE_PLAYER"))
+    recall = make_observation(game, _observation_kind(True, False, "SINGLE_PLAYER"))
+    public = json.loads(
+        make_observation(game, _observation_kind(False, True, "NONE")).string_from(state, 0).split(" ", 1)[1]
+    )
+    assert public["bricks"] == [] and public["hands"] == [None] * 3
+    for player in range(3):
+        private.set_from(state, player)
+        own = np.asarray(state.observation_tensor(player))
+        for name in ("bricks", "hand", "holds"):
+            assert np.array_equal(private.dict[name], own[slice(*encoding.layout[name])]), name
+        assert private.dict["bricks"].any() == (player != blind)
+        text = private.string_from(state, player)
+        part = json.loads(text.split(" ", 1)[1])
+        assert text.startswith(f"p{player} ") and part["hand"] == kstate.hands[player]
+        assert ("bricks" in part) == (player != blind) and ("holds" in part) == (player != blind)
+        view = kstate.view(player)
+        merged = {**public, **{k: v for k, v in part.items() if k != "hand"}}
+        merged["hands"] = [part["hand"] if seat == player else None for seat in range(3)]
+        if player != blind:
+            del merged["bricks_hidden"]
+        assert merged == view
+        assert recall.string_from(state, player).split("\n")[1] == ("" if player == blind else "0:Y1 z 0,0")
+    assert kstate.common_history() == ["edit"]
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_the_defaults_are_the_seats_own_view_and_kinds_no_seat_sees_are_refused(perfect_recall: bool) -> None:
+    """The default observer (and ``public_info=True, private_info=SINGLE_PLAYER``) is unchanged: the seat's own view,
+    the state's observation and information state. Every seat's cards (``ALL_PLAYERS``), which no seat sees, and
+    nothing at all are one-line ValueErrors."""
     from open_spiel.python.observation import make_observation
 
     game = pyspiel.load_game("kumiki_towerbrix", {"players": 2, "seed": 1})
     state = game.new_initial_state()
-    own = pyspiel.PrivateInfoType.SINGLE_PLAYER
-    for perfect_recall in (False, True):
-        for public_info, private_info in [
-            (True, pyspiel.PrivateInfoType.NONE),
-            (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
-            (False, own),
-        ]:
-            kind = pyspiel.IIGObservationType(
-                perfect_recall=perfect_recall, public_info=public_info, private_info=private_info
-            )
-            with pytest.raises(ValueError, match="observes a seat's own view"):
-                make_observation(game, kind)
-        observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=perfect_recall))
-        assert observer.string_from(state, 0) == (
-            state.information_state_string(0) if perfect_recall else state.observation_string(0)
-        )
+    expected = state.information_state_string(0) if perfect_recall else state.observation_string(0)
+    for observer in (
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=perfect_recall)),
+        make_observation(game, _observation_kind(perfect_recall, True, "SINGLE_PLAYER")),
+    ):
+        assert observer.string_from(state, 0) == expected
+        observer.set_from(state, 0)
+        size = 0 if perfect_recall else int(np.prod(game.observation_tensor_shape()))
+        assert observer.tensor.shape == (size,) and size in (0, 190)
+        if not perfect_recall:
+            assert list(observer.tensor) == state.observation_tensor(0)
+    assert list(state.information_state_tensor(0)) == []
+    for public_info, private_info, reason in [
+        (True, "ALL_PLAYERS", "no seat sees every seat's cards"),
+        (False, "ALL_PLAYERS", "no seat sees every seat's cards"),
+        (False, "NONE", "that observes nothing"),
+    ]:
+        with pytest.raises(ValueError, match="observes a seat's own view") as error:
+            make_observation(game, _observation_kind(perfect_recall, public_info, private_info))
+        assert "\n" not in str(error.value) and str(error.value).endswith(reason)
+    assert game.get_type().provides_factored_observation_string
     # a game without hidden cards has nothing private: every kind is its one view
     kuzushi = pyspiel.load_game("kumiki_kuzushi", {"size": 3})
-    none = pyspiel.PrivateInfoType.NONE
-    public = make_observation(kuzushi, pyspiel.IIGObservationType(perfect_recall=False, private_info=none))
+    assert not kuzushi.get_type().provides_factored_observation_string
+    public = make_observation(kuzushi, _observation_kind(perfect_recall, True, "NONE"))
     start = kuzushi.new_initial_state()
-    assert public.string_from(start, 0) == start.observation_string(0)
+    assert public.string_from(start, 0) == (
+        start.information_state_string(0) if perfect_recall else start.observation_string(0)
+    )

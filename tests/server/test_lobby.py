@@ -8,9 +8,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.helpers import HUMAN, create
+from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 
+import kumiki
+from kumiki.server import app
+from kumiki.server.app import WEB_DEFAULTS
 from kumiki.server.limits import Limits
+from kumiki.server.storage import Storage
 
 
 def test_catalog_lists_the_web_games_their_options_and_levels(client: TestClient) -> None:
@@ -48,6 +52,39 @@ def test_a_seed_the_server_draws_is_not_given_out_while_it_tells_hidden_cards(cl
     assert create(client, [HUMAN, HUMAN], game="towerbrix", seed=5)["seed"] == 5  # the creator's own seed
 
 
+def test_the_server_draws_its_seed_among_2_to_the_53(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TowerBrix player sees their own cards: among 2**31 seeds they could try every one offline (some 18 core-hours)
+    to find the deal that gives their hand, and so learn everyone's. The server draws among 2**53 (the most a browser's
+    JSON number keeps exactly), and keeps the highest as it is."""
+    bounds: list[int] = []
+
+    def highest(bound: int) -> int:
+        bounds.append(bound)
+        return bound - 1
+
+    monkeypatch.setattr(app.secrets, "randbelow", highest)
+    game = create(client, [HUMAN, HUMAN])  # Kuzushi: no chance, so the answer and the record give the drawn seed
+    assert bounds == [2**53] and game["seed"] == 2**53 - 1
+    assert f'[Seed "{2**53 - 1}"]' in client.get(f"/api/games/{game['id']}/record").text
+
+
+def test_a_chosen_seed_of_53_bits_is_kept_exactly_and_deals_from_every_bit(client: TestClient, db_url: str) -> None:
+    top = 2**53 - 1
+    game = create(client, [HUMAN, HUMAN], game="towerbrix", seed=top)
+    assert game["seed"] == top
+    storage = Storage(db_url)
+    try:
+        stored = storage.game(game["id"])
+        assert stored is not None and stored.seed == top
+    finally:
+        storage.close()
+    towerbrix = kumiki.load_game("towerbrix", players=2, **WEB_DEFAULTS["towerbrix"])
+    hands = towerbrix.new_state(seed=top).to_json()["hands"]
+    with client.websocket_connect(url(game, 0)) as ann:
+        assert receive_until(ann, view_at(0))["view"]["hands"][0] == hands[0]
+    assert hands != towerbrix.new_state(seed=top % 2**32).to_json()["hands"]  # the seed's high bits deal too
+
+
 def test_the_players_option_follows_the_seats(client: TestClient) -> None:
     game = create(client, [HUMAN, HUMAN, HUMAN])
     summary = client.get(f"/api/games/{game['id']}").json()
@@ -73,8 +110,14 @@ def test_games_are_listed_newest_first(client: TestClient) -> None:
         ({"game": "kuzushi", "seats": [HUMAN, {"kind": "agent", "level": "genius"}]}, "unknown level 'genius'"),
         ({"game": "kuzushi", "seats": [HUMAN, {"kind": "robot"}]}, '"kind" must be'),
         ({"game": "kuzushi", "seats": []}, '"seats" must be'),
+        ({"game": "kuzushi", "seats": [HUMAN]}, "kuzushi takes 2–6 seats, not 1"),  # it said "option 'players'"
+        ({"game": "blokus3d", "seats": [HUMAN] * 5}, "blokus3d takes 2–4 seats, not 5"),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "undo": True}, "at most one human seat"),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "seed": -1}, '"seed" must be'),
+        (
+            {"game": "kuzushi", "seats": [HUMAN, HUMAN], "seed": 2**53},
+            '"seed" must be a whole number from 0 to 9007199254740991',
+        ),
         ({"game": "kuzushi", "seats": [HUMAN, HUMAN], "hack": 1}, "unknown field 'hack'"),
         ({"game": "kuzushi", "seats": [{"kind": "human", "name": "x" * 41}, HUMAN]}, "at most 40 characters"),
         ([1, 2], "must be a JSON object"),

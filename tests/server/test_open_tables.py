@@ -151,3 +151,42 @@ def test_a_database_made_before_chosen_seeds_were_kept_still_opens(tmp_path: Any
         assert "chosen_seeds" in inspect(storage.engine).get_table_names()
     finally:
         storage.close()
+
+
+def test_a_database_made_when_seeds_had_32_bits_is_widened_and_keeps_its_seeds(db_url: str) -> None:
+    """A club's PostgreSQL database from an earlier Kumiki keeps seeds in a 32-bit column (INTEGER): opening it widens
+    the column to BIGINT, the games stored before keep their seeds (an imported record's negative one among them), and
+    a 53-bit seed is kept exactly. SQLite's INTEGER holds 64 bits already: the same database works there unchanged."""
+    from sqlalchemy import BigInteger, Integer, MetaData, create_engine, insert, inspect
+
+    from kumiki.server.storage import GameRow, SeatRow, Storage, metadata
+
+    def seed_type(engine: Any) -> Any:
+        return next(c["type"] for c in inspect(engine).get_columns("games") if c["name"] == "seed")
+
+    old = MetaData()
+    for table in metadata.sorted_tables:
+        table.to_metadata(old)
+    old.tables["games"].c.seed.type = Integer()  # as the older code made it
+    columns = {"game": "towerbrix", "options": {}, "undo": False, "status": "playing", "to_move": 0, "moves": 0}
+    columns |= {"winners": [], "scores": [0], "created": 1.0, "updated": 1.0}
+    engine = create_engine(db_url)
+    old.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(old.tables["games"]).values(id="g1", seed=5, imported=False, **columns))
+        conn.execute(insert(old.tables["games"]).values(id="g2", seed=-(2**31), imported=True, **columns))
+    postgresql = engine.dialect.name == "postgresql"
+    assert not (postgresql and isinstance(seed_type(engine), BigInteger))
+    engine.dispose()
+    top = 2**53 - 1
+    for _opening in range(2):  # and once more, widened already
+        storage = Storage(db_url)
+        try:
+            if postgresql:
+                assert isinstance(seed_type(storage.engine), BigInteger)
+            if storage.game("g3") is None:
+                seats = [SeatRow(0, "human", "ann")]
+                storage.create_game(GameRow(id="g3", seed=top, imported=False, seats=seats, **columns))
+            assert {row.id: row.seed for row in storage.games()} == {"g1": 5, "g2": -(2**31), "g3": top}
+        finally:
+            storage.close()

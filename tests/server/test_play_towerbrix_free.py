@@ -169,3 +169,18 @@ def test_computers_wait_for_their_people_to_sit_down(serve: Any) -> None:
     client, game = _free_game(serve, [EASY_MATE, {"kind": "human", "name": "ann"}])
     time.sleep(0.5)
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
+
+
+def test_the_random_computer_plays_the_same_move_in_the_same_position() -> None:
+    """Its seed comes from the game's seed, the ply and the seat: a test whose computer is "random" (the one above:
+    an unseeded "ok" there would have waited for ever, about one run in a few hundred) plays alike every time."""
+    from kumiki.server.agents import choose_move
+
+    args = ("towerbrix", {"players": 3, "turns": "free"}, 4, ["Y1 z 0,0"], "random", [0])
+    moves = {choose_move(*args, seat=1) for _ in range(5)}
+    assert len(moves) == 1
+    others = {
+        choose_move("towerbrix", {"players": 3, "turns": "free"}, seed, ["Y1 z 0,0"], "random", [0], 1)
+        for seed in range(8)
+    }
+    assert len(others) > 1  # another game's seed, another move

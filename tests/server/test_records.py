@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, receive_until, url, view_at
 
@@ -55,6 +56,23 @@ def test_an_imported_record_replays_state_by_state(client: TestClient) -> None:
         assert replay["states"][k] == step.public_view()
     assert replay["states"][-1] == finished.public_view()
     assert client.get(f"/api/games/{answer['id']}/record").text.splitlines()[-1] == str(finished.history[-1])
+
+
+@pytest.mark.parametrize("seed", [2**53 - 1, 3_000_000_000, -(2**31), -5])
+def test_a_record_with_a_large_or_an_old_negative_seed_is_imported_and_replays_from_it(
+    client: TestClient, seed: int
+) -> None:
+    """A game the server dealt from a 53-bit seed comes back as a record with that seed; records with the negative
+    seeds a 32-bit column kept still import. Either replays from its own seed."""
+    state = kumiki.load_game("towerbrix", players=2).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(3):
+        state.play(rng.choice(state.legal_moves()))
+    answer = client.post("/api/records", content=kumiki.write_record(state)).json()
+    assert f'[Seed "{seed}"]' in client.get(f"/api/games/{answer['id']}/record").text
+    replay = client.get(f"/api/games/{answer['id']}/replay").json()
+    assert replay["states"][0] == kumiki.load_game("towerbrix", players=2).new_state(seed=seed).public_view()
+    assert replay["states"][-1] == state.public_view()
 
 
 def test_nobody_can_move_in_an_imported_game(client: TestClient) -> None:

@@ -129,7 +129,10 @@ def play_game(
         row["branching"] = branching
         row["lead_changes"] = changes
     if record:
-        tags = {f"Player{i}": f"{name} ({agents[name]})" for i, name in enumerate(spec.seats)}
+        tags = {  # the study's name for the agent, and what it is where that says more
+            f"Player{i}": name if name == agents[name] else f"{name} ({agents[name]})"
+            for i, name in enumerate(spec.seats)
+        }
         row["record"] = write_record(state, tags)
     return row
 

@@ -6,7 +6,8 @@ advantage. With two sides this is Bradley–Terry (a draw counts as half a win e
 advantage and skill apart (a first-player edge is not credited to whoever sat first more often). Tied sides share
 a place: the event counts as the geometric mean of their choices, so a two-player draw is half a win each way, as
 in Bradley–Terry. A weak Gaussian prior keeps ratings finite when an agent wins every game.
-Intervals are percentile bootstraps over seed blocks, the unit the schedule randomises.
+Intervals are percentile bootstraps over the independent units of the schedule: seed blocks, or in a game of chance
+the game seeds, each drawn with every block played on it (``stats.bootstrap_unit``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.stats import sides
+from kumiki.arena.stats import bootstrap_unit, sides
 
 ELO = 400.0 / math.log(10.0)  # natural log-strength -> Elo points
 PRIOR = 0.01  # ridge weight on skills and seat terms (natural units): finite ratings, negligible otherwise
@@ -61,9 +62,10 @@ class Fit:
 class Events:
     """A study's games as Plackett–Luce choice events: at each place, the sides finishing there are chosen from
     the sides not yet placed (down to the last two places; sides tied for last still make one event: a draw).
-    Built once; bootstraps reweight the events by their seed block's multiplicity."""
+    Built once; bootstraps reweight the events by their unit's multiplicity: the seed block of the event's game, or
+    in a game of ``chance`` its game seed (``stats.bootstrap_unit``)."""
 
-    def __init__(self, rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> None:
+    def __init__(self, rows: Sequence[dict[str, Any]], agents: Sequence[str], chance: bool = False) -> None:
         self.agents = list(agents)
         index = {a: i for i, a in enumerate(self.agents)}
         # One seat term per seat of each number of players: seat 2 of three is not seat 2 of four.
@@ -78,7 +80,8 @@ class Events:
         win_pairs: list[tuple[int, int]] = []  # (event, side)
         cand_pairs: list[tuple[int, int]] = []
         chosen_count: list[int] = []
-        blocks: list[int] = []
+        units: dict[tuple[str, int], int] = {}
+        blocks: list[int] = []  # per event: its unit (a block's number, or a seed's in order of appearance)
         self.games = {a: 0 for a in self.agents}
         event = 0
         for row in rows:
@@ -108,7 +111,8 @@ class Events:
                 for side in chosen:
                     win_pairs.append((event, side_ids[side]))
                 chosen_count.append(len(chosen))
-                blocks.append(int(row["block"]))
+                unit = bootstrap_unit(row, chance)  # without chance: the block's own number, as it always was
+                blocks.append(units.setdefault(unit, len(units)) if chance else unit[1])
                 remaining = [s for s in remaining if place[s] != best]
                 event += 1
         self.n_events = event
@@ -150,7 +154,8 @@ class Events:
 
 
 def bootstrap(events: Events, resamples: int = 200, seed: int = 0, prior: float = PRIOR) -> list[Fit]:
-    """Fits on resamples of the seed blocks (each block drawn with replacement, all its events with it)."""
+    """Fits on resamples of the units (each seed block, or game seed, drawn with replacement, all its events with
+    it)."""
     if events.n_events == 0:
         return []
     unique, position = np.unique(events.blocks, return_inverse=True)
@@ -178,9 +183,12 @@ def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
     return low, high
 
 
-def rate(rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0) -> list[Rating]:
-    """Every agent's rating with its 95% bootstrap interval (NaN where there is none), best first."""
-    events = Events(rows, agents)
+def rate(
+    rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0, chance: bool = False
+) -> list[Rating]:
+    """Every agent's rating with its 95% bootstrap interval (NaN where there is none), best first; ``chance``: the
+    game deals from its seed, so the bootstrap draws the games of one seed together (``stats.bootstrap_unit``)."""
+    events = Events(rows, agents, chance)
     point = events.fit()
     fits = bootstrap(events, resamples, seed)
     table = []
@@ -191,13 +199,13 @@ def rate(rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int =
 
 
 def seat_advantage(
-    rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0
+    rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0, chance: bool = False
 ) -> list[tuple[float, float, float]]:
     """Each seat's advantage (Elo scale, seats' mean 0) with its 95% interval, skills held apart, in games of one
-    number of players (the report fits each number apart)."""
+    number of players (the report fits each number apart); ``chance`` as for ``rate``."""
     if len({len(r["seats"]) for r in rows}) > 1:
         raise ValueError("seat advantage compares the seats of games of one number of players: group them first")
-    events = Events(rows, agents)
+    events = Events(rows, agents, chance)
     point = events.fit()
     fits = bootstrap(events, resamples, seed)
     out = []

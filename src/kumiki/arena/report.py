@@ -250,7 +250,7 @@ def summarise(results: Results) -> dict[str, Any]:
         summary["seat_advantage"] = [
             {"players": n, "seat": s, "elo": round(v, 1) + 0.0, "low": round(lo, 1) + 0.0, "high": round(hi, 1) + 0.0}
             for n, games in stats.by_players(competitive).items()
-            for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed))
+            for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed, chance=study.chance))
         ]
     if study.format == "ladder":
         summary["ladder"] = [
@@ -397,13 +397,21 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) ->
     return parts
 
 
-def _few_blocks_note(rows: Sequence[dict[str, Any]], what: str, more: str = "") -> list[str]:
-    """The caveat of a bootstrap over fewer than ``FEW_BLOCKS`` seed blocks (none when there are enough)."""
-    blocks = len({r.get("block") for r in rows})
-    if blocks >= FEW_BLOCKS:
+def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, more: str = "") -> list[str]:
+    """The caveat of a bootstrap over fewer than ``FEW_BLOCKS`` independent units (none when there are enough): seed
+    blocks, or in a game of chance game seeds, each drawn with every block played on it (``stats.bootstrap_unit``)."""
+    units = stats.bootstrap_units(rows, chance)
+    if units >= FEW_BLOCKS:
         return []
+    if chance:  # blocks b, games + b, … share a deal: the study's `games` counts the units, whatever its line-ups
+        return [
+            f"<p class='note'>{what} come from a bootstrap over {units} game seed(s), each drawn with all its games "
+            f"(every line-up and option set meets the same seeds, and in this game a seed is a deal): so few give "
+            f"few distinct resamples, and the intervals mean little (one seed: none at all){more}. A larger "
+            "<code>games</code> gives more seeds; more agents or option sets do not.</p>"
+        ]
     return [
-        f"<p class='note'>{what} come from a bootstrap over {blocks} seed block(s): so few give few distinct "
+        f"<p class='note'>{what} come from a bootstrap over {units} seed block(s): so few give few distinct "
         f"resamples, and the intervals mean little (one block: none at all){more}. More games give more blocks.</p>"
     ]
 
@@ -419,8 +427,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         + ", ".join(f"<b>{esc(k)}</b> = <code>{esc(v)}</code>" for k, v in study.agents.items())
         + ".</p>",
         "<p class='note'>Every figure carries its 95% interval: Wilson intervals for rates, t intervals for means, "
-        "bootstrap intervals over seed blocks for ratings. A difference is marked <span class='real'>real</span> "
-        "when its interval excludes zero (p &lt; 0.05): real here means unlikely to be chance alone, not large. "
+        f"bootstrap intervals over {'game seeds' if study.chance else 'seed blocks'} for ratings. A difference is "
+        "marked <span class='real'>real</span> when its interval excludes zero (p &lt; 0.05): real here means "
+        "unlikely to be chance alone, not large. "
         "The agents are computer players: a seat advantage found with them is the game's as they play it.</p>",
     ]
     if not study.reproducible:
@@ -449,7 +458,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"limit on how far {side} the others it is, so its rating comes from the model's weak prior, not "
                 f"from the games. Read it as “far {side}”; its raw score is the measurement.</p>"
             )
-        parts += _few_blocks_note(rows, "These intervals")
+        parts += _few_blocks_note(rows, study.chance, "These intervals")
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
         parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
@@ -488,7 +497,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         competitive = stats.by_players(r for r in rows if not stats.is_coop(r))
         for n, games in competitive.items():
             which = f" of the {n}-player games" if len(competitive) > 1 else ""
-            parts += _few_blocks_note(games, f"The seats' intervals{which}", ", a seat marked real among them included")
+            parts += _few_blocks_note(
+                games, study.chance, f"The seats' intervals{which}", ", a seat marked real among them included"
+            )
     if "sprt" in summary:
         t = summary["sprt"]
         parts.append(

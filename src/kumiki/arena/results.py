@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple, TextIO
 
-from kumiki.arena.study import Study, StudyError, load_study
+from kumiki.arena.study import Study, StudyError, differences, load_study, same_study
 
 STUDY_FILE = "study.toml"
 GAMES_FILE = "games.jsonl"
@@ -114,12 +114,17 @@ class ResultsDir:
         text = study.to_toml()
         if study_path.exists():
             try:
-                before = load_study(study_path)
+                before: Study | None = load_study(study_path)
             except StudyError:
                 before = None
-            if before != study:
+            if before is None or not same_study(before, study):
+                # Name what differs: a pilot's `games` raised is the usual case. More games are another study, not
+                # a resume: the games are numbered option set by option set and line-up by line-up, so a larger
+                # `games` moves every game after the first line-up to another index (and its agents' seeds follow
+                # the index): the games already played are not the larger study's (docs/arena.md).
+                what = "cannot be read" if before is None else "differs: " + ", ".join(differences(before, study))
                 raise StudyError(
-                    f"{self.path}: holds the results of another study (its {STUDY_FILE} differs); "
+                    f"{self.path}: holds the results of another study (its {STUDY_FILE} {what}); "
                     "choose another --out folder"
                 )
         else:
@@ -264,7 +269,8 @@ class Results:
         require_statistics("scipy")
         from kumiki.arena.ratings import rate
 
-        return rate(self.rows, list(self.study.agents), resamples=resamples, seed=self.study.seed)
+        study = self.study
+        return rate(self.rows, list(study.agents), resamples=resamples, seed=study.seed, chance=study.chance)
 
     def sprt(self) -> Any:
         """The SPRT's state on the pairs played (None unless the study's format is ``sprt``)."""

@@ -76,6 +76,8 @@ def _run_sprt(
     pairs = _pairs(study)
     total = total_games(study)
     window = 2 * (workers or default_workers()) if backend != "serial" else 1  # pairs in flight
+    if progress:  # the start, as a run of another format reports it: the games found, before any is played
+        progress(len(store.done), total)
     for pair in pairs:  # the pairs already played: a prefix
         if not all(spec.index in store.done for spec in pair):
             pending_first = pair

@@ -24,7 +24,9 @@ GAME_STREAM, AGENT_STREAM = 0, 1
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One game of a study: its index, seed block, option set and the agent (by its study name) in each seat."""
+    """One game of a study: its index, seed block (numbered across the whole study: blocks b, games + b, 2·games + b,
+    … of the line-ups and option sets in turn share one seed), option set and the agent (by its study name) in each
+    seat."""
 
     index: int
     block: int

@@ -107,6 +107,26 @@ def by_players(rows: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]
     return dict(sorted(groups.items()))
 
 
+def bootstrap_unit(row: dict[str, Any], chance: bool) -> tuple[str, int]:
+    """The independent unit a bootstrap draws ``row``'s game with (all the unit's games together).
+
+    The b-th seed block of every line-up and option set is played on the same game seed (``block`` numbers the
+    blocks across the whole study, so blocks b, games + b, 2·games + b … share it). In a game of ``chance`` the seed
+    is the deal: those blocks met the same deal, their results go together, and resampling them apart would count
+    one deal's luck as several independent draws; the unit is then the seed. Without chance the seed deals nothing
+    and every game's agents have their own seeds (from its index), so each block is independent: the unit is the
+    block. A row without a seed (written by hand) is its own block."""
+    seed = row.get("seed")
+    if chance and isinstance(seed, int) and not isinstance(seed, bool):
+        return ("seed", seed)
+    return ("block", int(row["block"]))
+
+
+def bootstrap_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:
+    """How many independent units (see ``bootstrap_unit``) a bootstrap over ``rows`` resamples."""
+    return len({bootstrap_unit(row, chance) for row in rows})
+
+
 def sides(row: dict[str, Any]) -> list[int]:
     """The side of each seat of a result row (rows without ``teams``: every seat its own side)."""
     return row.get("teams") or list(range(len(row["seats"])))

@@ -7,14 +7,14 @@ import itertools
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from kumiki.agents import agent_from_spec
 from kumiki.agents.base import other_game
 from kumiki.core.options import shown
-from kumiki.core.registry import games, load_game
+from kumiki.core.registry import game_class, games, load_game
 
 FORMATS = ("round-robin", "gauntlet", "self-play", "ladder", "sprt")
 MAX_SEED = 2**63 - 1
@@ -68,6 +68,19 @@ class Study:
         """False when a time limit per move can forfeit a game: then results depend on the machine."""
         return self.move_limit_s is None and not any("seconds=" in spec for spec in self.agents.values())
 
+    @property
+    def chance(self) -> bool:
+        """Whether the game deals from its seed (dice, cards): then the games played on one seed are alike, and
+        a bootstrap draws them together (``stats.bootstrap_unit``). Asked of each option set (Kozo deals only with
+        ``random_size``); a study whose options do not load (it is refused elsewhere) counts as a game of chance when
+        its game may be one: the cautious side."""
+        if not game_class(self.game).facts.chance:
+            return False
+        try:
+            return any(load_game(self.game, **options).has_chance() for options in self.option_sets())
+        except ValueError:
+            return True
+
     def option_sets(self) -> list[dict[str, Any]]:
         """Every combination of the option values, in the order the options and their values are written."""
         names = list(self.options)
@@ -93,6 +106,41 @@ class Study:
             lines += ["", "[sprt]", f"elo0 = {_toml(s.elo0)}", f"elo1 = {_toml(s.elo1)}"]
             lines += [f"alpha = {_toml(s.alpha)}", f"beta = {_toml(s.beta)}", f"max_games = {s.max_games}"]
         return "\n".join(lines) + "\n"
+
+
+def differences(before: Study, after: Study, most: int = 4) -> list[str]:
+    """What differs between two studies, each as short text naming the key as the study file does:
+    ``games 3 → 4``, ``options.size 5 → 6``, ``agents.mcts (none) → "mcts"``; at most ``most`` of them, then how many
+    more. The order of ``[options]`` and ``[agents]`` counts: it is the order of the games."""
+
+    def flat(study: Study) -> dict[str, Any]:
+        keys: dict[str, Any] = {f.name: getattr(study, f.name) for f in fields(study)}
+        for table in ("options", "agents", "sprt"):
+            del keys[table]
+        keys.update({f"options.{k}": v for k, v in study.options.items()})
+        keys.update({f"agents.{k}": v for k, v in study.agents.items()})
+        if study.sprt is not None:
+            keys.update({f"sprt.{f.name}": getattr(study.sprt, f.name) for f in fields(study.sprt)})
+        return keys
+
+    def value(found: dict[str, Any], key: str) -> str:
+        return "(none)" if found.get(key) is None else _toml(found[key])
+
+    old, new = flat(before), flat(after)
+    changed = [
+        f"{k} {value(old, k)} → {value(new, k)}" for k in dict.fromkeys([*old, *new]) if old.get(k) != new.get(k)
+    ]
+    for table in ("options", "agents"):
+        mine, theirs = list(getattr(before, table)), list(getattr(after, table))
+        if mine != theirs and set(mine) == set(theirs):
+            changed.append(f"the order of [{table}]")
+    return changed[:most] + ([f"{len(changed) - most} more"] if len(changed) > most else [])
+
+
+def same_study(before: Study, after: Study) -> bool:
+    """Whether two studies play the same games: equal, and their options and agents in the same order (a dict's
+    equality ignores its order, the schedule does not)."""
+    return not differences(before, after)
 
 
 def _key(name: str) -> str:
@@ -191,6 +239,10 @@ def _describe(options: Mapping[str, Any]) -> str:
 def _check_format(study: Study, players: int) -> None:
     names = list(study.agents)
     if study.format == "gauntlet":
+        if study.focus is None:
+            raise _fail(
+                "focus", f"missing; a gauntlet needs the agent that meets every other, one of {', '.join(names)}"
+            )
         if study.focus not in study.agents:
             raise _fail("focus", f"the gauntlet's agent, one of {', '.join(names)}, not {shown(study.focus)}")
         if len(names) < 2:

@@ -59,6 +59,22 @@ class Encoding(ABC):
         """What ``player`` sees of ``state`` (exactly what ``state.view(player)`` shows, never more), as an array of
         ``observation_shape`` and ``observation_dtype``; seats are numbered from ``player`` on (the observer is 0)."""
 
+    # A game with hidden information splits ``observe`` in two: what every seat sees and what one seat sees beyond
+    # it, each a flat array laid out by field (name -> slice bounds); None where a game does not split (OpenSpiel's
+    # public and private observers need it).
+    public_layout: dict[str, tuple[int, int]] | None = None
+    private_layout: dict[str, tuple[int, int]] | None = None
+
+    def observe_public(self, state: State) -> Tensor:
+        """What every seat sees of ``state`` (``state.common_view()``, never more), flat, as ``public_layout``; the
+        same array whoever asks (seats numbered from seat 0). NotImplementedError where the game does not split."""
+        raise NotImplementedError(f"{type(self).__name__} does not split its observation into public and private")
+
+    def observe_private(self, state: State, player: int) -> Tensor:
+        """What ``player`` sees beyond ``observe_public`` (``state.private_view(player)``), flat, as
+        ``private_layout``. NotImplementedError where the game does not split."""
+        raise NotImplementedError(f"{type(self).__name__} does not split its observation into public and private")
+
     def observe_and_mask(self, state: State, player: int) -> tuple[Tensor, Mask]:
         """``observe(state, player)`` and the action mask of ``player`` (1 for each legal action; all 0 when
         ``player`` may not act now), as the adapters hand them to a learner each step (games may build both at

@@ -219,6 +219,23 @@ class State(ABC):
         """``to_json()`` as a spectator may see it: no player's hidden information (games with secrets override)."""
         return self.to_json()
 
+    def common_view(self) -> dict[str, Any]:
+        """What every seat sees (the public information, OpenSpiel's ``private_info=NONE``), the same whoever asks:
+        by default ``public_view()``, which holds no player's secrets; a game in which some seat sees less than a
+        spectator overrides it (TowerBrix's challenge 10: the blind seat sees no bricks)."""
+        return self.public_view()
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees beyond ``common_view()`` (OpenSpiel's ``public_info=False``): by default the entries
+        of ``view(player)`` that ``common_view()`` has not or has otherwise ({} in a perfect-information game)."""
+        common = self.common_view()
+        return {key: value for key, value in self.view(player).items() if key not in common or common[key] != value}
+
+    def common_history(self) -> list[str]:
+        """The moves so far as every seat saw them, as text: by default every move (``seen_history``'s default); a
+        game in which some seat does not see some moves overrides it with what that seat saw."""
+        return [str(move) for move in self.history]
+
     def late_move_refusal(self, move: Move, seen_ply: int, player: int | None = None) -> str | None:
         """Why ``move`` by ``player``, chosen on the position at ply ``seen_ply`` (where several seats act at once,
         moves cross), must not be played now although it is legal: it would mean something else here. None: it

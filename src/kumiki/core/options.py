@@ -28,6 +28,9 @@ class Option:
     choices: tuple[Any, ...] | None = None
     nullable: bool = False
     check: Callable[[Any, Mapping[str, Any]], str | None] | None = None
+    # A record leaves the option out at its default: an option added after records of its game were written, so that
+    # a program that predates it (or knows only the contract's options) still reads the records of games without it.
+    quiet_default: bool = False
 
     def allowed(self) -> str:
         """A short description of what the option accepts, for error messages and help."""

@@ -104,6 +104,13 @@ def parse_record(text: str) -> Record:
 def _game_from_tags(record: Record) -> tuple[Game, int | None]:
     tags, lines = record.tags, record.tag_lines
     if "Game" not in tags:
+        if not tags and len(record.moves) == 1 and record.moves[0][1].lower().endswith(".kmk"):  # a file's name
+            name = record.moves[0][1]
+            raise RecordError(
+                f"line 1: the record has no [Game] tag ({quoted(name, 40)} looks like a file's name: "
+                "read_record takes the record's text, e.g. read_record(Path(name).read_text()))",
+                1,
+            )
         raise RecordError("line 1: the record has no [Game] tag", 1)
     options: dict[str, Any] = {}
     option_lines: dict[str, int] = {}
@@ -189,6 +196,11 @@ def _check_result(record: Record, state: State, resigned: int | None) -> None:
     if text in _UNFINISHED:
         if resigned is not None:
             raise RecordError(f'line {line}: [Result "{text}"] says the game goes on, but [{RESIGNED}] ends it', line)
+        if state.over:
+            actual = " ".join(map(str, state.winners()))
+            raise RecordError(
+                f'line {line}: [Result "{text}"] says the game goes on, but the moves end it (result "{actual}")', line
+            )
         return
     try:
         claimed = sorted(int(part) for part in text.split())
@@ -283,8 +295,9 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     lines = [f'[Game "{game.name}"]', f'[Players "{game.players}"]']
     if state.seed is not None:
         lines.append(f'[Seed "{state.seed}"]')
+    quiet = {o.name: o.default for o in game.option_spec if o.quiet_default and not callable(o.default)}
     for name, value in game.options.items():
-        if name != "players" and value is not None:
+        if name != "players" and value is not None and not (name in quiet and value == quiet[name]):
             lines.append(f'[{name} "{_quote(format_value(value))}"]')
     extra = dict(tags or {})
     for name in (*FROM_THE_GAME, *game.options):

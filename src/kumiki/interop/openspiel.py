@@ -2,8 +2,9 @@
 
 Each game is a pyspiel Python game (as OpenSpiel's own ``open_spiel/python/games``): a ``pyspiel.Game`` whose
 parameters are the Kumiki game's options, a ``pyspiel.State`` that holds a Kumiki state, and an observer that gives
-the observation tensor of ``game.encoding`` and strings built from ``state.view(player)``. Actions are the fixed
-encoding of ``kumiki.interop.encode``. Needs the extra: ``pip install "kumiki[openspiel]"``.
+the observation tensor of ``game.encoding`` and strings built from ``state.view(player)`` (in a game with hidden
+cards also the public part alone, ``private_info=NONE``, and the private part alone: ``PartObserver``). Actions are
+the fixed encoding of ``kumiki.interop.encode``. Needs the extra: ``pip install "kumiki[openspiel]"``.
 
 - Chance (Kozo's random sizes, TowerBrix's deals) is sampled inside the game from a seed (OpenSpiel's
   ``SAMPLED_STOCHASTIC``): the game parameter ``seed`` and the count of initial states made so far give each game's
@@ -113,7 +114,9 @@ def _game_type(kgame: Game) -> Any:
     """The pyspiel GameType of a loaded Kumiki game, as its options make it: chance only where it draws (Kozo with
     random sizes, TowerBrix), zero-sum unless co-operative (TowerBrix: identical) or solo (general-sum points),
     imperfect information only where a seat's cards are hidden from another (TowerBrix with two seats or more; a
-    lone TowerBrix player holds every card). ``register()`` registers the type of the game with its defaults."""
+    lone TowerBrix player holds every card), which also provides its factored observation strings (the public and the
+    private part of a seat's view, ``PartObserver``). ``register()`` registers the type of the game with its
+    defaults."""
     name = kgame.name
     facts = kgame.facts
     modes = pyspiel.GameType.ChanceMode
@@ -139,6 +142,7 @@ def _game_type(kgame: Game) -> Any:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
+        provides_factored_observation_string=hidden,  # the public and the private part of a seat's view, apart
         parameter_specification=parameters(name),
     )
 
@@ -192,24 +196,47 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki)."""
         return KumikiState(self, state.copy())
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer | PartObserver:
         """The observer OpenSpiel asks for: observation (or, with perfect recall, information state) of a seat.
 
         Where a seat holds cards the others do not see (the game type's imperfect information: TowerBrix with two
-        seats or more) it is the seat's own view, public information and its own cards, OpenSpiel's default kind;
-        another kind (the public part alone, ``private_info=NONE``, as OpenSpiel's playthroughs ask for; the
-        private part alone; every seat's cards) is a ValueError, not the seat's own view under that kind's name."""
+        seats or more) it is by default the seat's own view, public information and its own cards. The public part
+        alone (``private_info=NONE``, which OpenSpiel's playthroughs ask for) is what every seat sees, the same
+        whoever asks; the private part alone (``public_info=False``) what the seat sees beyond it (``PartObserver``).
+        Every seat's cards (``ALL_PLAYERS``), which no seat sees, or nothing at all, is a ValueError. A game without
+        hidden cards has one view, whatever the kind."""
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         hidden = self.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        if hidden and iig_obs_type is not None:
-            own = pyspiel.PrivateInfoType.SINGLE_PLAYER
-            if not iig_obs_type.public_info or iig_obs_type.private_info != own:
-                raise ValueError(
-                    f"{short_name(self.name_of_game)} observes a seat's own view (public_info=True, "
-                    f"private_info=SINGLE_PLAYER), not public_info={iig_obs_type.public_info}, private_info="
-                    f"{iig_obs_type.private_info.name}: that view holds the seat's own cards and no other's"
-                )
-        return Observer(self.kumiki_game, perfect_recall, params)
+        if not hidden or iig_obs_type is None:
+            return Observer(self.kumiki_game, perfect_recall, params)
+        public, private = bool(iig_obs_type.public_info), iig_obs_type.private_info
+        own, none = pyspiel.PrivateInfoType.SINGLE_PLAYER, pyspiel.PrivateInfoType.NONE
+        if public and private == own:
+            return Observer(self.kumiki_game, perfect_recall, params)
+        reason = None
+        if private not in (own, none):
+            reason = "no seat sees every seat's cards"
+        elif not public and private == none:
+            reason = "that observes nothing"
+        elif self.kumiki_game.encoding.public_layout is None:
+            reason = "the game does not split its observation"  # a future game with secrets and no split
+        if reason is not None:
+            raise ValueError(
+                f"{short_name(self.name_of_game)} observes a seat's own view (public_info=True, private_info="
+                "SINGLE_PLAYER), its public part (private_info=NONE) or its private part (public_info=False), not "
+                f"public_info={public}, private_info={private.name}: {reason}"
+            )
+        return PartObserver(self.kumiki_game, public, perfect_recall, params)
+
+    def deserialize_state(self, text: str) -> KumikiState:
+        """The state ``serialize()`` wrote (its history and attributes: the Kumiki state pickled, with its seeded
+        draws to come, so that a game with sampled chance reads back whole). pyspiel fills a new initial state, which
+        in a game with chance would count as a game begun: the count is put back, so the next game has the deal it
+        would have had."""
+        started = self.started
+        state: KumikiState = super().deserialize_state(text)
+        self.started = started
+        return state
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling, as OpenSpiel's own Python games pickle (multiprocessing, Ray): loaded again from its parameters,
@@ -234,18 +261,6 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         ``register()``."""
         game = self.get_game()
         return _restored_state, (game.name_of_game, dict(game.get_parameters()), self._held.state, self.history())
-
-    def serialize(self) -> str:
-        """OpenSpiel's serialization (the state pickled); a game with sampled chance cannot be serialized (OpenSpiel
-        cannot reach its RNG state from Python), so it says so rather than failing inside pickle."""
-        state = self._held.state
-        if state.game.has_chance():
-            raise ValueError(
-                f"kumiki_{state.game.name} with these options draws chance from a seed, and OpenSpiel cannot "
-                "serialize a Python game's sampled chance (docs/interop.md); deterministic option sets serialize"
-            )
-        text: str = super().serialize()
-        return text
 
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's TERMINAL once the game is over."""
@@ -316,6 +331,58 @@ class Observer:
         if self.perfect_recall:
             text += "\n" + " | ".join(kstate.seen_history(player))
         return f"p{player} {text}"
+
+
+class PartObserver:
+    """A part of a seat's own view in a game with hidden cards: the public part (``public=True``), what every seat
+    sees, the same whoever asks (``encoding.observe_public``, ``state.common_view()``); or the private part, what the
+    seat sees beyond it (``encoding.observe_private``, ``state.private_view(player)``). ``dict`` names the tensor's
+    fields (the encoding's ``public_layout`` or ``private_layout``), as OpenSpiel's own games do.
+
+    Strings: ``public `` and the common view as JSON, or ``p<seat> `` and the private view; with perfect recall a
+    line follows with the moves as every seat saw them (``state.common_history()``), or, for the private part, the
+    moves this seat saw otherwise, each as ``<ply>:<move>`` (challenge 10: where the others read ``edit``). With
+    perfect recall the tensor is empty, as the own view's."""
+
+    def __init__(self, game: Game, public: bool, perfect_recall: bool, params: Any) -> None:
+        if params:
+            raise ValueError(f"the Kumiki observers take no parameters, got {params!r}")
+        self.encoding = game.encoding
+        self.public = public
+        self.perfect_recall = perfect_recall
+        layout = self.encoding.public_layout if public else self.encoding.private_layout
+        if layout is None:
+            raise ValueError(f"kumiki_{game.name} does not split its observation into a public and a private part")
+        size = 0 if perfect_recall else max((hi for _, hi in layout.values()), default=0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {} if perfect_recall else {name: self.tensor[lo:hi] for name, (lo, hi) in layout.items()}
+
+    def set_from(self, state: KumikiState, player: int) -> None:
+        """The tensor of ``state`` (the public part is the same for every ``player``); nothing with perfect recall."""
+        if self.perfect_recall:
+            return
+        kstate = state.kumiki_state
+        if self.public:
+            self.tensor[:] = self.encoding.observe_public(kstate)
+        else:
+            self.tensor[:] = self.encoding.observe_private(kstate, player)
+
+    def string_from(self, state: KumikiState, player: int) -> str:
+        """The string of ``state``: ``public …`` (the same for every ``player``) or ``p<player> …``."""
+        kstate = state.kumiki_state
+        view = kstate.common_view() if self.public else kstate.private_view(player)
+        text = ("public " if self.public else f"p{player} ") + json.dumps(view, sort_keys=True, separators=(",", ":"))
+        if self.perfect_recall:
+            common = kstate.common_history()
+            if self.public:
+                moves = common
+            else:
+                seen = kstate.seen_history(player)
+                moves = [
+                    f"{ply}:{move}" for ply, (move, known) in enumerate(zip(seen, common, strict=True)) if move != known
+                ]
+            text += "\n" + " | ".join(moves)
+        return text
 
 
 _registered: set[str] = set()

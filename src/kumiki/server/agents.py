@@ -88,6 +88,9 @@ def choose_move(
     if seat is not None and seat != state.to_move:
         state = state.acting(seat)
     name, agent_options = level_agent(game, level)
+    if name == "random" and "seed" not in agent_options:
+        # the same position, the same move: the random seat of a test, a replay or a bug report plays alike each time
+        agent_options = {**agent_options, "seed": ((seed or 0) * 1_000_003 + len(moves) * 31 + (seat or 0)) % 2**63}
     return str(load_agent(name, **agent_options).choose(state))
 
 

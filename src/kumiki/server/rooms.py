@@ -148,6 +148,10 @@ class Room:
         self._silent: bool | None = None
         self.rematch: dict[str, Any] | None = None  # the next game with the same seats, once someone asked for it
         self.resigned: int | None = None  # the seat that resigned: the game ended there (loaded by the Hub)
+        # What the position alone decides of each seat's view message (None: spectators), encoded: see view_message.
+        # Kept for one position, (the State, its ply, whether the game is over), and emptied when that changes.
+        self._position: tuple[State, int, bool] | None = None
+        self._position_parts: dict[int | None, str] = {}
 
     # ------------------------------------------------------------------ who is who
 
@@ -213,43 +217,74 @@ class Room:
     # ------------------------------------------------------------------ views
 
     def view_message(self, seat: int | None) -> str:
+        """The ``view`` message for ``seat`` (None: a spectator): the JSON of one object, in the order below.
+
+        Its costly part is what the position alone decides: the seat's view, legal moves and history (a long
+        TowerBrix game's evaluations are most of the message). That part is encoded once per position and seat
+        (``_position_part``) and sent again to every connection and every sync until the game changes; the rest
+        (who is connected, the seats, the clock's seconds left, the chat's length, a resignation) is read afresh
+        each time, so the text is what encoding the whole object each time gives, byte for byte."""
         state = self.state
-        actors = [] if self.over else state.actors
-        legal = [str(m) for m in state.legal_moves(player=seat)] if seat is not None and seat in actors else []
+        over = self.over
         connected = {c.seat for c in self.connections}
         seats = [{**s.public(), "connected": s.kind == "agent" or s.seat in connected} for s in self.row.seats]
-        # the moves as this seat saw them: challenge 10's blind seat reads "edit" for each placement and removal
-        history = [str(m) for m in state.history] if seat is None else state.seen_history(seat)
-        return json.dumps(
+        head = json.dumps(
             {
                 "type": "view",
                 "game": self.row.game,
                 "id": self.row.id,
                 "seat": seat,
                 "ply": len(state.history),
-                "to_move": None if self.over else state.to_move,
-                "actors": actors,
+                "to_move": None if over else state.to_move,
+                "actors": [] if over else state.actors,
                 "movers": self.movers,
-                "over": self.over,
+                "over": over,
                 "resigned": self.resigned,
                 "may_resign": self.may_resign(seat),
                 "scores": state.scores(),
                 "winners": self.winners(),
                 "teams": state.teams(),
-                "view": state.public_view() if seat is None else state.view(seat),
-                "legal": legal,
-                "history": history,
-                "last": history[-1] if history else None,
+            }
+        )
+        tail = json.dumps(
+            {
                 "seats": seats,
                 "undo": self.row.undo,
                 "imported": self.row.imported,
                 "seed_chosen": self.row.seed_chosen,
-                "record_ready": record_ready(self.over, self.row.imported, state.game.has_chance()),
+                "record_ready": record_ready(over, self.row.imported, state.game.has_chance()),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
                 "chat": len(self.chat),
             }
         )
+        # json.dumps writes an object as "{" + its "key": value pairs joined by ", " + "}", nested values included
+        return f"{head[:-1]}, {self._position_part(seat, over)}, {tail[1:]}"
+
+    def _position_part(self, seat: int | None, over: bool) -> str:
+        """The ``"view", "legal", "history", "last"`` pairs of ``seat``'s view message, encoded (without braces).
+
+        They depend on the State and the seat alone, and on whether the game is over (a resignation empties
+        ``legal``). A State changes only by ``play``, which adds to its history (an illegal move leaves it as it
+        was); an undo or a refused commit puts another State in its place. So (the State itself, its ply, over)
+        names the position: each seat's part is built once for it, and all are dropped when it changes."""
+        state = self.state
+        ply = len(state.history)
+        known = self._position
+        if known is None or known[0] is not state or known[1] != ply or known[2] != over:
+            self._position, self._position_parts = (state, ply, over), {}
+        part = self._position_parts.get(seat)
+        if part is None:
+            actors = [] if over else state.actors
+            legal = [str(m) for m in state.legal_moves(player=seat)] if seat is not None and seat in actors else []
+            # the moves as this seat saw them: challenge 10's blind seat reads "edit" for each placement and removal
+            history = [str(m) for m in state.history] if seat is None else state.seen_history(seat)
+            view = state.public_view() if seat is None else state.view(seat)
+            encoded = json.dumps(
+                {"view": view, "legal": legal, "history": history, "last": history[-1] if history else None}
+            )
+            part = self._position_parts[seat] = encoded[1:-1]
+        return part
 
     def silent(self) -> bool:
         """Whether the game forbids talking (TowerBrix's challenge 3, Trade Secret: gestures only), as its state

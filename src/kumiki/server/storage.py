@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -32,6 +33,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
@@ -45,7 +47,8 @@ games_table = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("options", JSON, nullable=False),
-    Column("seed", Integer, nullable=True),
+    # up to 53 bits (app.MAX_SEED): BIGINT on PostgreSQL, to which opening an older database widens it
+    Column("seed", BigInteger, nullable=True),
     Column("undo", Boolean, nullable=False, default=False),
     Column("imported", Boolean, nullable=False, default=False),
     Column("status", String(16), nullable=False),
@@ -191,7 +194,18 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url or default_url())
         self.engine: Engine = self._engine(self.url)
-        metadata.create_all(self.engine)
+        metadata.create_all(self.engine)  # adds the tables an older database lacks (chosen_seeds)
+        self._widen_seed_column()
+
+    def _widen_seed_column(self) -> None:
+        """A database made before seeds took 53 bits has a 32-bit ``games.seed`` on PostgreSQL (INTEGER): widened to
+        BIGINT, its seeds kept. SQLite's INTEGER holds 64 bits already: nothing to do there."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        seed = next(c for c in inspect(self.engine).get_columns(games_table.name) if c["name"] == "seed")
+        if not isinstance(seed["type"], BigInteger):
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql(f"ALTER TABLE {games_table.name} ALTER COLUMN seed TYPE BIGINT")
 
     @staticmethod
     def _engine(url: str) -> Engine:

@@ -380,7 +380,7 @@ def header(state: KozoState, names: Sequence[str] | None = None) -> Text:
     if state.over:
         out.append("game over", style="bold")
         return out
-    opener = state.round % g.players
+    opener = state.openers[-1]
     out.append(f"Round {state.round + 1} of {g.rounds}", style="bold")
     out.append(f", opened by {player_name(opener, names)} · ")
     if state.to_move is not None:
@@ -651,7 +651,7 @@ def after_move(state: State) -> RenderableType | None:
         )
         out.append(f"✓ Round {ended + 1} is over: {why}, and the tower stands.", style="bold green")
     if not kozo.over:
-        out.append(f"\nRound {kozo.round + 1} begins, opened by player {kozo.round % kozo.game.players}.", style="bold")
+        out.append(f"\nRound {kozo.round + 1} begins, opened by player {kozo.openers[-1]}.", style="bold")
     return out
 
 
@@ -665,7 +665,12 @@ def how_to_play(game: Game) -> str:
     variant = (
         " Random size: before each turn a size is drawn "
         + ("as a scoring tile of a piece left (each piece as likely)" if g.size_draw == "tile" else "among those left")
-        + ", and you must play a piece of that size (if none fits, the round ends)."
+        + ", and you must play a piece of that size ("
+        + (
+            "if none fits, you draw again among the sizes that fit)."
+            if g.no_fit == "redraw"
+            else "if none fits, the round ends)."
+        )
         if g.random_size
         else ""
     )
@@ -677,13 +682,20 @@ def how_to_play(game: Game) -> str:
         "column that has none. The physics judge checks the tower after each of the two steps: if it stands, the "
         "piece's cubes are your points; if it falls, you score 0 for the round and the round ends. A round also "
         f"ends when the pool is empty or the player to move cannot place. There are {plural(g.rounds, 'round')}; "
-        f"round r is opened by player r mod {g.players}; the most points in all wins.{variant} "
+        f"{OPENERS[g.opener].format(players=g.players)}; the most points in all wins.{variant} "
         "Type a move as the piece, the cells x,y,z it fills where it comes to rest (x east, y north, z the level, "
         "0 on the base), '+' and the balance cube's cell, e.g. L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1. The tilt margin "
         f"says how far the table could tilt before something moves: steady from {STEADY:g}°, wobbly from "
         f"{WOBBLY:g}°, below that on a knife edge. Commands: moves (by piece), a piece name such as L4 (its "
         "placements), hint (safe moves with the best margin), pool, board, undo, help, quit."
     )
+
+
+OPENERS = {  # who opens a round, as the help says it (the option opener)
+    "rotate": "round r is opened by player r mod {players}",
+    "continue": "the turns go on from round to round (the player after the last one who played opens the next)",
+    "first": "player 0 opens every round",
+}
 
 
 def result_note(state: State) -> str | None:

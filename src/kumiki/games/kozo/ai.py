@@ -250,7 +250,8 @@ def finish_later_rounds(state: KozoState) -> None:
             mover = state.to_move if state.to_move is not None else 0
         else:
             left = sizes
-            mover = state.round % g.players
+            mover = state.openers[-1]
         for k, size in enumerate(left):
             points[(mover + k) % g.players] += size
+        state.to_move = (mover + len(left)) % g.players  # the next round's opener, with opener "continue"
         state._end_round()

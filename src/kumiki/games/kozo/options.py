@@ -19,7 +19,16 @@ def _check_pieces(value: Any, resolved: Mapping[str, Any]) -> str | None:
 
 KOZO_OPTIONS = (
     Option("players", int, 2, "number of players (1: solo)", 1, 6),
-    Option("rounds", int, 3, "rounds in a game; round r is opened by player r mod players", 1, 100),
+    Option("rounds", int, 3, "rounds in a game; who opens each is the option opener", 1, 100),
+    Option(
+        "opener",
+        str,
+        "rotate",
+        "who opens a round: 'rotate' (round r: player r mod players), 'continue' (the turn order goes on: the "
+        "player after the one who played last, or the one who could not place) or 'first' (player 0, every round)",
+        choices=("rotate", "continue", "first"),
+        quiet_default=True,
+    ),
     Option(
         "random_size",
         bool,
@@ -33,6 +42,16 @@ KOZO_OPTIONS = (
         "random_size: 'size' (each size left equally likely) or 'tile' (a face-down scoring tile of the pieces left: "
         "each piece equally likely; the web app's default)",
         choices=("size", "tile"),
+        quiet_default=True,
+    ),
+    Option(
+        "no_fit",
+        str,
+        "end",
+        "random_size, when no piece of the size drawn fits: 'end' the round, or 'redraw' (the mover draws again "
+        "among the sizes left that fit; the round ends only when no piece left fits)",
+        choices=("end", "redraw"),
+        quiet_default=True,
     ),
     Option(
         "tiebreak",

@@ -106,6 +106,8 @@ class Kozo(Game):
         self.rounds = int(self.options["rounds"])
         self.random_size = bool(self.options["random_size"])
         self.size_draw = str(self.options["size_draw"])
+        self.opener = str(self.options["opener"])
+        self.no_fit = str(self.options["no_fit"])
         self.tiebreak = str(self.options["tiebreak"])
         self.placements = {name: placements(name, shape) for name, shape in self.pieces.items()}
         self.placements_by_size: dict[int, list[Placement]] = {}
@@ -131,8 +133,8 @@ class Kozo(Game):
         return self.random_size
 
     def first_mover(self) -> int | None:
-        """Round r is opened by player r mod players: with several rounds and players no seat always opens."""
-        return 0 if self.rounds == 1 or self.players == 1 else None
+        """Player 0 opens the first round; later rounds are opened as the option ``opener`` says."""
+        return 0 if self.rounds == 1 or self.players == 1 or self.opener == "first" else None
 
     def make_encoding(self) -> KozoEncoding:
         from kumiki.games.kozo.encoding import KozoEncoding
@@ -200,7 +202,7 @@ class KozoState(State):
     def __init__(self, game: Kozo, seed: int | None = None) -> None:
         self.game = game
         if seed is None and game.random_size:
-            seed = random.SystemRandom().randrange(2**31)  # kept, so that the game's record replays
+            seed = random.SystemRandom().randrange(2**53)  # kept for the record; 53 bits: too many to try
         self.seed = seed
         self.history = []
         self.rng = random.Random(seed)
@@ -208,6 +210,7 @@ class KozoState(State):
         self.points: list[list[float]] = []  # per finished or running round, per player
         self.falls: list[Fall] = []
         self.last_mover: list[list[int]] = []  # per round: the order of players' last moves
+        self.openers: list[int] = []  # per round: who opened it
         self.over = False
         self.to_move: int | None = None
         self.required_size: int | None = None
@@ -227,11 +230,21 @@ class KozoState(State):
         self.balance_top: dict[tuple[int, int], float] = {}
         self.points.append([0.0] * g.players)
         self.last_mover.append([])
-        self.to_move = self.round % g.players
+        self.to_move = self._opener()
+        self.openers.append(self.to_move)
         self._verdict_cache: Verdict | None = None
         self._margin_cache: float | None = None
         self.setup: Setup | None = None  # the current tower prepared for the judge, when known
         self._begin_turn()
+
+    def _opener(self) -> int:
+        """Who opens the round starting now (``to_move`` is then the seat whose turn came next, see ``_end_round``)."""
+        g = self.game
+        if g.opener == "first" or self.round == 0:
+            return 0
+        if g.opener == "continue" and self.to_move is not None:
+            return self.to_move
+        return self.round % g.players
 
     def _begin_turn(self) -> None:
         """Draw the size (variant), then end the round if the mover has no placement at all."""
@@ -244,6 +257,13 @@ class KozoState(State):
             else:  # each size left as likely as any other
                 sizes = sorted({g.size[name] for name in self.pool})
             self.required_size = sizes[int(self.rng.random() * len(sizes))]
+            if g.no_fit == "redraw" and not self._has_placement():
+                # Drawing again until a size fits is one draw among the sizes (tiles) that fit, each as likely.
+                drawn = self.required_size
+                fits = {size for size in set(sizes) - {drawn} if self._fits(size)}
+                sizes = [size for size in sizes if size in fits]
+                if sizes:
+                    self.required_size = sizes[int(self.rng.random() * len(sizes))]
         if not self.pool or not self._has_placement():
             self._end_round()
 
@@ -297,6 +317,14 @@ class KozoState(State):
         if self.required_size is None:
             return list(self.pool)
         return [name for name in self.pool if g.size[name] == self.required_size]
+
+    def _fits(self, size: int) -> bool:
+        """Whether a piece of ``size`` left in the pool has a placement (``required_size`` is set back after)."""
+        kept, self.required_size = self.required_size, size
+        try:
+            return self._has_placement()
+        finally:
+            self.required_size = kept
 
     def _has_placement(self) -> bool:
         g = self.game
@@ -376,10 +404,10 @@ class KozoState(State):
         self._next_turn(player)
 
     def _next_turn(self, player: int) -> None:
+        self.to_move = (player + 1) % self.game.players  # whose turn comes next, in this round or the next
         if not self.pool:
             self._end_round()
             return
-        self.to_move = (player + 1) % self.game.players
         self._begin_turn()
 
     def _fall(self, player: int, step: int, move: KozoMove, verdict: Verdict) -> None:
@@ -387,6 +415,7 @@ class KozoState(State):
         self.falls.append(
             Fall(self.round, player, step, str(move), verdict.fault or "the tower falls", list(verdict.moving))
         )
+        self.to_move = (player + 1) % self.game.players  # the turn goes on to the next player (opener "continue")
         self._end_round()
 
     def _check(self, move: KozoMove) -> None:
@@ -483,6 +512,7 @@ class KozoState(State):
         other.points = [list(r) for r in self.points]
         other.falls = list(self.falls)
         other.last_mover = [list(r) for r in self.last_mover]
+        other.openers = list(self.openers)
         other.pool = list(self.pool)
         other.placed = list(self.placed)
         other.balances = list(self.balances)

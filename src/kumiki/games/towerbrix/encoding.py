@@ -74,6 +74,15 @@ class TowerBrixEncoding(Encoding):
             self.layout[name] = (start, start + size)
             start += size
         self.observation_shape = (start,)
+        # split for OpenSpiel's public and private observers: a seat's cards and the helper are its own, and so are
+        # the bricks in challenge 10 (the blind seat sees none); a lone player's cards are no secret
+        private: tuple[str, ...] = ()
+        if players > 1:
+            private = ("bricks", "hand", "holds") if game.blind is not None else ("hand", "holds")
+        self.public_fields = tuple(name for name in self.layout if name not in private)
+        self.private_fields = tuple(name for name in self.layout if name in private)
+        self.public_layout = _packed(self.layout, self.public_fields)
+        self.private_layout = _packed(self.layout, self.private_fields)
 
     def encode(self, move: Move) -> int:
         if not isinstance(move, TowerBrixMove):
@@ -155,6 +164,24 @@ class TowerBrixEncoding(Encoding):
         return place_move(self.bricks[brick], AXES[axis], ix * grid - self.reach, iy * grid - self.reach)
 
     def observe(self, state: State, player: int) -> Tensor:
+        return self._observe(state, player, True)
+
+    def observe_public(self, state: State) -> Tensor:
+        """The ``public_fields`` of the observation, one after another (``public_layout``), seats numbered from seat
+        0: how many cards each seat holds, the thumbs-up, the seat to move, progress, and the bricks except in
+        challenge 10; no seat's cards (a lone player's excepted)."""
+        full = self._observe(state, 0, self.game.players == 1)
+        return np.concatenate([full[slice(*self.layout[name])] for name in self.public_fields])
+
+    def observe_private(self, state: State, player: int) -> Tensor:
+        """The ``private_fields`` of ``player``'s observation (``private_layout``): its cards over the deck and
+        whether each holds now (the helper), and in challenge 10 the bricks (all zero for the blind seat)."""
+        full = self._observe(state, player, True)
+        parts = [full[slice(*self.layout[name])] for name in self.private_fields]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)
+
+    def _observe(self, state: State, player: int, cards: bool) -> Tensor:
+        """``observe``; without ``player``'s cards and the helper when not ``cards``."""
         s: TowerBrixState = state  # type: ignore[assignment]
         g = self.game
         players = g.players
@@ -166,7 +193,7 @@ class TowerBrixEncoding(Encoding):
                 out[base] = 1.0
                 out[base + 1 + AXES.index(brick.axis)] = 1.0
                 out[base + 4 : base + 10] = np.clip(np.asarray(brick.box, dtype=np.float32) / self.reach, -1.0, 1.0)
-        hand = s.hands[player]
+        hand = s.hands[player] if cards else []
         lo, _ = self.layout["hand"]
         for card in hand:
             out[lo + self.cards[card]] = 1.0
@@ -199,3 +226,14 @@ class TowerBrixEncoding(Encoding):
         # a waive vote is no edit and leaves the thumbs up: each seat may add MAX_VOTES of them an attempt
         votes = MAX_VOTES if self.game.votes_waive else 0
         return int(o["rounds"] * o["attempts"] * (o["max_edits"] + 1 + votes) * self.game.players)
+
+
+def _packed(layout: dict[str, tuple[int, int]], names: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """The fields ``names`` of ``layout`` laid one after another from 0 (name -> slice bounds)."""
+    out: dict[str, tuple[int, int]] = {}
+    start = 0
+    for name in names:
+        lo, hi = layout[name]
+        out[name] = (start, start + hi - lo)
+        start += hi - lo
+    return out

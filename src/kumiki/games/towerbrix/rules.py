@@ -127,7 +127,7 @@ class TowerBrixState(State):
         if _blank:
             return
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)  # kept, so that the game's record replays
+            seed = random.SystemRandom().randrange(2**53)  # kept for the record; 53 bits: too many to try
         self.seed = seed
         self.rng = random.Random(seed)
         self.history = []
@@ -670,6 +670,41 @@ class TowerBrixState(State):
         if self.game.mode != "solo":
             data["hands"] = [None] * self.game.players
         return data
+
+    def common_view(self) -> dict[str, Any]:
+        """What every seat sees: ``public_view()`` (no seat's cards, only how many each holds; the cards of an
+        evaluated attempt are public), and in challenge 10 no bricks either, as the blind seat's view. A lone
+        player's is its view (it holds every card)."""
+        g = self.game
+        if g.players == 1:
+            return self.view(0)
+        data = self.public_view()
+        if g.blind is not None:
+            data["bricks"] = []
+            data["bricks_hidden"] = True
+        return data
+
+    def private_view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees beyond ``common_view()``: its cards (``hand``, ids; ``cards``, their faces) and, with
+        ``helper``, whether each holds now (``holds``); in challenge 10 a seat that sees also sees the bricks. {}
+        for a lone player."""
+        g = self.game
+        if g.players == 1:
+            return {}
+        view = self.view(player)
+        data: dict[str, Any] = {"hand": list(self.hands[player]), "cards": view["cards"]}
+        if "holds" in view:
+            data["holds"] = view["holds"]
+        if g.blind is not None and player != g.blind:
+            data["bricks"] = view["bricks"]
+        return data
+
+    def common_history(self) -> list[str]:
+        """The moves as every seat saw them: in challenge 10 as the blind seat saw them (``edit`` for each brick
+        placed or taken away), else every move."""
+        if self.game.blind is None:
+            return super().common_history()
+        return self.seen_history(self.game.blind)
 
     def render(self) -> str:
         from kumiki.games.towerbrix.text import render_plain
