@@ -87,6 +87,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.episodes < 0:
         parser.error("--episodes must be 0 or more")
+    if args.seed < 0:
+        parser.error("--seed must be 0 or more")
     before = win_rate(untrained(make("kuzushi", opponents=["random"], seat=SEAT, **OPTIONS)), 500, seed=7)
     weights = train(args.episodes, args.seed)
     after = win_rate(weights, 500, seed=7)

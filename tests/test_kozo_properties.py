@@ -208,6 +208,8 @@ games = st.fixed_dictionaries(
         "players": st.integers(1, 4),
         "rounds": st.integers(1, 2),
         "random_size": st.booleans(),
+        "opener": st.sampled_from(["rotate", "continue", "first"]),
+        "no_fit": st.sampled_from(["end", "redraw"]),
         "tiebreak": st.sampled_from(["shared", "later_turn"]),
         "pieces": st.sampled_from(["standard", "standard", SMALL_POOL]),
     }
@@ -227,11 +229,17 @@ def test_random_games_keep_the_rules(options, seed, picks, careful):
     rng = random.Random(seed)
     opened: list[int] = []
     turn = 0
+    last_mover = -1  # who played the last move: with opener "continue" the next seat opens the next round
     while not state.over and turn < 30:
         data = state.to_json()
         if not data["pieces"]:
             opened.append(data["round"])
-            assert state.to_move == data["round"] % game.players, "the round's opener"
+            expected = {
+                "rotate": data["round"] % game.players,
+                "first": 0,
+                "continue": (last_mover + 1) % game.players,  # a fall, the last piece, or the next who cannot place
+            }[options["opener"]]
+            assert state.to_move == expected == state.openers[-1], "the round's opener"
         assert data["to_move"] == state.to_move
         check_tower(data)
         legal = state.legal_moves()
@@ -270,6 +278,7 @@ def test_random_games_keep_the_rules(options, seed, picks, careful):
             move = legal[k % len(legal)]
         assert move in legal
         mover = state.to_move
+        last_mover = mover
         falls_before = len(data["falls"])
         state.play(move)
         after = state.to_json()

@@ -51,6 +51,7 @@ def test_reinforce_on_the_smallest_kuzushi_grid_beats_random() -> None:
         ("pettingzoo_blokus3d_random.py", ("--players", "9"), "option 'players' must be int from 2 to 4, not 9"),
         ("pettingzoo_blokus3d_random.py", ("--games", "0"), "--games must be 1 or more"),
         ("train_kuzushi_reinforce.py", ("--episodes", "-1"), "--episodes must be 0 or more"),
+        ("train_kuzushi_reinforce.py", ("--seed", "-1", "--episodes", "1"), "--seed must be 0 or more"),
     ],
 )
 def test_a_bad_argument_is_one_line_not_a_traceback(name: str, args: tuple[str, ...], words: str) -> None:

@@ -153,25 +153,80 @@ def test_a_database_made_before_chosen_seeds_were_kept_still_opens(tmp_path: Any
         storage.close()
 
 
-def test_a_database_made_when_seeds_had_32_bits_is_widened_and_keeps_its_seeds(db_url: str) -> None:
-    """A club's PostgreSQL database from an earlier Kumiki keeps seeds in a 32-bit column (INTEGER): opening it widens
-    the column to BIGINT, the games stored before keep their seeds (an imported record's negative one among them), and
-    a 53-bit seed is kept exactly. SQLite's INTEGER holds 64 bits already: the same database works there unchanged."""
-    from sqlalchemy import BigInteger, Integer, MetaData, create_engine, insert, inspect
+def _old_schema(engine: Any) -> Any:
+    """The tables as the code before 53-bit seeds made them (``games.seed`` a 32-bit INTEGER), made in ``engine``;
+    their MetaData."""
+    from sqlalchemy import Integer, MetaData
 
-    from kumiki.server.storage import GameRow, SeatRow, Storage, metadata
-
-    def seed_type(engine: Any) -> Any:
-        return next(c["type"] for c in inspect(engine).get_columns("games") if c["name"] == "seed")
+    from kumiki.server.storage import metadata
 
     old = MetaData()
     for table in metadata.sorted_tables:
         table.to_metadata(old)
-    old.tables["games"].c.seed.type = Integer()  # as the older code made it
+    old.tables["games"].c.seed.type = Integer()
+    old.create_all(engine)
+    return old
+
+
+def test_a_32_bit_seed_column_the_server_may_not_widen_keeps_31_bit_seeds_and_says_how(
+    db_url: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A club's role that may read and write the tables but does not own them cannot ALTER them: the server started
+    anyway (it stopped with "internal error: must be owner of table games"), keeps its seeds below 2**31 and tells the
+    operator the one statement the owner must run."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite's INTEGER holds 64 bits: nothing to widen")
+    import psycopg
+    from sqlalchemy import create_engine
+
+    from kumiki.server.app import BadRequest, new_game
+    from kumiki.server.serve import check_database
+    from kumiki.server.storage import Storage
+
+    engine = create_engine(db_url)
+    _old_schema(engine)
+    engine.dispose()
+    server = request.getfixturevalue("pg_server")
+    name = db_url.rsplit("/", 1)[1]
+    role = f"kumiki_player_{name}"
+    with psycopg.connect(f"host=127.0.0.1 port={server.port} user=postgres dbname={name}", autocommit=True) as c:
+        if c.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None:
+            c.execute(f"CREATE ROLE {role} LOGIN")
+        c.execute(f"GRANT USAGE ON SCHEMA public TO {role}")
+        c.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}")
+    as_player = db_url.replace("postgres@", f"{role}@", 1)
+    storage = Storage(as_player)
+    try:
+        assert storage.max_seed == 2**31 - 1
+        assert storage.note is not None and "must be owner" in storage.note
+        assert storage.note.endswith("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT")
+        seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bo"}]
+        with pytest.raises(BadRequest, match="from 0 to 2147483647"):
+            new_game(storage, {"game": "towerbrix", "seats": seats, "seed": 2**31})
+        created = new_game(storage, {"game": "towerbrix", "seats": seats})
+        row = storage.game(created["id"])
+        assert row is not None and row.seed is not None and 0 <= row.seed < 2**31
+    finally:
+        storage.close()
+    check_database(as_player)
+    assert "kumiki serve: note: games.seed is 32-bit and could not be widened" in capsys.readouterr().err
+
+
+def test_a_database_made_when_seeds_had_32_bits_is_widened_and_keeps_its_seeds(db_url: str) -> None:
+    """A club's PostgreSQL database from an earlier Kumiki keeps seeds in a 32-bit column (INTEGER): opening it widens
+    the column to BIGINT, the games stored before keep their seeds (an imported record's negative one among them), and
+    a 53-bit seed is kept exactly. SQLite's INTEGER holds 64 bits already: the same database works there unchanged."""
+    from sqlalchemy import BigInteger, create_engine, insert, inspect
+
+    from kumiki.server.storage import GameRow, SeatRow, Storage
+
+    def seed_type(engine: Any) -> Any:
+        return next(c["type"] for c in inspect(engine).get_columns("games") if c["name"] == "seed")
+
     columns = {"game": "towerbrix", "options": {}, "undo": False, "status": "playing", "to_move": 0, "moves": 0}
     columns |= {"winners": [], "scores": [0], "created": 1.0, "updated": 1.0}
     engine = create_engine(db_url)
-    old.create_all(engine)
+    old = _old_schema(engine)
     with engine.begin() as conn:
         conn.execute(insert(old.tables["games"]).values(id="g1", seed=5, imported=False, **columns))
         conn.execute(insert(old.tables["games"]).values(id="g2", seed=-(2**31), imported=True, **columns))

@@ -18,15 +18,15 @@ import numpy as np
 from kumiki.arena.study import Sprt, Study
 from kumiki.core.registry import load_game
 
-SEED_MASK = 0x7FFFFFFF  # 31-bit seeds: what the web server and every game accept
+SEED_MASK = 0x7FFFFFFF  # 31-bit seeds: what every game, OpenSpiel's C ints and any Kumiki server accept
 GAME_STREAM, AGENT_STREAM = 0, 1
 
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One game of a study: its index, seed block (numbered across the whole study: blocks b, games + b, 2·games + b,
-    … of the line-ups and option sets in turn share one seed), option set and the agent (by its study name) in each
-    seat."""
+    """One game of a study: its index, seed block (numbered across the whole study: blocks b, n + b, 2·n + b, … of
+    the line-ups and option sets in turn share one seed, n the blocks a line-up plays: ``games``, or half of an SPRT's
+    ``max_games``), option set and the agent (by its study name) in each seat."""
 
     index: int
     block: int

@@ -111,7 +111,8 @@ def bootstrap_unit(row: dict[str, Any], chance: bool) -> tuple[str, int]:
     """The independent unit a bootstrap draws ``row``'s game with (all the unit's games together).
 
     The b-th seed block of every line-up and option set is played on the same game seed (``block`` numbers the
-    blocks across the whole study, so blocks b, games + b, 2·games + b … share it). In a game of ``chance`` the seed
+    blocks across the whole study, so blocks b, n + b, 2·n + b … share it, n the blocks a line-up plays: ``games``,
+    or half of an SPRT's ``max_games``). In a game of ``chance`` the seed
     is the deal: those blocks met the same deal, their results go together, and resampling them apart would count
     one deal's luck as several independent draws; the unit is then the seed. Without chance the seed deals nothing
     and every game's agents have their own seeds (from its index), so each block is independent: the unit is the

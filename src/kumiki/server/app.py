@@ -125,10 +125,10 @@ MAX_OPTION_TEXT = 2000
 # 4,000 oks (2,000 empty evaluations, rounds 20 and attempts 100) would be 1.5 GB.
 MAX_REPLAY_BYTES = 128 * 2**20
 OPEN_SEAT = "open seat"
-# The seeds of the server's games: its own draw and a creator's choice. 53 bits (Number.MAX_SAFE_INTEGER, so a browser
-# reads every seed exactly): the seed of a game with chance tells every hidden card and draw to come, and the 2**31
-# seeds of before could all be tried offline (some 18 core-hours) to find the deal that gives a player's own hand.
-MAX_SEED = 2**53 - 1
+# The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
+# (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
+# card and draw to come, and the 2**31 seeds of before could all be tried offline (some 18 core-hours) to find the deal
+# that gives a player's own hand.
 MIN_RECORD_SEED = -(2**31)  # an imported record's seed may also be negative (down to what a 32-bit column held)
 MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
 COMPUTER_GAME_IDLE_S = 600  # ... counting those that moved in the last ten minutes (a stuck one frees its place)
@@ -302,9 +302,9 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     seed = body.get("seed")
     drawn = seed is None  # the server's own draw: a secret while the game's chance is to come (see below)
     if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise BadRequest(f'"seed" must be a whole number from 0 to {MAX_SEED}')
+        seed = secrets.randbelow(storage.max_seed + 1)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= storage.max_seed:
+        raise BadRequest(f'"seed" must be a whole number from 0 to {storage.max_seed}')
     undo = body.get("undo", False)
     if not isinstance(undo, bool):
         raise BadRequest('"undo" must be true or false')
@@ -379,9 +379,10 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     if game.name not in WEB_GAMES:
         raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
     check_web_options(game.name, game.options)
-    if final.seed is not None and not MIN_RECORD_SEED <= final.seed <= MAX_SEED:
+    if final.seed is not None and not MIN_RECORD_SEED <= final.seed <= storage.max_seed:
         raise BadRequest(
-            f"the server keeps seeds from {MIN_RECORD_SEED} to {MAX_SEED}; this record's is {quoted(str(final.seed))}"
+            f"the server keeps seeds from {MIN_RECORD_SEED} to {storage.max_seed}; this record's is "
+            f"{quoted(str(final.seed))}"
         )
     played_by = final.move_seats()  # the record's own seats where every seat may act at once
     replay = game.new_state(seed=final.seed)

@@ -6,7 +6,7 @@ import socket
 import sys
 
 import uvicorn
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from kumiki.server.app import create_app
 from kumiki.server.limits import MAX_MESSAGE, SOCKETS_PER_ADDRESS, Limits
@@ -26,10 +26,12 @@ def check_database(url: str) -> str:
         raise ValueError(
             f"--db {url!r} is not a database URL (e.g. sqlite:///kumiki.db or postgresql+psycopg://…)"
         ) from None
-    except OperationalError as error:
+    except DBAPIError as error:  # unreachable, refused, or a role that may not make a missing table
         first = str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
         raise ValueError(f"cannot open the database {url!r}: {first}") from None
     storage.close()
+    if storage.note:
+        sys.stderr.write(f"kumiki serve: note: {storage.note}\n")
     return storage.url
 
 

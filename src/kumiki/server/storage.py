@@ -38,8 +38,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 metadata = MetaData()
+SEED_BITS = 53  # the server's seeds: 0 … 2**53 − 1, the largest integers a browser's JSON number keeps exactly
+OLD_SEED_BITS = 31  # a PostgreSQL database made before, whose seed column could not be widened (see Storage)
 
 games_table = Table(
     "games",
@@ -47,7 +50,7 @@ games_table = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("options", JSON, nullable=False),
-    # up to 53 bits (app.MAX_SEED): BIGINT on PostgreSQL, to which opening an older database widens it
+    # up to 53 bits (SEED_BITS): BIGINT on PostgreSQL, to which opening an older database widens it
     Column("seed", BigInteger, nullable=True),
     Column("undo", Boolean, nullable=False, default=False),
     Column("imported", Boolean, nullable=False, default=False),
@@ -195,17 +198,32 @@ class Storage:
         self.url = normalise_url(url or default_url())
         self.engine: Engine = self._engine(self.url)
         metadata.create_all(self.engine)  # adds the tables an older database lacks (chosen_seeds)
+        self.max_seed = 2**SEED_BITS - 1  # the largest seed this database keeps
+        self.note: str | None = None  # what the operator should know about this database (``kumiki serve`` says it)
         self._widen_seed_column()
 
     def _widen_seed_column(self) -> None:
         """A database made before seeds took 53 bits has a 32-bit ``games.seed`` on PostgreSQL (INTEGER): widened to
-        BIGINT, its seeds kept. SQLite's INTEGER holds 64 bits already: nothing to do there."""
+        BIGINT, its seeds kept. SQLite's INTEGER holds 64 bits already: nothing to do there. A role that does not own
+        the table may not alter it, and a lock held elsewhere (a dump) would make it wait: then the server keeps
+        31-bit seeds and says how to widen the column, rather than not starting or waiting without a word."""
         if self.engine.dialect.name != "postgresql":
             return
         seed = next(c for c in inspect(self.engine).get_columns(games_table.name) if c["name"] == "seed")
-        if not isinstance(seed["type"], BigInteger):
+        if isinstance(seed["type"], BigInteger):
+            return
+        try:
             with self.engine.begin() as conn:
+                conn.exec_driver_sql("SET LOCAL lock_timeout = '5s'")
                 conn.exec_driver_sql(f"ALTER TABLE {games_table.name} ALTER COLUMN seed TYPE BIGINT")
+        except DBAPIError as error:
+            why = str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__
+            self.max_seed = 2**OLD_SEED_BITS - 1
+            self.note = (
+                f"games.seed is 32-bit and could not be widened ({why}): seeds stay below 2**31, which a player could "
+                f"search to learn hidden cards; as the table's owner run: ALTER TABLE {games_table.name} ALTER COLUMN "
+                "seed TYPE BIGINT"
+            )
 
     @staticmethod
     def _engine(url: str) -> Engine:
