@@ -115,6 +115,19 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+async def wait_until_serving(http: Any, tries: int) -> None:
+    """Until the server just started answers its catalog on ``http`` (an ``httpx.AsyncClient``), ``tries`` tenths of
+    a second at most."""
+    import httpx
+
+    for _ in range(tries):
+        try:
+            (await http.get("/api/catalog")).raise_for_status()
+            return
+        except httpx.HTTPError:
+            await asyncio.sleep(0.1)
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -131,12 +144,7 @@ async def run(games: int, seconds: float, db: str, seed: int, think: float) -> d
     base = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            for _ in range(200):
-                try:
-                    (await http.get("/api/catalog")).raise_for_status()
-                    break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
+            await wait_until_serving(http, 200)
             clients: list[Client] = []
             for k in range(games):
                 body = {"game": "kuzushi", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed + k}

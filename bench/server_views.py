@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import kumiki
-from bench.server_load import _cpu_seconds, _free_port
+from bench.server_load import _cpu_seconds, _free_port, wait_until_serving
 from kumiki import State
 
 if TYPE_CHECKING:  # the server (the 'web' extra) is imported where it is measured
@@ -180,12 +180,7 @@ async def over_sockets(record: str, afresh: bool, syncs: int = 150, clients: int
         server = subprocess.Popen([*command, *(["--afresh"] if afresh else [])])
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-                for _ in range(300):
-                    try:
-                        (await http.get("/api/catalog")).raise_for_status()
-                        break
-                    except httpx.HTTPError:
-                        await asyncio.sleep(0.1)
+                await wait_until_serving(http, 300)
                 game = (await http.post("/api/records", content=record)).json()["id"]
             for compression in ("deflate", None):
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple, TextIO
 
-from kumiki.arena.study import Study, StudyError, differences, load_study, same_study
+from kumiki.arena.study import Study, StudyError, differences, load_study
 
 STUDY_FILE = "study.toml"
 GAMES_FILE = "games.jsonl"
@@ -117,12 +117,13 @@ class ResultsDir:
                 before: Study | None = load_study(study_path)
             except StudyError:
                 before = None
-            if before is None or not same_study(before, study):
+            changed = None if before is None else differences(before, study)
+            if changed is None or changed:
                 # Name what differs: a pilot's `games` raised is the usual case. More games are another study, not
                 # a resume: the games are numbered option set by option set and line-up by line-up, so a larger
                 # `games` moves every game after the first line-up to another index (and its agents' seeds follow
                 # the index): the games already played are not the larger study's (docs/arena.md).
-                what = "cannot be read" if before is None else "differs: " + ", ".join(differences(before, study))
+                what = "cannot be read" if changed is None else "differs: " + ", ".join(changed)
                 raise StudyError(
                     f"{self.path}: holds the results of another study (its {STUDY_FILE} {what}); "
                     "choose another --out folder"

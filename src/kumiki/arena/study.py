@@ -3,6 +3,7 @@ the root seed. ``load_study`` reads one from TOML and refuses a bad file with on
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import tomllib
@@ -68,12 +69,13 @@ class Study:
         """False when a time limit per move can forfeit a game: then results depend on the machine."""
         return self.move_limit_s is None and not any("seconds=" in spec for spec in self.agents.values())
 
-    @property
+    @functools.cached_property
     def chance(self) -> bool:
         """Whether the game deals from its seed (dice, cards): then the games played on one seed are alike, and
         a bootstrap draws them together (``stats.bootstrap_unit``). Asked of each option set (Kozo deals only with
         ``random_size``); a study whose options do not load (it is refused elsewhere) counts as a game of chance when
-        its game may be one: the cautious side."""
+        its game may be one: the cautious side. Worked out once: it loads every option set's game, and a report asks
+        it for each of its sections."""
         if not game_class(self.game).facts.chance:
             return False
         try:
@@ -135,12 +137,6 @@ def differences(before: Study, after: Study, most: int = 4) -> list[str]:
         if mine != theirs and set(mine) == set(theirs):
             changed.append(f"the order of [{table}]")
     return changed[:most] + ([f"{len(changed) - most} more"] if len(changed) > most else [])
-
-
-def same_study(before: Study, after: Study) -> bool:
-    """Whether two studies play the same games: equal, and their options and agents in the same order (a dict's
-    equality ignores its order, the schedule does not)."""
-    return not differences(before, after)
 
 
 def _key(name: str) -> str:
