@@ -62,7 +62,9 @@ def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: An
     # ann and bob each place a brick at the same moment; a brick the computer's edits left nowhere to go is only
     # a hint on the page, no move: then both try the next bricks
     start = len(server.state(created["id"]).movers)
-    for ann_key, bob_key in (("3", "5"), ("4", "6"), ("7", "8"), ("2", "1")):
+    # (eight tries: once, in a run of make test on 27 Nov 2026, the four first pairs all failed so)
+    pairs = (("3", "5"), ("4", "6"), ("7", "8"), ("2", "1"), ("5", "3"), ("6", "4"), ("8", "7"), ("1", "2"))
+    for ann_key, bob_key in pairs:
         ann.keyboard.press(ann_key)
         bob.keyboard.press(bob_key)
         ann.keyboard.press("Enter")
