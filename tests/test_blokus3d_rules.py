@@ -951,6 +951,13 @@ def test_registered_structure_with_a_grid_per_colour_count():
         register_structure("_rules_bad", ["0000000000"] * 10)
 
 
+@pytest.mark.parametrize("name", [["S"], {"S": 1}, None, 3, "", "mine.toml"])
+def test_register_structure_refuses_a_bad_name_with_value_error(name):
+    """A name that is no text (a list is not even hashable) is a bad input: one clear ValueError, no TypeError."""
+    with pytest.raises(ValueError, match="a structure name is a short text"):
+        register_structure(name, grid({(0, 0): 1, (1, 0): 1}))
+
+
 # -------------------------------------------------------------------------------------------------------- records
 
 

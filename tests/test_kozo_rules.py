@@ -792,6 +792,7 @@ def test_notation_is_forgiving_and_canonical():
         ("I2 0,0,0 1,0,0 + 0,0", "'0,0' is not a cell"),
         ("I2 0,0,0 0,0,0 + 0,0,1", "given twice"),
         ("", "'+'"),
+        ("\u0131" + "2 0,0,0 1,0,0 + 0,0,1", "no piece '\u0131" + "2'"),  # a dotless i: 'ı'.upper() is 'I'
     ],
 )
 def test_parse_errors(text, reason):
@@ -1017,3 +1018,17 @@ def test_the_variant_draws_a_tile_of_a_piece_left_or_a_size(draw: str, share_of_
     expected = {2: 1 / 12, 3: 2 / 12, 4: 8 / 12, 5: 1 / 12} if draw == "tile" else dict.fromkeys((2, 3, 4, 5), 1 / 4)
     assert counts[4] == pytest.approx(share_of_4, abs=0.03)
     assert all(abs(counts[size] - expected[size]) < 0.03 for size in expected)
+
+
+@pytest.mark.parametrize("layout", [{"indent": 2}, {"indent": "\t"}, {"separators": (",\r", ": ")}])
+def test_a_pool_written_over_several_lines_is_refused_or_round_trips_through_a_record(layout):
+    # json.dumps(pool, indent=2) is the natural way to write a pool; a record keeps each option on one tag line.
+    pool = json.dumps({"D": I2, "T": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [1, 1, 0]]}, **layout)
+    try:
+        game = kumiki.load_game("kozo", pieces=pool, rounds=1)
+    except ValueError as error:
+        assert str(error) == "option 'pieces': write the pool on one line (a record keeps an option on one line)"
+        return
+    state = game.new_state()
+    state.play("D 0,0,0 1,0,0 + 0,0,1")
+    assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()

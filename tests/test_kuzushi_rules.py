@@ -713,3 +713,41 @@ class TestBranchesUnreachableByPlay:
         # P0's last tile is the base; 2,0 goes to P0 (1 vs 0): P1's flag back, nothing to place -> box x 0..1
         assert state.to_json() == expected(3, [0, 11], "0,0 C0 1,0 B0")
         assert state.bounds() == (0, 0, 1, 0)
+
+
+# ------------------------------------------------------------------------------------------- queries for tools and UIs
+
+
+def test_cell_takes_numpy_coordinates():
+    np = pytest.importorskip("numpy")
+    state = after("B 1,0")
+    # a numpy integer is a whole number, as in play(): 1,0 holds P1's base, 2,0 P1's flag
+    assert state.cell(np.int64(1), np.int32(0)) == ("base", 1)
+    assert state.has_flag(1, np.int64(2), np.int64(0))
+    assert state.cell(np.int64(-5), np.int64(5)) is None
+
+
+@pytest.mark.parametrize("x", [1.5, "1", None, True])
+def test_cell_refuses_a_coordinate_that_is_no_whole_number(x):
+    state = after("B 1,0")
+    with pytest.raises(ValueError) as info:
+        state.cell(x, 0)
+    message = str(info.value)
+    assert message == f"cell({x!r}, 0): a coordinate is a whole number, not {x!r}"
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("seat", [2, -1, "0", True, 0.0])
+def test_island_refuses_a_seat_of_no_player(seat):
+    state = after("B 1,0")
+    with pytest.raises(ValueError) as info:
+        state.island([0, seat])
+    assert str(info.value) == f"island: seat {seat!r} is not in 0…1"
+
+
+def test_island_takes_numpy_seats():
+    np = pytest.importorskip("numpy")
+    state = after("B 1,0")
+    # P1: base 1,0 and flags 2,0 1,1 1,-1, all joined; P0: the CITY alone, next to P1's base
+    assert state.island([np.int64(1)]) == 4
+    assert state.island([np.int64(0), 1]) == 5

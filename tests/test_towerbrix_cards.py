@@ -90,6 +90,8 @@ def test_a_user_deck_loads_from_a_path(tmp_path: Path) -> None:
         (GOOD_CARD.replace("points = 2", "points = 4"), "card A1: points must be 2 or 3, got 4"),
         (GOOD_CARD.replace("points = 2", 'points = "2"'), "card A1: points must be 2 or 3, got '2'"),
         (GOOD_CARD.replace("points = 2", "points = true"), "card A1: points must be 2 or 3"),
+        (GOOD_CARD.replace("points = 2", "points = 2.0"), "card A1: points must be 2 or 3, got 2.0"),
+        (GOOD_CARD.replace("every red", "not " * 5000 + "every red"), "card A1: rule 'not not"),
         (GOOD_CARD.replace("points = 2\n", ""), "card A1: missing 'points'"),
         (GOOD_CARD.replace("every red", "every reed"), "card A1: rule 'every reed touches table': at column 7"),
         (GOOD_CARD.replace("touches table", "touches"), "card A1: rule 'every red touches': at end of rule"),

@@ -305,6 +305,10 @@ def test_a_rule_compiled_once_evaluates_many_towers() -> None:
         ("highest by side is red", "column 12 ('side'): expected 'top' or 'bottom'"),
         ("every red touches table; height = 4", "column 24: unexpected character ';'"),
         ("touches table", "column 1 ('touches'): expected a statement"),
+        ("not " * 65 + "height = 4", "column 257 ('not'): expected at most 64 nested 'not' or '('"),
+        ("(" * 65 + "height = 4" + ")" * 65, "column 65 ('('): expected at most 64 nested 'not' or '('"),
+        ("every red " + "not " * 65 + "is vertical", "column 267 ('not'): expected at most 64 nested 'not'"),
+        ("at least " + "9" * 5000 + " red", "column 10 ('999999999"),
     ],
 )
 def test_errors_name_the_position(rule: str, message: str) -> None:
@@ -314,6 +318,13 @@ def test_errors_name_the_position(rule: str, message: str) -> None:
     assert message in text
     assert "\n" not in text
     assert text.startswith(f"rule {rule!r}")
+
+
+def test_deep_nesting_within_the_limit_still_parses() -> None:
+    """The nesting limit refuses a deck file's stack bomb (thousands of 'not' were a RecursionError), not rules."""
+    assert parse_rule("not " * 64 + "height >= 1").holds(TOWER) is True
+    assert parse_rule("(" * 64 + "height >= 1" + ")" * 64).holds(TOWER) is True
+    assert parse_rule("every red " + "not " * 63 + "is vertical").holds(TOWER) is False
 
 
 def test_a_rule_must_be_text() -> None:

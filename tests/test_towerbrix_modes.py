@@ -285,6 +285,19 @@ def test_2_when_the_clock_runs_out_the_build_fails_whatever_it_built(tmp_path):
     assert state.evaluations[-1]["success"] and state.over and state.score() == 1
 
 
+def test_2_the_clocks_move_is_refused_before_the_clock_starts(tmp_path):
+    """The clock runs from the build's first move: before it no time can have run out (a record could say so)."""
+    state = challenge(2, tmp_path, attempts=2).new_state(seed=1)
+    with pytest.raises(kumiki.IllegalMove, match="the clock starts at the build's first move"):
+        state.play("time")
+    assert state.history == [] and state.evaluations == []
+    state.play("Y1 z 0,0")
+    state.play("time")  # the clock has started: the build fails
+    assert state.attempt == 2 and state.clock() is None
+    with pytest.raises(kumiki.IllegalMove, match="the clock starts"):
+        state.play("time")  # the second build has not begun
+
+
 @pytest.mark.parametrize(("mode", "options"), [("base", {}), ("challenge", {"challenge": 3})])
 def test_only_challenge_2_has_a_clock(tmp_path, mode, options):
     state = kumiki.load_game("towerbrix", mode=mode, players=1, deck=standin(tmp_path), **options).new_state(seed=1)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import kumiki
+from kumiki.games.towerbrix.moves import TowerBrixMove
 from kumiki.games.towerbrix.rules import TowerBrixState
 
 # A stand-in deck whose cards are easy to control: "always" cards hold for any tower, "never" for none here.
@@ -87,6 +88,23 @@ def test_bad_notation_is_one_clear_error(text, reason):
     g = kumiki.load_game("towerbrix")
     with pytest.raises(kumiki.IllegalMove, match=reason):
         g.parse_move(text)
+
+
+@pytest.mark.parametrize(
+    ("x", "written"), [(1e-5, "0.00001"), (5.551115123125783e-17, "0.00000000000000005551115123125783")]
+)
+def test_a_tiny_coordinate_is_written_without_an_exponent(x, written):
+    """A move built in code writes every coordinate as the notation reads it (repr gave '1e-05', which no parser
+    took): a rounding's crumb (0.1 + 0.2 - 0.3) is then the grid point, as typed, and a real offset is off the grid."""
+    move = TowerBrixMove("place", "Y1", "z", x, 0.0)
+    assert str(move) == f"Y1 z {written},0"
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    if x < 1e-9:
+        state.play(move)
+        assert str(state.history[-1]) == "Y1 z 0,0"
+    else:
+        with pytest.raises(kumiki.IllegalMove, match=r"0\.00001 is not on the 0\.5 grid"):
+            state.play(move)
 
 
 def test_grid_option_changes_the_allowed_corners():
@@ -271,6 +289,40 @@ def test_difficulty_totals_lie_in_their_range(difficulty, low, high):
     state = kumiki.load_game("towerbrix", difficulty=difficulty).new_state(seed=3)
     assert low <= state.total <= high
     assert sum(state.game.cards[c].points for c in state.dealt()) == state.total
+
+
+@pytest.mark.parametrize(("deck", "top", "impossible"), [("green", 122, 121), ("pink", 133, 132)])
+def test_every_total_the_deck_can_make_is_drawn_exactly(deck, top, impossible):
+    """Near the whole deck a random pick of 2s and 3s could strand the rest (green 120 drew 122): each pick keeps
+    the remainder makeable from the cards left."""
+    for total in range(2, top + 1):
+        if total == impossible:
+            continue
+        game = kumiki.load_game("towerbrix", deck=deck, total=total)
+        for seed in range(3):
+            state = game.new_state(seed=seed)
+            assert sum(game.cards[c].points for c in state.dealt()) == state.total == total, (total, seed)
+
+
+@pytest.mark.parametrize(("deck", "total"), [("green", 121), ("pink", 132)])
+def test_a_total_no_set_of_cards_makes_is_refused(deck, total):
+    with pytest.raises(ValueError, match=f"option 'total': no set of the {deck} deck's cards makes exactly {total}"):
+        kumiki.load_game("towerbrix", deck=deck, total=total)
+
+
+def test_a_retry_total_no_cards_make_drops_to_the_next_one_they_do():
+    state = kumiki.load_game("towerbrix", players=1, mode="solo", total=122, retry_drop=1).new_state(seed=1)
+    state.play("ok")  # fails: 122 - 1 = 121 cannot be drawn from the green deck, so the retry draws 120
+    assert state.attempt == 2 and state.total == 120
+    assert sum(state.game.cards[c].points for c in state.dealt()) == 120
+
+
+def test_acting_takes_only_a_seat():
+    state = kumiki.load_game("towerbrix", players=3, turns="free").new_state(seed=1)
+    assert state.acting(1).to_move == 1
+    for seat in (True, 1.0, -1, 3):
+        with pytest.raises(ValueError, match="not in 0…2"):
+            state.acting(seat)
 
 
 def test_discards_are_reshuffled_when_a_stack_runs_out(tmp_path):

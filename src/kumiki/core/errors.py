@@ -26,8 +26,11 @@ class RecordError(ValueError):
 
 
 def quoted(text: str, limit: int = 60) -> str:
-    """``text`` (stripped) quoted for an error message, cut to ``limit`` characters: a message stays one short line."""
-    text = text.strip()
+    """``text`` (stripped) quoted for an error message, cut to ``limit`` characters: a message stays one short line.
+
+    Only ASCII white space is stripped, as the parsers strip it: a no-break space that made a move unreadable stays
+    in the quote (repr shows it as ``\\xa0``) instead of vanishing from a message that then quotes a readable move."""
+    text = text.strip(" \t\r\n\f\v")
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 

@@ -81,10 +81,10 @@ BUILTIN_STRUCTURES = tuple(_BUILTIN)  # the rulebook's structures, by name
 
 def register_structure(name: str, limits: Any, description: str = "") -> Structure:
     """Add a structure by name: ``limits`` is one grid of 10 digit rows (y = 9 first) or a dict {2: grid, 3: …}."""
+    if not isinstance(name, str) or not name or ".toml" in name:  # first: a list name is not even hashable
+        raise ValueError(f"a structure name is a short text without '.toml', not {shown(name)}")
     if name in _BUILTIN:
         raise ValueError(f"structure {name!r} is built in; give yours another name")
-    if not isinstance(name, str) or not name or ".toml" in name:
-        raise ValueError(f"a structure name is a short text without '.toml', not {name!r}")
     table = dict(limits) if isinstance(limits, dict) else {"heights": limits}
     table = {str(k): v for k, v in table.items()}
     table["description"] = description

@@ -14,6 +14,8 @@ def _check_pieces(value: Any, resolved: Mapping[str, Any]) -> str | None:
         parse_pieces(value)
     except ValueError as error:
         return str(error)
+    if value.splitlines() != [value]:  # json.dumps(pool, indent=2): valid JSON, but no record could write it
+        return "write the pool on one line (a record keeps an option on one line)"
     return None
 
 

@@ -122,7 +122,8 @@ class Kozo(Game):
 
     def parse_move(self, text: str) -> KozoMove:
         move = parse_kozo_move(text)
-        name = self._by_upper.get(move.piece.upper())
+        # ASCII case only: 'ı'.upper() is 'I' and 'ſ'.upper() is 'S', which would read other text as a piece
+        name = self._by_upper.get(move.piece.upper()) if move.piece.isascii() else None
         if name is None:
             raise MoveSyntaxError(f"{quoted(text)}: no piece {quoted(move.piece, 20)} (pieces: {' '.join(self.names)})")
         if normalize(move.cells) not in self.shapes[name]:

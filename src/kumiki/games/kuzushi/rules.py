@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
 from kumiki.core.game import Game, GameFacts, State, checked_seed
+from kumiki.core.options import whole
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_cell, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
 
@@ -222,8 +223,12 @@ class KuzushiState(State):
         return totals
 
     def island(self, seats: list[int]) -> int:
-        """The size of the largest orthogonally connected group of tiles owned by any of ``seats``."""
+        """The size of the largest orthogonally connected group of tiles owned by any of ``seats``; ValueError for a
+        seat of no player (a -1 would otherwise count the last seat's tiles)."""
         g = self.game
+        for seat in seats:
+            if whole(seat) is None or not 0 <= seat < g.players:
+                raise ValueError(f"island: seat {seat!r} is not in 0…{g.players - 1}")
         mine = 0
         for seat in seats:
             mine |= self._bases[seat] | self._flags[seat]
@@ -305,9 +310,16 @@ class KuzushiState(State):
         return list(self._tiles)
 
     def cell(self, x: int, y: int) -> tuple[str, int] | None:
-        """``(kind, owner)`` of the tile at ``x,y`` ("city", "base" or "flag"), or None if empty or off-grid."""
+        """``(kind, owner)`` of the tile at ``x,y`` ("city", "base" or "flag"), or None if empty or off-grid.
+        ValueError for a coordinate that is no whole number (a numpy integer is one: it is read as an int)."""
         g = self.game
         n = g.size
+        if type(x) is not int or type(y) is not int:  # a numpy int64 would overflow in the shift below
+            cx, cy = whole(x), whole(y)
+            if cx is None or cy is None:
+                bad = x if cx is None else y
+                raise ValueError(f"cell({x!r}, {y!r}): a coordinate is a whole number, not {bad!r}")
+            x, y = cx, cy
         if not (-n < x < n and -n < y < n):
             return None
         bit = 1 << ((x + n) * g.width + y + n)

@@ -147,7 +147,7 @@ def _parse_card(raw: Any, number: int, deck: str, bricks: str, source: str) -> C
     if raw.get("deck", deck) != deck:
         raise CardError(f"{where}: deck {raw['deck']!r} differs from the file's deck {deck!r}")
     points = raw["points"]
-    if isinstance(points, bool) or points not in POINTS:
+    if type(points) is not int or points not in POINTS:  # not true (== 1), not 2.0 (== 2, but written 2.0)
         raise CardError(f"{where}: points must be 2 or 3, got {points!r}")
     text = raw["text"]
     if not isinstance(text, str) or not text.strip():

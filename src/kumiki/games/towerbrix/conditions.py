@@ -38,6 +38,8 @@ COLOURS = ("yellow", "purple", "red", "blue", "gray")
 _COLOUR_WORDS = {"yellow": "yellow", "purple": "purple", "red": "red", "blue": "blue", "gray": "gray", "grey": "gray"}
 _ANY_WORDS = ("brick", "bricks")
 TOL = 1e-9
+MAX_NESTING = 64  # nested 'not' or '(': a deck file is data; thousands of them overflowed Python's stack
+MAX_DIGITS = 9  # a count or bound of more digits means nothing for nine bricks (int() refuses over 4,300 digits)
 
 _CMP: dict[str, Callable[[float, float], bool]] = {
     "<": lambda a, b: a < b - TOL,
@@ -243,6 +245,7 @@ class _Parser:
         self.text = text
         self.tokens = _tokenize(text)
         self.pos = 0
+        self.depth = 0  # 'not' and '(' being parsed, one inside the other
         self.colours: set[str] = set()
 
     # -- helpers
@@ -272,6 +275,17 @@ class _Parser:
             return word
         return None
 
+    def nested(self, parse: Callable[[], Any]) -> Any:
+        """``parse()`` one level deeper (after a 'not' or a '('); ConditionError beyond ``MAX_NESTING`` levels."""
+        if self.depth >= MAX_NESTING:
+            self.pos -= 1  # name the 'not' or '(' that goes too deep
+            raise self.fail(f"at most {MAX_NESTING} nested 'not' or '('")
+        self.depth += 1
+        try:
+            return parse()
+        finally:
+            self.depth -= 1
+
     def verb(self) -> str | None:
         word = self.peek()
         if word is None:
@@ -282,6 +296,8 @@ class _Parser:
         word = self.peek()
         if word is None or not word.isdigit():
             raise self.fail("a whole number")
+        if len(word) > MAX_DIGITS:
+            raise self.fail(f"a whole number of at most {MAX_DIGITS} digits")
         self.pos += 1
         return int(word)
 
@@ -318,10 +334,10 @@ class _Parser:
 
     def negation(self) -> Test:
         if self.accept("not"):
-            inner = self.negation()
+            inner: Test = self.nested(self.negation)
             return lambda t: not inner(t)
         if self.accept("("):
-            inner = self.rule()
+            inner = self.nested(self.rule)
             self.take(")")
             return inner
         return self.statement()
@@ -440,7 +456,7 @@ class _Parser:
 
     def predicate(self) -> Mask:
         if self.accept("not"):
-            inner = self.predicate()
+            inner: Mask = self.nested(self.predicate)
             return lambda t: t.all & ~inner(t)
         verb = self.verb()
         if verb == "touches":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from kumiki.games.towerbrix.bricks import Brick, footprints_overlap, judge, on_table, touching
@@ -21,6 +22,21 @@ CHALLENGE_TOTALS = {"easy": 12, "medium": 15, "hard": 18}  # the seed's exact ch
 COLLAPSED = 6  # challenge 5: "the tower counts as collapsed if at least six bricks touch the playing surface"
 
 Rect = tuple[float, float, float, float]
+
+
+def makeable(points: int, twos: int, threes: int) -> bool:
+    """Whether some of ``twos`` 2-point and ``threes`` 3-point cards add up to exactly ``points`` (0: none)."""
+    return any((points - 3 * k) % 2 == 0 and (points - 3 * k) // 2 <= twos for k in range(min(threes, points // 3) + 1))
+
+
+def nearest_makeable(points: int, twos: int, threes: int) -> int:
+    """The total a round asking for ``points`` draws: ``points`` when the cards make it, else the largest total
+    below it that they make (a retry's total stays lower), else the smallest above (a deck of 3-point cards
+    asked for 2), else 0 (no cards)."""
+    for total in chain(range(points, 1, -1), range(points + 1, 2 * twos + 3 * threes + 1)):
+        if makeable(total, twos, threes):
+            return total
+    return 0
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import numbers
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted
 from kumiki.core.game import Move
@@ -27,8 +28,12 @@ _BY_UPPER = {b.upper(): b for b in BRICK_IDS}
 
 
 def format_number(value: float) -> str:
-    """``0``, ``0.5``, ``-1.5``: whole numbers without a decimal point."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+    """``0``, ``0.5``, ``-1.5``: whole numbers without a decimal point, never an exponent (``repr`` writes 0.00001
+    as ``1e-05``, which the notation does not read): the shortest digits that read back as the same float."""
+    if float(value).is_integer():
+        return str(int(value))
+    text = repr(float(value))
+    return format(Decimal(text), "f") if "e" in text else text
 
 
 @dataclass(frozen=True, slots=True)

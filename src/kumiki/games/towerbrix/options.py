@@ -158,7 +158,7 @@ TOWERBRIX_OPTIONS = (
         "time_limit",
         float,
         150.0,
-        "challenge 2: seconds for a build, from its first edit",
+        "challenge 2: seconds for a build, from its first move",
         1.0,
         3600.0,
     ),

@@ -26,6 +26,8 @@ from kumiki.games.towerbrix.modes import (
     MAPS,
     Challenge,
     challenge_problems,
+    makeable,
+    nearest_makeable,
 )
 from kumiki.games.towerbrix.moves import (
     MOVE_KINDS,
@@ -85,6 +87,12 @@ class TowerBrix(Game):
         if self.mode != "intro" and o["total"] is not None and o["total"] > points:  # it dealt the whole deck, unsaid
             raise ValueError(
                 f"option 'total': at most {points}, the points of every card in the deck, not {o['total']}"
+            )
+        twos, threes = (sum(1 for card in self.deck if card.points == p) for p in (2, 3))
+        if self.mode != "intro" and o["total"] is not None and not makeable(o["total"], twos, threes):
+            raise ValueError(
+                f"option 'total': no set of the {self.deck[0].deck} deck's cards makes exactly {o['total']} "
+                f"({twos} cards worth 2, {threes} worth 3)"
             )
 
     def new_state(self, seed: int | None = None) -> TowerBrixState:
@@ -168,9 +176,6 @@ class TowerBrixState(State):
             self.rng.shuffle(pile)
         return pile.pop() if pile else None
 
-    def _available(self, points: int) -> bool:
-        return bool(self.stacks[points] or self.discards[points])
-
     def _deal(self) -> None:
         """Draw this attempt's cards and deal them as evenly as possible, extras from the round's first player."""
         g = self.game
@@ -181,17 +186,19 @@ class TowerBrixState(State):
                 if card is not None:
                     drawn.append(card)
         else:
-            remaining = self.total
+            # every card is in a stack or a discard pile now: draw a total they make (the one asked if they can)
+            left = {p: len(self.stacks[p]) + len(self.discards[p]) for p in (2, 3)}
+            self.total = remaining = nearest_makeable(self.total, left[2], left[3])
             while remaining > 0:
-                kinds = [p for p in (2, 3) if self._available(p) and (remaining - p == 0 or remaining - p >= 2)]
-                if not kinds:
-                    kinds = [p for p in (2, 3) if self._available(p)]
-                if not kinds:
-                    break
+                # a random stack among those whose card leaves a remainder the cards left still make exactly
+                kinds = [
+                    p for p in (2, 3) if left[p] and makeable(remaining - p, left[2] - (p == 2), left[3] - (p == 3))
+                ]
                 points = kinds[0] if len(kinds) == 1 else self.rng.choice(kinds)
                 card = self._draw(points)
                 assert card is not None
                 drawn.append(card)
+                left[points] -= 1
                 remaining -= points
         first = self.round % g.players
         self.hands = [[] for _ in range(g.players)]
@@ -350,6 +357,8 @@ class TowerBrixState(State):
         if move.kind == "time":
             if g.challenge is None or g.challenge.recorded != "time":
                 raise IllegalMove("time: only challenge 2 (time pressure) has a clock")
+            if len(self.history) <= self.build_began():  # no time can have run out on a clock that never ran
+                raise IllegalMove("time: the clock starts at the build's first move, and none has been played")
             return
         if move.kind == "waive":
             if not self.voting():
@@ -515,10 +524,10 @@ class TowerBrixState(State):
     def acting(self, player: int) -> TowerBrixState:
         """With free turns any seat may act during the build: the copy has ``player`` to move (the seat after the
         last to act is only the order ``actors`` lists them in)."""
-        if player not in self.actors:
+        if not self.may_act(player):  # ValueError for what is no seat at all (True, 1.0, -1)
             raise ValueError(f"player {player} may not act now (actors: {self.actors})")
         twin = self.copy()
-        twin.to_move = player
+        twin.to_move = int(player)
         return twin
 
     def adds_nothing(self, move: Move | str, player: int) -> bool:
