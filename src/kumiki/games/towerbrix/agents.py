@@ -158,6 +158,7 @@ HANDS_LIMIT = 200_000  # above this many possible hands, a player's possible car
 FEW_HANDS = 200  # a player with at most this many possible hands left: plan for "one of them holds" as a card
 REPAIR_FACTOR = 2  # a new tower for a repair gets this many times the solver steps of a plan from the tower
 FRESH_EDITS = 6  # with fewer edits left a repair does not look for a new tower (it could not be built in time)
+SHORT_LIFT = 4  # a plan that gets there only with another brick lifted than lift_choice's: at most this many edits
 BUILD_FACTOR = 3  # the first tower of an attempt gets this many times the solver steps of a repair
 
 
@@ -313,14 +314,22 @@ def _course(view: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in view.items() if key not in ("to_move", "actors")}
 
 
-def _edits_to(current: Mapping[str, Brick], target: Sequence[Brick], lift: bool, cap: int = 24) -> int | None:
-    """How many edits a plan from ``current`` to ``target`` takes (:func:`lift_choice` first with ``lift``, then
-    :func:`plan_edit`); None if it does not get there within ``cap``."""
-    tower = dict(current)
-    hold = lift_choice(tower, target) if lift else None
-    if hold is not None:
-        tower.pop(hold)
-    return _plan_length(tower, target, hold, int(hold is not None), cap)
+def _edits_to(
+    current: Mapping[str, Brick], target: Sequence[Brick], lift: bool, cap: int = 24
+) -> tuple[int, str | None] | None:
+    """(how many edits a plan from ``current`` to ``target`` takes, the brick it lifts first): with ``lift`` the
+    plan begins by lifting a brick (:func:`lift_choices`, the first that lets :func:`plan_edit` get there), then
+    follows :func:`plan_edit`; None if no such plan gets there within ``cap`` (within ``SHORT_LIFT`` edits when
+    the brick lifted is not :func:`lift_choice`'s)."""
+    if not lift:
+        needed = _plan_length(current, target, None, 0, cap)
+        return None if needed is None else (needed, None)
+    for index, hold in enumerate(lift_choices(current, target)):
+        tower = {k: v for k, v in current.items() if k != hold}
+        needed = _plan_length(tower, target, hold, 1, cap if index == 0 else min(cap, SHORT_LIFT))
+        if needed is not None:
+            return needed, hold
+    return None
 
 
 def _plan_length(
@@ -379,6 +388,20 @@ def lift_choice(current: Mapping[str, Brick], target: Sequence[Brick]) -> str | 
     if not free:
         return None
     return max(free, key=lambda b: (b.id not in goal or not _ready(current, goal[b.id]), b.box[5], b.id)).id
+
+
+def lift_choices(current: Mapping[str, Brick], target: Sequence[Brick]) -> list[str]:
+    """The bricks a repair of several moves may lift first, in order of preference: :func:`lift_choice`'s, then
+    the other misplaced bricks that carry nothing, the one whose place in ``target`` is highest first (it is put
+    back last, so nothing of the plan may have to rest on its place before it is back)."""
+    first = lift_choice(current, target)
+    if first is None:
+        return []
+    goal = {b.id: b for b in target}
+    free = [b for b in current.values() if b.id != first and not _carries(current, b)]
+    free = [b for b in free if b.id in goal and not _same(b, goal[b.id])]
+    free.sort(key=lambda b: (-goal[b.id].box[5], -goal[b.id].box[2], b.id))
+    return [first, *(b.id for b in free)]
 
 
 def plan_edit(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None = None) -> str | None:
@@ -468,7 +491,7 @@ def just_placed(state: State, player: int) -> str | None:
 
 
 def _moves(
-    current: Mapping[str, Brick], option: tuple[float, str, list[Brick] | None, bool], brick: str | None
+    current: Mapping[str, Brick], option: tuple[float, str, list[Brick] | None, str | None], brick: str | None
 ) -> bool:
     """Whether a repair option (a single edit, or a plan's tower) moves or takes away ``brick``."""
     if brick is None or brick not in current:
@@ -846,14 +869,14 @@ class TeammateAgent(Agent):
         know = self._know
         assert know is not None
         wishes = self._wishes(cards)
-        fallback: tuple[float, str, list[Brick] | None, bool] | None = None
+        fallback: tuple[float, str, list[Brick] | None, str | None] | None = None
         for wanted in wishes:
-            options: list[tuple[float, str, list[Brick] | None, bool]] = []
+            options: list[tuple[float, str, list[Brick] | None, str | None]] = []
             single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1, keep=keep)
             if single is None and keep is not None:
                 single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1)
             if single is not None:
-                options.append((single[0], single[2], None, False))
+                options.append((single[0], single[2], None, None))
             tries: list[tuple[list[Brick] | None, int]] = [(list(current.values()), 1)]
             if left >= FRESH_EDITS:  # a new tower, aligned with this one; at last with more effort
                 tries += [(None, REPAIR_FACTOR)] + ([(None, 2 * REPAIR_FACTOR)] if wanted is wishes[-1] else [])
@@ -866,12 +889,12 @@ class TeammateAgent(Agent):
                 moved = sum(1 for b in plan if b.id not in current or not _same(b, current[b.id]))
                 moved += sum(1 for i in current if i not in {b.id for b in plan})
                 lift = moved >= 2
-                needed = _edits_to(current, plan, lift)
-                if needed is None or needed > left:
+                found = _edits_to(current, plan, lift)
+                if found is None or found[0] > left:
                     continue
                 facts = Facts(plan)
                 value = len(wanted) + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST * moved - LIFT_COST * lift
-                options.append((value, "", plan, lift))
+                options.append((value, "", plan, found[1]))
                 break
             kept = [option for option in options if not _moves(current, option, keep)]
             if kept or (options and fallback is None):
@@ -879,11 +902,11 @@ class TeammateAgent(Agent):
             if kept:
                 break
         if fallback is not None:  # what keeps the brick just placed, else (our cards need it moved) the best
-            _, edit, chosen, lift = fallback
+            _, edit, chosen, hold = fallback
             if chosen is None:
                 return edit
             self._target = chosen
-            self._hold = lift_choice(current, chosen) if lift else None
+            self._hold = hold
             return f"-{self._hold}" if self._hold else plan_edit(current, chosen)
         # Nothing makes all our cards hold within the edits left: the move that helps them most (the one case
         # where an edit to a sound tower does not mean "my cards hold here"), else any move off this tower.
