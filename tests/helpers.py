@@ -20,6 +20,19 @@ from kumiki.terminal.play import Seat, Session
 CliRunner = Callable[..., tuple[int, str, str]]
 
 
+class Calls:
+    """``function`` wrapped to count its calls (``calls``): for tests that check how often a shortcut falls back to
+    the slow way."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.calls = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
 def assert_one_line_error(code: int, err: str, *parts: str) -> str:
     """The command failed with exit status 2 and one line (no traceback) on stderr holding each of ``parts``;
     returns that line."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from tests.helpers import Calls
+
 from bench.kozo_certificates import random_towers
 from kumiki.games.kozo.pieces import BALANCE_EDGE
 from kumiki.games.kozo.rules import BASE_REGION
@@ -45,25 +47,19 @@ def kozo_towers(count: int, seed: int) -> list[tuple[Tower, Tower, int]]:
 def test_the_judge_with_certificates_is_the_plain_lp_on_10000_towers() -> None:
     towers = kozo_towers(TOWERS, seed=11)
     solved = 0
-    lp_calls = 0
     real = statics._feasible
-
-    def counted(*args: object) -> bool:
-        nonlocal lp_calls
-        lp_calls += 1
-        return real(*args)  # type: ignore[arg-type]
-
+    counted = Calls(real)
     for before, tower, added in towers:
         plain = judge(tower, margin=False, explain=False, shortcuts=False)
         statics._feasible = counted
         try:
-            calls = lp_calls
+            calls = counted.calls
             fast = (
                 judge(tower, margin=False, explain=True, added=added)
                 if judge(before, margin=False, explain=False).stands
                 else judge(tower, margin=False, explain=True)
             )
-            solved += lp_calls > calls
+            solved += counted.calls > calls
         finally:
             statics._feasible = real
         assert (fast.stands, fast.edge) == (plain.stands, plain.edge), [b.boxes for b in tower.bodies]

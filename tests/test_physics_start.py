@@ -6,11 +6,13 @@ never changes the margin.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.helpers import Calls
 
 from bench.physics_speed import cantilever_stack
 from kumiki.physics import Body, Tower
@@ -72,29 +74,31 @@ def test_the_bench_stacks_are_covered_whole() -> None:
             assert len(found[0]) == 6 * 60
 
 
-def _pivots(model: _TiltModel) -> int:
-    """Simplex pivots of one uncapped solve, over every column-generation round."""
+def _pivots(monkeypatch: pytest.MonkeyPatch, solve: Callable[[], object]) -> int:
+    """Simplex pivots of every LP that ``solve()`` runs, over every column-generation round of every direction."""
     total = 0
-    run = model._run
+    run = _TiltModel._run
 
-    def counted() -> str:
+    def counted(self: _TiltModel) -> str:
         nonlocal total
-        status = run()
-        total += model.highs.getInfo().simplex_iteration_count
+        status = run(self)
+        total += self.highs.getInfo().simplex_iteration_count
         return status
 
-    model._run = counted  # type: ignore[method-assign]
-    model.solve(MAX_TILT)
+    with monkeypatch.context() as patch:
+        patch.setattr(_TiltModel, "_run", counted)
+        solve()
     return total
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_the_start_saves_most_pivots_of_the_first_direction(seed: int) -> None:
+def test_the_start_saves_most_pivots_of_the_first_direction(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     setup = prepare(cantilever_stack(60, seed))
     started = _model(setup)
     cold = _model(setup)
     cold.restart = lambda: False  # type: ignore[method-assign]
-    from_start, from_slack = _pivots(started), _pivots(cold)
+    from_start = _pivots(monkeypatch, lambda: started.solve(MAX_TILT))
+    from_slack = _pivots(monkeypatch, lambda: cold.solve(MAX_TILT))
     assert started.highs.getSolution().col_value[0] == pytest.approx(cold.highs.getSolution().col_value[0], rel=1e-7)
     assert from_start * 4 < from_slack
 
@@ -199,37 +203,14 @@ def test_a_round_contact_of_many_corners_costs_linear_time(monkeypatch: pytest.M
     found = supports(setup, flat.select(flat.axis == 2))
     corners = max(len(c) for c in found.corners)
     assert corners > 100
-    tried = 0
-    shares = start_module._shares
-
-    def counted(*args: float) -> object:
-        nonlocal tried
-        tried += 1
-        return shares(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(start_module, "_shares", counted)
+    tried = Calls(start_module._shares)
+    monkeypatch.setattr(start_module, "_shares", tried)
     for k in range(16):
         angle = 2 * math.pi * k / 16
         assert vertical_vertex(setup, found, PYRAMID_SIDES, (math.cos(angle), math.sin(angle)))
-    assert tried <= 16 * 32 * corners
+    assert tried.calls <= 16 * 32 * corners
     monkeypatch.undo()
     assert tilt_margin(setup) == pytest.approx(plain_tilt_margin(setup), abs=1e-5)
-
-
-def _margin_pivots(monkeypatch: pytest.MonkeyPatch, setup: Setup) -> int:
-    total = 0
-    run = margin_module._TiltModel._run
-
-    def counted(self: _TiltModel) -> str:
-        nonlocal total
-        status = run(self)
-        total += self.highs.getInfo().simplex_iteration_count
-        return status
-
-    with monkeypatch.context() as patch:
-        patch.setattr(margin_module._TiltModel, "_run", counted)
-        tilt_margin(setup)
-    return total
 
 
 def test_a_start_that_leaves_bodies_out_is_not_taken_once_a_basis_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,6 +221,6 @@ def test_a_start_that_leaves_bodies_out_is_not_taken_once_a_basis_is_there(monke
     model = _model(setup)
     found = model.start()
     assert found is not None and found[1]  # bodies left out
-    started = _margin_pivots(monkeypatch, setup)
+    started = _pivots(monkeypatch, lambda: tilt_margin(setup))
     monkeypatch.setattr(_TiltModel, "restart", lambda self: False)
-    assert started <= _margin_pivots(monkeypatch, setup)
+    assert started <= _pivots(monkeypatch, lambda: tilt_margin(setup))

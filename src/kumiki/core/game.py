@@ -144,7 +144,7 @@ class State(ABC):
 
     def may_act(self, player: int) -> bool:
         """Whether seat ``player`` is among ``actors``; ValueError if it is no seat of this game."""
-        return _seat(player, self.game.players) in self.actors
+        return checked_seat(player, self.game.players) in self.actors
 
     def require_actor(self, player: int | None, move: object) -> int:
         """The seat that plays ``move``: ``player``, or ``to_move`` when None; IllegalMove when that seat may not
@@ -155,7 +155,7 @@ class State(ABC):
         if player is None:
             return self.to_move
         try:
-            seat = _seat(player, self.game.players)  # an int, also when a numpy integer was given
+            seat = checked_seat(player, self.game.players)  # an int, also when a numpy integer was given
         except ValueError as error:
             raise IllegalMove(f"{move}: {error}") from None
         if seat not in self.actors:
@@ -212,7 +212,7 @@ class State(ABC):
 
     def view(self, player: int) -> dict[str, Any]:
         """``to_json()`` as ``player`` may see it. Perfect-information games show everything."""
-        _seat(player, self.game.players)
+        checked_seat(player, self.game.players)
         return self.to_json()
 
     def public_view(self) -> dict[str, Any]:
@@ -245,7 +245,7 @@ class State(ABC):
     def seen_history(self, player: int) -> list[str]:
         """The moves so far as ``player`` saw them, as text: every move by default; a game in which some seat does
         not see some moves overrides it (an information state must not show them)."""
-        _seat(player, self.game.players)
+        checked_seat(player, self.game.players)
         return [str(move) for move in self.history]
 
     def teams(self) -> list[int]:
@@ -305,11 +305,12 @@ def is_rate_measure(name: str) -> bool:
     return name == "success" or name.endswith("_held")
 
 
-def _seat(player: object, players: int) -> int:
-    """``player`` as a seat of a game of ``players``: a whole number (see ``whole``) in range."""
+def checked_seat(player: object, players: int, what: str = "player") -> int:
+    """``player`` as a seat of a game of ``players``: a whole number (see ``whole``) in range; ValueError naming it
+    as ``what`` otherwise."""
     seat = whole(player)
     if seat is None or not 0 <= seat < players:
-        raise ValueError(f"player {player!r} is not in 0…{players - 1}")
+        raise ValueError(f"{what} {player!r} is not in 0…{players - 1}")
     return seat
 
 

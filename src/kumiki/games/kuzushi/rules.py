@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
-from kumiki.core.game import Game, GameFacts, State, checked_seed
+from kumiki.core.game import Game, GameFacts, State, checked_seat, checked_seed
 from kumiki.core.options import whole
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_cell, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
@@ -226,11 +226,9 @@ class KuzushiState(State):
         """The size of the largest orthogonally connected group of tiles owned by any of ``seats``; ValueError for a
         seat of no player (a -1 would otherwise count the last seat's tiles)."""
         g = self.game
-        for seat in seats:
-            if whole(seat) is None or not 0 <= seat < g.players:
-                raise ValueError(f"island: seat {seat!r} is not in 0…{g.players - 1}")
         mine = 0
         for seat in seats:
+            seat = checked_seat(seat, g.players, "island: seat")
             mine |= self._bases[seat] | self._flags[seat]
         if 0 in seats:
             mine |= 1 << g.city_index
