@@ -91,14 +91,15 @@ def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
 
 
 def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(cli, tmp_path: Path) -> None:
-    """The position as played goes on (no rule ended it); the record's [Resigned] tag says the game ended there."""
+    """The record's [Resigned] tag ends the game there: over, with every other side the winners (the position is as
+    played: no rule ended it)."""
     state = played("B 1,0", "B -1,0", "F 1,1")
     path = tmp_path / "resigned.kmk"
     path.write_text(kumiki.write_record(state, {"Player0": "alice", "Player1": "bob", "Resigned": 0}), "utf-8")
     code, out, _ = cli("replay", path, "--json")
     assert code == 0
     result = json.loads(out)
-    assert result["over"] is False and result["winners"] == []
+    assert result["over"] is True and result["to_move"] is None and result["winners"] == [1]
     assert result["resigned"] == {"seat": 0, "winners": [1]}
     code, out, _ = cli("replay", path)
     assert code == 0

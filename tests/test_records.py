@@ -480,10 +480,41 @@ def test_a_resignation_is_written_and_read_back(options: dict, seat: int, winner
     lines = text.splitlines()
     assert f'[Resigned "{seat}"]' in lines and f'[Result "{" ".join(map(str, winners))}"]' in lines
     _game, again = kumiki.read_record(text)
-    same_game(state, again)  # the position as played: no rule ended the game
+    assert again.to_json() == state.to_json() and again.history == state.history  # the position as played
     assert resigned_seat(parse_record(text), again) == seat
     assert kumiki.write_record(again, {"Player0": "ann", "Resigned": str(seat)}) == text
+    assert kumiki.write_record(again, {"Player0": "ann"}) == text  # a resigned state writes its own tag
     assert "Resigned" not in again.game.options
+
+
+@pytest.mark.parametrize(
+    ("options", "seat", "winners"), [({}, 1, [0]), ({"game": "blokus3d"}, 0, [1]), ({"game": "kozo"}, 1, [0])]
+)
+def test_a_resigned_record_reads_back_as_a_game_that_is_over(options: dict, seat: int, winners: list[int]) -> None:
+    """The server stores a resigned game as over with every other side its winners: its record read back said the
+    game went on (over False, winners [], the resigning seat to move)."""
+    options = dict(options)
+    game = kumiki.load_game(options.pop("game", "kuzushi"), **options)
+    state = game.new_state(seed=3)
+    for _ in range(3):
+        state.play(state.legal_moves()[0])
+    _game, again = kumiki.read_record(kumiki.write_record(state, {"Resigned": seat}))
+    assert (again.over, again.to_move, again.actors, again.winners()) == (True, None, [], winners)
+    assert again.resigned == seat and again.legal_moves() == [] and again.scores() == state.scores()
+    assert again.game.encoding.legal_actions(again) == []
+    copied = again.copy()
+    assert (copied.over, copied.resigned, copied.winners()) == (True, seat, winners)
+    with pytest.raises(kumiki.IllegalMove, match="the game is over"):
+        again.play(state.legal_moves()[0])
+    with pytest.raises(kumiki.IllegalMove, match="the game is over"):
+        again.resign(0)
+
+
+def test_a_game_of_one_side_cannot_be_resigned() -> None:
+    for state in (kumiki.load_game("towerbrix").new_state(seed=1), kumiki.load_game("kozo", players=1).new_state()):
+        with pytest.raises(kumiki.IllegalMove, match="one side"):
+            state.resign(0)
+        assert not state.over and state.resigned is None
 
 
 def test_a_resignation_that_cannot_be_is_refused_on_writing_and_reading() -> None:
@@ -509,3 +540,20 @@ def test_a_resignation_that_cannot_be_is_refused_on_writing_and_reading() -> Non
     error = record_error('[Game "kuzushi"]\n[tiles "1"]\n[Resigned "0"]\n\nB 1,0\n')
     assert error.line == 3 and "the moves end the game by its rules" in str(error)
     assert record_error('[Game "kozo"]\n[Players "1"]\n[Resigned "0"]\n').line == 3
+
+
+def test_a_record_reads_only_ascii_digits_as_numbers() -> None:
+    """A seat "@١" (Arabic-Indic 1) was seat 1, "١." a move number, [Result "١"] winner 1, and write_record took a
+    tag Player١ (which no reader reads back): int() and \\d read other scripts' digits. "@١" is now read as "@x"."""
+    free = '[Game "towerbrix"]\n[turns "free"]\n[Seed "1"]\n\n'
+    for seat in ("x", "١"):
+        error = record_error(f"{free}Y1 z 0,0 @{seat}\n")
+        assert error.line == 5 and "unparsable move" in str(error), str(error)
+    assert record_error('[Game "kuzushi"]\n\n١. B 1,0\n').line == 3
+    with pytest.raises(ValueError, match="tag 'Player١'"):
+        kumiki.write_record(kumiki.load_game("kuzushi").new_state(), {"Player١": "ann"})
+    state = kumiki.load_game("kuzushi").new_state(seed=1)
+    while not state.over:
+        state.play(state.legal_moves()[0])
+    text = kumiki.write_record(state).replace(f'[Result "{state.winners()[0]}"]', '[Result "١"]')
+    assert "winners' indexes separated by spaces" in str(record_error(text))

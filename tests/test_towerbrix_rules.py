@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,28 @@ def test_a_tiny_coordinate_is_written_without_an_exponent(x, written):
 def test_grid_option_changes_the_allowed_corners():
     g = kumiki.load_game("towerbrix", grid=0.25)
     assert str(g.parse_move("Y1 z 0.25,0")) == "Y1 z 0.25,0"
+
+
+def long_decimals(value: object) -> list[str]:
+    """The numbers in ``value``'s JSON written with over 6 decimals (0.6000000000000001)."""
+    return re.findall(r"-?[0-9]+\.[0-9]{7,}", json.dumps(value))
+
+
+@pytest.mark.parametrize("brick", ["2x1x1", "1.3x0.7x1.1"])
+def test_a_corner_on_a_fifth_grid_is_written_as_its_own_decimal(brick: str) -> None:
+    """With grid=0.2 the listed placements were k * 0.2 (0.6000000000000001), and so were the moves, the record,
+    the action decoding and to_json()'s boxes (corner -1.4 plus side 2); they are now the grid point's decimal."""
+    game = kumiki.load_game("towerbrix", grid=0.2, brick=brick)
+    state = game.new_state(seed=1)
+    for _ in range(7):
+        listed = state.legal_moves()
+        assert all(game.parse_move(str(move)) == move for move in listed)
+        assert not long_decimals([str(move) for move in listed])
+        assert all(game.encoding.decode(game.encoding.encode(move)) == move for move in listed[:400])
+        places = [move for move in listed if move.kind == "place"]
+        state.play(places[len(places) // 2])
+    assert not long_decimals(state.to_json()) and not long_decimals(kumiki.write_record(state))
+    assert str(game.parse_move("Y1 z 0.6000000000000001,0")) == "Y1 z 0.6,0"
 
 
 # ----------------------------------------------------------------- edits

@@ -25,7 +25,7 @@ from kumiki.cli_arena import arena_app
 from kumiki.core.errors import RecordError
 from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.options import Option, format_value, parse_value
-from kumiki.core.records import parse_record, resigned_seat
+from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 
 try:  # typer ≥ 0.20 carries its own copy of click
@@ -234,7 +234,7 @@ def replay(
     with _reported(file, as_json):
         text, game, state = _load_record(file)
         record = parse_record(text)
-        resigned = resigned_seat(record, state)
+        resigned = state.resigned  # read_record ends a resigned game: over, every other side the winners
         if as_json:
             result = {
                 "game": game.name,
@@ -246,7 +246,7 @@ def replay(
                 "winners": state.winners(),
                 "state": state.to_json(),
             }
-            if resigned is not None:  # the position as played goes on; the record says the game ended there
+            if resigned is not None:  # who gave the game up (the position is as played, no rule ended it)
                 result["resigned"] = {"seat": resigned, "winners": forfeit_winners(state, resigned)}
             sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
             return
@@ -265,7 +265,7 @@ def replay(
         console.print(Text(scores_line(state)))
         if resigned is None:
             line = describe_result(state, names, view)
-        else:  # the position as played goes on, but the game ended there: say so instead of whose turn it was
+        else:  # no rule ended the game: say who gave it up
             winners = ", ".join(seat_name(seat, names) for seat in forfeit_winners(state, resigned))
             line = f"{seat_name(resigned, names)} resigned after the last move: {winners} won."
         console.print(Text(line, style="bold"))

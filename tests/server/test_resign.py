@@ -56,8 +56,9 @@ def test_a_resignation_ends_the_game_for_the_other_side_and_is_stored(serve: Cal
     record = client.get(f"/api/games/{game['id']}/record").text
     assert record.endswith(f"{move}\n# seat 1 (bob) resigned; winners: 0\n")
     assert '[Resigned "1"]' in record.splitlines() and '[Result "0"]' in record.splitlines()
-    _game, state = kumiki.read_record(record)  # the moves read back as played: no rule ended the game
-    assert [str(m) for m in state.history] == [move] and not state.over
+    _game, state = kumiki.read_record(record)  # the moves as played, and over as the server has it
+    assert [str(m) for m in state.history] == [move] and state.over and state.resigned == 1
+    assert state.to_move is None and state.winners() == [0]
     replay = client.get(f"/api/games/{game['id']}/replay").json()
     assert replay["resigned"] == 1 and replay["winners"] == [0]
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from kumiki.arena.play import play_game
 from kumiki.arena.schedule import GameSpec
+from kumiki.core.options import ascii_digits
 from kumiki.core.processes import exit_with, stop_pool
 
 BACKENDS = ("serial", "pool", "ray")
@@ -135,7 +136,7 @@ def _unreachable(address: str) -> str | None:
     """Why nothing answers at a Ray ``address`` (``host:port`` or ``ray://host:port``), or None if something does or
     the address names no port (``auto``): Ray itself retries a dead address for minutes before it gives up."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit() or (":" in host and not host.startswith("[")):
+    if not host or not ascii_digits(port) or (":" in host and not host.startswith("[")):
         return None  # no port, or a bare IPv6 address (written [addr]:port when it has one): Ray's to judge
     if not 0 < int(port) < 65536:
         return f"{port} is not a port (1 to 65535)"

@@ -112,6 +112,8 @@ class State(ABC):
     over: bool
     history: list[Move]
     seed: int | None
+    # The seat that gave the game up (``resign``), else None; a class default, so a game's own state never sets it.
+    resigned: int | None = None
 
     @abstractmethod
     def legal_moves(self, player: int | None = None) -> Sequence[Move]:
@@ -161,6 +163,21 @@ class State(ABC):
         if seat not in self.actors:
             raise IllegalMove(f"{move}: it is not player {player}'s turn (player {self.to_move} is to move)")
         return seat
+
+    def resign(self, seat: int) -> None:
+        """End the game with ``seat`` giving it up (the server's Resign, a record's ``[Resigned]`` tag), so that a
+        resigned game reads as over everywhere: nobody acts and ``winners()`` is every seat not on its side
+        (``forfeit_winners``). No rule ended it, so the position stays as played (``to_json``, ``scores``).
+        IllegalMove when the game is already over or has a single side (nobody to resign to)."""
+        try:
+            seat = checked_seat(seat, self.game.players, "seat")
+        except ValueError as error:
+            raise IllegalMove(f"resign: {error}") from None
+        if self.over:
+            raise IllegalMove("resign: the game is over")
+        if not forfeit_winners(self, seat):
+            raise IllegalMove("resign: a game of one side has no one to resign to")
+        self.resigned, self.over, self.to_move = seat, True, None
 
     def move_seats(self) -> list[int] | None:
         """The seat that played each move of ``history``, where the turn order does not tell it (simultaneous play:

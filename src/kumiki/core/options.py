@@ -72,6 +72,13 @@ def whole(value: object) -> int | None:
     return int(value)
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more of the digits 0-9. ``str.isdigit`` and ``isdecimal`` also take other scripts'
+    digits, which ``int()`` reads (``"١"`` is 1) or refuses with a traceback (``"²"``): typed or recorded numbers
+    are ASCII."""
+    return text.isascii() and text.isdigit()
+
+
 def _coerce(option: Option, value: Any) -> Any:
     """The value in the option's own type, or a ValueError naming the option.
 
@@ -145,6 +152,8 @@ def parse_value(text: str) -> OptionValue:
         return False
     if lowered in ("none", "null"):
         return None
+    if not text.isascii():  # int() and float() read other scripts' digits ("١٠" is 10): such text stays text
+        return text
     try:
         return int(text)
     except ValueError:

@@ -12,7 +12,7 @@ from typing import Any
 
 from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError, quoted
 from kumiki.core.game import Game, State, forfeit_winners
-from kumiki.core.options import OptionValue, format_value, whole
+from kumiki.core.options import OptionValue, ascii_digits, format_value, whole
 from kumiki.core.registry import game_class, load_game
 
 FROM_THE_GAME = ("Game", "Players", "Seed")  # written from the state itself
@@ -21,11 +21,11 @@ INFORMATIONAL = ("Result", "Event", "Date", "Generator")  # a writer may give th
 RESIGNED = "Resigned"
 RECORD_DEFAULT_SEED = 0  # the seed of a record of a game with chance that names none (read_record)
 RESERVED = (*FROM_THE_GAME, *INFORMATIONAL, RESIGNED)
-_PLAYER_TAG = re.compile(r"Player\d+")
+_PLAYER_TAG = re.compile(r"Player[0-9]+")  # ASCII digits: \d is any script's
 # Possessive (*+, ++): a value of millions of characters is read in one pass; backtracking kept a state per character
 # (20 MB of tag value took 3 GB).
 _TAG = re.compile(r'\[\s*([A-Za-z_][A-Za-z0-9_]*)\s+"((?:[^"\\]++|\\.)*+)"\s*\]')
-_MOVE_NUMBER = re.compile(r"\d+\s*\.+\s*")
+_MOVE_NUMBER = re.compile(r"[0-9]+\s*\.+\s*")
 _UNFINISHED = ("", "*")
 _INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][+-]?[0-9]+)?")
@@ -37,7 +37,7 @@ def _split_seat(text: str) -> tuple[str, str | None]:
     for the spaces before it tried every place in a long run of spaces (80,000 took 13 s, a megabyte hours)."""
     head, at, digits = text.rpartition("@")
     move = head.rstrip()
-    if not at or not digits.isdecimal() or len(move) == len(head):  # no "@", no seat number, no space before "@"
+    if not at or not ascii_digits(digits) or len(move) == len(head):  # no "@", no seat number, no space before "@"
         return text, None
     return move, digits
 
@@ -162,6 +162,8 @@ def _resigner(value: object, state: State) -> tuple[int | None, str | None]:
     seat = whole(tag_value(value) if isinstance(value, str) else value)
     if seat is None or not 0 <= seat < state.game.players:
         return None, None
+    if state.resigned is not None:  # a state read from a resigned record (State.resign): only that seat gave it up
+        return seat, None if seat == state.resigned else f"seat {state.resigned} resigned it"
     if state.over:
         return seat, "the moves end the game by its rules: nobody resigned it"
     if not forfeit_winners(state, seat):
@@ -188,6 +190,15 @@ def resigned_seat(record: Record, state: State) -> int | None:
     return seat
 
 
+def _claimed_winners(text: str) -> list[int]:
+    """A ``Result`` tag's winners, sorted; ValueError unless they are whole numbers in ASCII digits (int() alone
+    reads "١" as 1)."""
+    parts = text.split()
+    if not all(_INT.fullmatch(part) for part in parts):
+        raise ValueError(text)
+    return sorted(int(part) for part in parts)
+
+
 def _check_result(record: Record, state: State, resigned: int | None) -> None:
     if "Result" not in record.tags:
         return
@@ -203,7 +214,7 @@ def _check_result(record: Record, state: State, resigned: int | None) -> None:
             )
         return
     try:
-        claimed = sorted(int(part) for part in text.split())
+        claimed = _claimed_winners(text)
     except ValueError:
         raise RecordError(
             f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces, or *", line
@@ -221,7 +232,8 @@ def _check_result(record: Record, state: State, resigned: int | None) -> None:
 
 
 def read_record(text: str) -> tuple[Game, State]:
-    """Replay a record: ``(game, state)`` after its last move. Raises RecordError naming the line at fault."""
+    """Replay a record: ``(game, state)`` after its last move, over and resigned when a ``[Resigned]`` tag says a
+    seat gave the game up there (``State.resign``). Raises RecordError naming the line at fault."""
     if not isinstance(text, str):
         raise RecordError("a record is text")
     record = parse_record(text)
@@ -249,7 +261,10 @@ def read_record(text: str) -> tuple[Game, State]:
                 state.play(move, player=seat)
         except ValueError as error:  # IllegalMove, or any other refusal: always with its line
             raise RecordError(f"line {line}: illegal move: {error}", line, move_text) from None
-    _check_result(record, state, resigned_seat(record, state))
+    resigned = resigned_seat(record, state)
+    _check_result(record, state, resigned)
+    if resigned is not None:  # the game ended there: the state says so, as the server stores a resigned game
+        state.resign(resigned)
     return game, state
 
 
@@ -271,9 +286,12 @@ def generator() -> str:
 
 def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
     """The seat a writer's ``Resigned`` tag names (written back as its number), or None; ValueError when it names
-    no seat or the position cannot have been resigned (see ``_resigner``)."""
+    no seat or the position cannot have been resigned (see ``_resigner``). A resigned state (``State.resign``)
+    writes its seat without being told, so that writing then reading gives the same game."""
     if RESIGNED not in extra:
-        return None
+        if state.resigned is not None:
+            extra[RESIGNED] = state.resigned
+        return state.resigned
     value = extra[RESIGNED]
     seat, why = _resigner(value, state)
     if seat is None:

@@ -30,7 +30,7 @@ from kumiki.agents.levels import level_note
 from kumiki.core.errors import quoted
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
-from kumiki.core.records import RESIGNED, is_option_tag, parse_record, resigned_seat
+from kumiki.core.records import RESIGNED, is_option_tag, parse_record
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
@@ -373,7 +373,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
         narrowed = WEB_OPTIONS.get(name, {})
         check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
         game, final = read_record(text)
-        resigned = resigned_seat(parsed, final)  # (read_record has checked it)
+        resigned = final.resigned  # read_record has checked the [Resigned] tag and ended the game there
     except RecordError as error:
         raise BadRequest(one_line(error)) from None
     if game.name not in WEB_GAMES:

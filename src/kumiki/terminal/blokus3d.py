@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kumiki.core.options import ascii_digits
 from kumiki.games.blokus3d.pieces import PIECE_NAMES, PIECES
 from kumiki.games.blokus3d.rules import COLOUR_NAMES
 from kumiki.games.blokus3d.structures import SIZE
@@ -427,7 +428,7 @@ def command(state: State, text: str) -> RenderableType | None:
     if first in ("hint", "hints"):
         if not rest:
             return hint_text(blokus)
-        if rest.isdigit() and 1 <= int(rest) <= MAX_HINTS:
+        if ascii_digits(rest) and 1 <= int(rest) <= MAX_HINTS:  # not isdigit(): int("²") raises
             return hint_text(blokus, int(rest))
         return Text(f"Write hint or hint N with N from 1 to {MAX_HINTS}.", style="red")
     if first in ("moves", "m", "legal"):

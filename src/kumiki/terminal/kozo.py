@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kumiki.core.options import ascii_digits
 from kumiki.games.kozo.pieces import CHIMNEY
 from kumiki.terminal import GameView
 from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
@@ -603,7 +604,7 @@ def command(state: State, text: str) -> RenderableType | None:
     if first in ("hint", "hints"):
         if not rest:
             return hint_text(kozo)
-        if rest.isdigit() and 1 <= int(rest) <= MAX_HINTS:
+        if ascii_digits(rest) and 1 <= int(rest) <= MAX_HINTS:  # not isdigit(): int("²") raises
             return hint_text(kozo, int(rest))
         return Text(f"Write hint or hint N with N from 1 to {MAX_HINTS}.", style="red")
     if first in ("moves", "m", "legal"):

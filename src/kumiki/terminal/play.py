@@ -73,6 +73,8 @@ def build_seats(
         if not eq or not number.strip() or not what.strip():
             raise ValueError(f"--seat {spec!r}: write N=human or N=AGENT, e.g. 0=mcts:iterations=3000")
         try:
+            if not number.isascii():  # int() reads "١" (another script's 1) as seat 1
+                raise ValueError(number)
             seat = int(number)
         except ValueError:
             raise ValueError(f"--seat {spec!r}: the seat must be a number from 0 to {players - 1}") from None

@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, whole_number
-from kumiki.core.game import Game, GameFacts, State, checked_seed
+from kumiki.core.game import Game, GameFacts, State, checked_seed, forfeit_winners
 from kumiki.games.blokus3d.moves import Blokus3DMove, parse_blokus3d_move, sort_rank
 from kumiki.games.blokus3d.options import BLOKUS3D_OPTIONS
 from kumiki.games.blokus3d.pieces import (
@@ -213,10 +213,11 @@ class Blokus3DState(State):
         other.colour_to_move = self.colour_to_move
         other.to_move = self.to_move
         other.over = self.over
+        other.resigned = self.resigned
         return other
 
     def legal_moves(self, player: int | None = None) -> list[Blokus3DMove]:
-        if player is not None and not self.may_act(player):
+        if (player is not None and not self.may_act(player)) or self.resigned is not None:
             return []
         return list(self._legal)
 
@@ -227,7 +228,7 @@ class Blokus3DState(State):
         if not g.known(move):
             move = _checked(move)
         colour = self.colour_to_move
-        if colour is None:
+        if colour is None or self.over:  # over with a colour to move: resigned (State.resign)
             raise IllegalMove(f"{move}: the game is over")
         if player is not None:
             self.require_actor(player, move)
@@ -255,6 +256,8 @@ class Blokus3DState(State):
     def winners(self) -> list[int]:
         if not self.over:
             return []
+        if self.resigned is not None:
+            return forfeit_winners(self, self.resigned)
         scores = self.scores()
         best = max(scores)
         return [p for p, s in enumerate(scores) if s == best]

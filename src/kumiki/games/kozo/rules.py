@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
-from kumiki.core.game import Game, GameFacts, State, checked_seed
+from kumiki.core.game import Game, GameFacts, State, checked_seed, forfeit_winners
 from kumiki.games.kozo.moves import KozoMove, parse_kozo_move
 from kumiki.games.kozo.options import KOZO_OPTIONS
 from kumiki.games.kozo.pieces import BALANCE_EDGE, CHIMNEY, RING, Placement, parse_pieces, placements
@@ -494,6 +494,8 @@ class KozoState(State):
     def winners(self) -> list[int]:
         if not self.over:
             return []
+        if self.resigned is not None:
+            return forfeit_winners(self, self.resigned)
         scores = self.scores()
         best = max(scores)
         tied = [p for p, s in enumerate(scores) if s == best]

@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted, whole_number
-from kumiki.core.game import Game, GameFacts, State, checked_seat, checked_seed
+from kumiki.core.game import Game, GameFacts, State, checked_seat, checked_seed, forfeit_winners
 from kumiki.core.options import whole
 from kumiki.games.kuzushi.moves import BASE, FLIP, KuzushiMove, parse_kuzushi_cell, parse_kuzushi_move
 from kumiki.games.kuzushi.options import KUZUSHI_OPTIONS
@@ -141,6 +141,7 @@ class KuzushiState(State):
         other._maxr = self._maxr
         other.to_move = self.to_move
         other.over = self.over
+        other.resigned = self.resigned
         return other
 
     def legal_moves(self, player: int | None = None) -> list[KuzushiMove]:
@@ -248,6 +249,8 @@ class KuzushiState(State):
     def winners(self) -> list[int]:
         if not self.over:
             return []
+        if self.resigned is not None:
+            return forfeit_winners(self, self.resigned)
         g = self.game
         team_count = g.teams or g.players
         members = [[s for s in range(g.players) if g.team_of[s] == t] for t in range(team_count)]

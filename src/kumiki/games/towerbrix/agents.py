@@ -459,7 +459,7 @@ def best_moves(
             continue
         rest = {k: v for k, v in current.items() if k != brick.id}
         others = list(rest.values())
-        for axis, x, y in _touching_spots(others, (2.0, 1.0, 1.0), 0.5):
+        for axis, x, y in _touching_spots(others, (2.0, 1.0, 1.0), 2):
             moved = place(rest, brick.id, axis, x, y)
             if _same(moved, brick):
                 continue

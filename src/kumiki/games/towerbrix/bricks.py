@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from kumiki.physics import Body, Tower, Verdict
@@ -66,7 +67,18 @@ def brick_box(axis: str, x: float, y: float, z: float, size: tuple[float, float,
         dx, dy, dz = wide, thick, long
     else:
         raise ValueError(f"axis must be one of x, y, z, got {axis!r}")
-    return (x, y, z, x + dx, y + dy, z + dz)
+    return (x, y, z, _plus(x, dx), _plus(y, dy), _plus(z, dz))
+
+
+_BINARY = 1024.0  # a multiple of 1/1024 (the 0.5 grid, whole or half sides) is exact in binary, and so is a sum of two
+
+
+def _plus(a: float, b: float) -> float:
+    """``a + b`` as the decimals they are written as: on a 0.2 grid, corner -1.4 plus side 2 is 0.6, where the
+    floats' sum is 0.6000000000000001 (which ``to_json`` and the physics would show)."""
+    if (a * _BINARY).is_integer() and (b * _BINARY).is_integer():
+        return a + b
+    return float(Decimal(repr(float(a))) + Decimal(repr(float(b))))
 
 
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:

@@ -47,8 +47,9 @@ class TowerBrixEncoding(Encoding):
         self.observation_low = -1.0  # brick boxes left and south of the origin
         self.bricks = game.usable
         self.brick_index = {b: i for i, b in enumerate(self.bricks)}
-        self.reach = math.ceil(len(self.bricks) * max(game.size) / game.grid - 1e-9) * game.grid
-        self.steps = round(2 * self.reach / game.grid) + 1
+        self.reach_steps = math.ceil(len(self.bricks) * max(game.size) / game.grid - 1e-9)
+        self.reach = game.grid_point(self.reach_steps)
+        self.steps = 2 * self.reach_steps + 1
         self.first_place = 2 + len(self.bricks)
         self.per_brick = len(AXES) * self.steps**2
         self.first_waive = self.first_place + len(self.bricks) * self.per_brick
@@ -160,8 +161,8 @@ class TowerBrixEncoding(Encoding):
         rest, iy = divmod(action - self.first_place, self.steps)
         rest, ix = divmod(rest, self.steps)
         brick, axis = divmod(rest, len(AXES))
-        grid = self.game.grid
-        return place_move(self.bricks[brick], AXES[axis], ix * grid - self.reach, iy * grid - self.reach)
+        point = self.game.grid_point
+        return place_move(self.bricks[brick], AXES[axis], point(ix - self.reach_steps), point(iy - self.reach_steps))
 
     def observe(self, state: State, player: int) -> Tensor:
         return self._observe(state, player, True)

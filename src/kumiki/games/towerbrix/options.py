@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,8 @@ from kumiki.games.towerbrix.cards import DECKS, is_deck_file
 MODES = ("base", "intro", "solo", "challenge")
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_BRICK_SIDE = 100.0  # in brick thicknesses; beyond it (and at inf, which "1e999" would give) nothing is a brick
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)")
+DIFFICULTY, RETRY_DROP = "medium", 2  # the defaults, which the intro variant (that uses neither) also takes
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)")  # \d: any script's
 
 
 def parse_brick_size(text: str) -> tuple[float, float, float]:
@@ -59,6 +60,21 @@ def _check_deck(value: Any, resolved: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _unused_in_intro(default: Any) -> Callable[[Any, Mapping[str, Any]], str | None]:
+    """The check of an option the intro variant does not use: any value but ``default`` is refused there, which it
+    would silently ignore. Options cannot tell a default given explicitly (every record writes them) from none."""
+
+    def check(value: Any, resolved: Mapping[str, Any]) -> str | None:
+        if resolved["mode"] == "intro" and value != default:
+            return (
+                f"the intro variant does not use it (it deals 2-point cards, players + round - 1 a round): "
+                f"leave it at {shown(default)}, not {shown(value)}"
+            )
+        return None
+
+    return check
+
+
 def _check_grid(value: Any, resolved: Mapping[str, Any]) -> str | None:
     steps = 1 / value
     if abs(steps - round(steps)) > 1e-9:
@@ -84,14 +100,32 @@ TOWERBRIX_OPTIONS = (
     Option(
         "difficulty",
         str,
-        "medium",
+        DIFFICULTY,
         "the cards' total: easy, medium, hard (see the rules for the totals)",
         choices=DIFFICULTIES,
+        check=_unused_in_intro(DIFFICULTY),
     ),
-    Option("total", int, None, "an exact total of card points per round (overrides difficulty)", 2, 200, nullable=True),
+    Option(
+        "total",
+        int,
+        None,
+        "an exact total of card points per round (overrides difficulty)",
+        2,
+        200,
+        nullable=True,
+        check=_unused_in_intro(None),
+    ),
     Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
     Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
-    Option("retry_drop", int, 2, "a failed round is replayed with this many points fewer (base game, solo)", 1, 10),
+    Option(
+        "retry_drop",
+        int,
+        RETRY_DROP,
+        "a failed round is replayed with this many points fewer (base game, solo)",
+        1,
+        10,
+        check=_unused_in_intro(RETRY_DROP),
+    ),
     Option(
         "turns",
         str,

@@ -67,6 +67,7 @@ class TowerBrix(Game):
         self.mode: str = o["mode"]
         self.size = parse_brick_size(o["brick"])
         self.grid: float = o["grid"]
+        self.per_unit: int = round(1 / self.grid)  # grid steps in a unit (the grid divides 1): see grid_point
         try:
             self.deck: list[Card]
             self.deck, self.bricks_rule = read_deck(o["deck"])  # bricks_rule: "green" or "pink"
@@ -107,10 +108,15 @@ class TowerBrix(Game):
                     raise IllegalMove(f"{quoted(text)}: {format_number(value)} is not on the {self.grid:g} grid")
                 if abs(value) > FAR:
                     raise IllegalMove(f"{quoted(text)}: corners lie within {FAR:g} of the origin")
-            x, y = (round(value / self.grid) * self.grid + 0.0 for value in (move.x, move.y))
+            x, y = (self.grid_point(round(value / self.grid)) for value in (move.x, move.y))
             if (x, y) != (move.x, move.y):  # a hair off the grid (0.000…1): the grid point, as it will be written
                 move = place_move(move.brick, move.axis, x, y)
         return move
+
+    def grid_point(self, steps: int) -> float:
+        """The corner ``steps`` grid steps from 0, as ``steps / per_unit``: the float nearest the point, so it is
+        written as the point's own digits (``3 * 0.2`` is 0.6000000000000001, ``3 / 5`` is 0.6)."""
+        return steps / self.per_unit
 
     def make_encoding(self) -> TowerBrixEncoding:
         from kumiki.games.towerbrix.encoding import TowerBrixEncoding
@@ -343,7 +349,7 @@ class TowerBrixState(State):
         key = tuple(self.bricks_in_order())
         if self._spots is not None and self._spots[0] == key:
             return self._spots[1]
-        spots = _touching_spots(key, self.game.size, self.game.grid)
+        spots = _touching_spots(key, self.game.size, self.game.per_unit)
         self._spots = (key, spots)
         return spots
 
@@ -721,18 +727,19 @@ class TowerBrixState(State):
         return render_plain(self)
 
 
-def _grid_range(lo: float, hi: float, step: float) -> list[float]:
-    """Grid values from ``lo`` rounded up to ``hi`` inclusive."""
+def _grid_range(lo: float, hi: float, per_unit: int) -> list[float]:
+    """Grid values (``per_unit`` steps a unit) from ``lo`` rounded up to ``hi`` inclusive, each ``k / per_unit``:
+    ``k * 0.2`` would list 0.6000000000000001 (see ``TowerBrix.grid_point``)."""
     values = []
-    k = math.ceil(lo / step - TOL)
-    while k * step <= hi + TOL:
-        values.append(k * step + 0.0)
+    k = math.ceil(lo * per_unit - TOL)
+    while k / per_unit <= hi + TOL:
+        values.append(k / per_unit)
         k += 1
     return values
 
 
 def _touching_spots(
-    tower: Sequence[Brick], size: tuple[float, float, float], step: float
+    tower: Sequence[Brick], size: tuple[float, float, float], per_unit: int
 ) -> list[tuple[str, float, float]]:
     """Every grid corner (by axis, y, x) where a brick lowered onto ``tower`` shares a face with one of its bricks:
     it rests on a brick (it came to rest above the table), or stands on the table with a side face against one."""
@@ -747,10 +754,10 @@ def _touching_spots(
     for axis in ("x", "y", "z"):
         _, _, _, dx, dy, dz = brick_box(axis, 0, 0, 0, size)
         low = [b for b in boxes if b[2] < dz - TOL]  # bricks a brick standing on the table can lean its side on
-        for y in _grid_range(lo_y - dy, hi_y, step):
+        for y in _grid_range(lo_y - dy, hi_y, per_unit):
             y1 = y + dy
             row = [b for b in boxes if min(y1, b[4]) - max(y, b[1]) > -TOL]
-            for x in _grid_range(lo_x - dx, hi_x, step):
+            for x in _grid_range(lo_x - dx, hi_x, per_unit):
                 x1 = x + dx
                 z = 0.0
                 for b in row:
