@@ -510,6 +510,18 @@ def test_a_resigned_record_reads_back_as_a_game_that_is_over(options: dict, seat
         again.resign(0)
 
 
+def test_a_resigned_blokus_game_has_no_colour_to_move() -> None:
+    """A Blokus 3D game its rules end has no colour to move; a resigned one kept the resigning seat's colour in
+    to_json(), view(), the observation and the terminal ("yellow to move" beside the winner)."""
+    state = kumiki.load_game("blokus3d").new_state(seed=3)
+    state.play(state.legal_moves()[0])
+    _game, again = kumiki.read_record(kumiki.write_record(state, {"Resigned": 1}))
+    for resigned in (again, again.copy()):
+        assert resigned.to_json()["colour_to_move"] is None and resigned.view(0)["colour_to_move"] is None
+        assert resigned.winners() == [0] and resigned.legal_moves() == []
+    assert kumiki.read_record(kumiki.write_record(again))[1].to_json() == again.to_json()
+
+
 def test_a_game_of_one_side_cannot_be_resigned() -> None:
     for state in (kumiki.load_game("towerbrix").new_state(seed=1), kumiki.load_game("kozo", players=1).new_state()):
         with pytest.raises(kumiki.IllegalMove, match="one side"):

@@ -52,16 +52,13 @@ def test_solo_uses_the_base_totals(tmp_path):
 
 
 @pytest.mark.parametrize(("option", "value"), [("difficulty", "hard"), ("total", 30), ("retry_drop", 5)])
-def test_intro_refuses_an_option_it_does_not_use(option: str, value: object) -> None:
-    """The intro variant deals 2-point cards, players + round - 1 a round: difficulty, total and retry_drop were
-    taken and silently ignored. At their defaults (which every record writes) they are still taken."""
-    with pytest.raises(ValueError, match=rf"^option '{option}': the intro variant does not use it"):
-        kumiki.load_game("towerbrix", mode="intro", **{option: value})
-    kumiki.load_game("towerbrix", mode="base", **{option: value})
-    defaults = {"difficulty": "medium", "total": None, "retry_drop": 2}
-    intro = kumiki.load_game("towerbrix", mode="intro", **defaults)
-    state = intro.new_state(seed=1)
-    assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+def test_intro_takes_the_options_it_does_not_use_and_deals_as_without_them(option: str, value: object) -> None:
+    """Records write every option and the web form offers them in every mode, so intro games written with them must
+    keep loading (refusing them lost such games): they are taken, and the deal is the intro's own."""
+    plain = kumiki.load_game("towerbrix", mode="intro", players=3).new_state(seed=4)
+    given = kumiki.load_game("towerbrix", mode="intro", players=3, **{option: value}).new_state(seed=4)
+    assert given.hands == plain.hands and [len(hand) for hand in given.hands] == [1, 1, 1]
+    assert kumiki.read_record(kumiki.write_record(given))[1].to_json() == given.to_json()
 
 
 def test_intro_round_two_has_one_more_card(monkeypatch):

@@ -216,6 +216,13 @@ class Blokus3DState(State):
         other.resigned = self.resigned
         return other
 
+    def resign(self, seat: int) -> None:
+        """``State.resign``, leaving no colour to move and no move, as a game its rules end does (``to_json``'s
+        ``colour_to_move``, the observation and the terminal's "to move" would name the resigning seat's colour)."""
+        super().resign(seat)
+        self.colour_to_move = None
+        self._legal = []
+
     def legal_moves(self, player: int | None = None) -> list[Blokus3DMove]:
         if (player is not None and not self.may_act(player)) or self.resigned is not None:
             return []

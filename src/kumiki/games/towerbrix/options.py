@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from kumiki.games.towerbrix.cards import DECKS, is_deck_file
 MODES = ("base", "intro", "solo", "challenge")
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_BRICK_SIDE = 100.0  # in brick thicknesses; beyond it (and at inf, which "1e999" would give) nothing is a brick
-DIFFICULTY, RETRY_DROP = "medium", 2  # the defaults, which the intro variant (that uses neither) also takes
+DIFFICULTY, RETRY_DROP = "medium", 2  # the defaults (the intro variant uses neither, nor total: see the rules)
 _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)")  # \d: any script's
 
 
@@ -60,21 +60,6 @@ def _check_deck(value: Any, resolved: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _unused_in_intro(default: Any) -> Callable[[Any, Mapping[str, Any]], str | None]:
-    """The check of an option the intro variant does not use: any value but ``default`` is refused there, which it
-    would silently ignore. Options cannot tell a default given explicitly (every record writes them) from none."""
-
-    def check(value: Any, resolved: Mapping[str, Any]) -> str | None:
-        if resolved["mode"] == "intro" and value != default:
-            return (
-                f"the intro variant does not use it (it deals 2-point cards, players + round - 1 a round): "
-                f"leave it at {shown(default)}, not {shown(value)}"
-            )
-        return None
-
-    return check
-
-
 def _check_grid(value: Any, resolved: Mapping[str, Any]) -> str | None:
     steps = 1 / value
     if abs(steps - round(steps)) > 1e-9:
@@ -103,7 +88,6 @@ TOWERBRIX_OPTIONS = (
         DIFFICULTY,
         "the cards' total: easy, medium, hard (see the rules for the totals)",
         choices=DIFFICULTIES,
-        check=_unused_in_intro(DIFFICULTY),
     ),
     Option(
         "total",
@@ -113,7 +97,6 @@ TOWERBRIX_OPTIONS = (
         2,
         200,
         nullable=True,
-        check=_unused_in_intro(None),
     ),
     Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
     Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
@@ -124,7 +107,6 @@ TOWERBRIX_OPTIONS = (
         "a failed round is replayed with this many points fewer (base game, solo)",
         1,
         10,
-        check=_unused_in_intro(RETRY_DROP),
     ),
     Option(
         "turns",
