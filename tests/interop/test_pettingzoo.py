@@ -196,6 +196,52 @@ def test_only_waiting_truncates_after_max_cycles() -> None:
     assert all(truncations.values()) and environment.agents == []
 
 
+def test_a_parallel_step_after_the_end_plays_nothing() -> None:
+    """Once a game ended (here by an illegal action; or truncated) its agents are gone: a step more raised nothing,
+    returned empty dicts and went on playing the actions on ``environment.state``."""
+    environment = parallel_env("towerbrix", players=2, turns="free")
+    environment.reset(seed=0)
+    _, rewards, terminations, _, _ = environment.step({"player_0": 1})  # time: only challenge 2 has a clock
+    assert rewards["player_0"] == -1.0 and all(terminations.values()) and environment.agents == []
+    with pytest.raises(RuntimeError, match="every agent is done: call reset"):
+        environment.step({"player_0": encode(environment.game, "Y1 z 0,0")})
+    assert environment.state.history == []
+
+
+def test_an_action_of_a_seat_not_to_act_ends_the_parallel_game_as_illegal() -> None:
+    """Its mask allows only wait; the action was dropped without a word (no -1, no info) instead."""
+    environment = parallel_env("kuzushi", size=4)
+    observations, _ = environment.reset(seed=0)
+    assert environment.state.actors == [1]
+    assert observations["player_0"]["action_mask"][5] == 0
+    _, rewards, terminations, _, infos = environment.step({"player_0": 5, "player_1": environment.wait})
+    assert rewards == {"player_0": -1.0, "player_1": 0.0} and all(terminations.values())
+    assert "illegal" in infos["player_0"] and environment.state.history == []
+
+
+def test_a_bad_action_in_a_parallel_step_raises_before_any_is_played() -> None:
+    """The first seat's placement was played before the second seat's text raised ValueError."""
+    environment = parallel_env("towerbrix", players=2, turns="free")
+    environment.reset(seed=0)
+    first, second = (environment.possible_agents[seat] for seat in environment.state.actors)
+    with pytest.raises(ValueError, match="an action is an int"):
+        environment.step({first: encode(environment.game, "Y1 z 0,0"), second: "x"})
+    assert environment.state.history == []
+
+
+def test_an_aec_step_before_reset_or_after_every_agent_is_done_says_so() -> None:
+    """They raised AttributeError ('no attribute terminations') and KeyError ('player_1')."""
+    environment = env("kuzushi", size=4)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        environment.step(0)
+    environment.reset(seed=0)
+    environment.step(0)  # illegal: ends the game
+    while environment.agents:
+        environment.step(None)
+    with pytest.raises(RuntimeError, match="every agent is done: call reset"):
+        environment.step(None)
+
+
 @pytest.mark.parametrize("max_cycles", [0, -1, 2.5, "5", True])
 def test_a_bad_max_cycles_fails_in_one_line(max_cycles: Any) -> None:
     """It was taken as given: 0 or -1 truncated at the first step, "5" raised TypeError inside the first step."""

@@ -126,7 +126,13 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to move (None for an agent whose game is over)."""
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except AttributeError:  # no reset() yet: not "'KumikiEnv' object has no attribute 'terminations'"
+            raise RuntimeError("call reset() before step()") from None
+        except KeyError:  # every agent is done and removed: not KeyError 'player_1'
+            raise RuntimeError("every agent is done: call reset()") from None
+        if done:
             self._was_dead_step(action)
             return
         if type(action) is not int:
@@ -209,8 +215,9 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     late edit: it is skipped and ``infos[agent]["refused"]`` says why. That covers a brick another seat took away,
     and a second placement of one brick in a step: once the first seat has placed it, the second's action would
     move it (a move outside the placement space, which no mask offers). An action its mask forbade ends the game
-    with -1 for its agent, as in the AEC environment. ``max_cycles`` steps (default: four times the game's longest
-    length) truncate a game of agents that only wait.
+    with -1 for its agent, as in the AEC environment (any but *wait* of a seat not among ``actors`` too); every
+    action is checked for type and range before any is played. ``max_cycles`` steps (default: four times the game's
+    longest length) truncate a game of agents that only wait.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -294,6 +301,8 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         """Apply every agent's action (see the class) and return observations, rewards, terminations,
         truncations and infos for the agents of the step."""
+        if not self.agents:  # the game ended (or was truncated): its state must not be played on
+            raise RuntimeError("every agent is done: call reset()")
         state = self.state
         unknown = sorted(str(name) for name in actions if name not in self.possible_agents)
         if unknown:
@@ -305,15 +314,27 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
             self._keep_masks({agent: self._observe(self.possible_agents.index(agent)) for agent in live})
         masks = self._masks  # what the agents were shown: the last observations' masks
         shown = len(state.history)
-        illegal: str | None = None
-        for seat in state.actors:
-            agent = self.possible_agents[seat]
+        # every action checked before any is played (a bad one raised after the seats before it had played)
+        chosen: dict[str, int] = {}
+        for agent in live:
             action = actions.get(agent, self.wait)
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
                 raise ValueError(f"{agent}: an action is an int in 0…{self.wait}, not {action!r}")
             action = int(action)
             if not 0 <= action <= self.wait:
                 raise ValueError(f"{agent}: action {action} is out of range 0…{self.wait}")
+            chosen[agent] = action
+        illegal: str | None = None
+        actors = state.actors
+        for agent, action in chosen.items():  # a seat not among the actors has only wait in its mask
+            seat = self.possible_agents.index(agent)
+            if action != self.wait and seat not in actors:
+                illegal = agent
+                infos[agent]["illegal"] = refusal(state, action, seat)
+                break
+        for seat in actors if illegal is None else ():
+            agent = self.possible_agents[seat]
+            action = chosen.get(agent, self.wait)
             if action == self.wait or state.over:
                 continue
             if not masks[agent][action]:
