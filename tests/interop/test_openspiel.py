@@ -568,3 +568,17 @@ def test_the_defaults_are_the_seats_own_view_and_kinds_no_seat_sees_are_refused(
     assert public.string_from(start, 0) == (
         start.information_state_string(0) if perfect_recall else start.observation_string(0)
     )
+
+
+@pytest.mark.parametrize(("players", "teams", "best"), [(4, 2, 1 / 3), (6, 2, 0.2), (6, 3, 0.4), (3, 0, 1.0)])
+def test_max_utility_is_a_winning_sides_return(players: int, teams: int, best: float) -> None:
+    """A side wins whole, so its seats share the win: the bound OpenSpiel's solvers read is the return they get
+    (it was 1.0 with teams, which MCTSBot(solve=True) never met, so it proved no win)."""
+    params: dict[str, Any] = {"players": players, "size": 6} | ({"teams": teams} if teams else {})
+    game = pyspiel.load_game("kumiki_kuzushi", params)
+    assert game.max_utility() == pytest.approx(best)
+    rng = np.random.RandomState(players + teams)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert max(state.returns()) == pytest.approx(best)

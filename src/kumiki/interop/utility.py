@@ -23,7 +23,21 @@ def utility_range(game: Game) -> tuple[float, float, float | None]:
         return 0.0, _best_team_score(game), None
     if n == 1:
         return 0.0, _best_solo_score(game), None
-    return -1.0 / (n - 1), 1.0, 0.0
+    k = _fewest_winners(game)
+    return -1.0 / (n - 1), (1.0 / k - 1.0 / n) * n / (n - 1), 0.0
+
+
+def _fewest_winners(game: Game) -> int:
+    """The fewest seats that win together: the smallest side (Kuzushi's teams win whole), else 1. The best return
+    is then a share of 1/k, not a lone winner's 1: a bound that is met, as OpenSpiel's solvers read ``max_utility``
+    (``MCTSBot(solve=True)`` takes a value equal to it as a proven win)."""
+    team_of = getattr(game, "team_of", None)
+    if not team_of:
+        return 1
+    sizes: dict[int, int] = {}
+    for side in team_of:
+        sizes[side] = sizes.get(side, 0) + 1
+    return min(sizes.values())
 
 
 def _best_team_score(game: Game) -> float:
