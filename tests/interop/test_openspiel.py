@@ -582,3 +582,16 @@ def test_max_utility_is_a_winning_sides_return(players: int, teams: int, best: f
     while not state.is_terminal():
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert max(state.returns()) == pytest.approx(best)
+
+
+def test_an_action_after_the_end_is_refused_as_such() -> None:
+    """Decoding an action on a finished Kozo board could fail as another move ("would come to rest on a balance
+    cube"); the adapter says the game is over before it decodes anything."""
+    game = pyspiel.load_game("kumiki_kozo", {"rounds": 1})
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    for action in (0, 5, 100, game.num_distinct_actions() - 1):
+        with pytest.raises(Exception, match=rf"^action {action}: the game is over$"):
+            state.apply_action(action)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from kumiki.agents.base import Agent, require_moves
+from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, Move, State
 from kumiki.core.options import Option
 from kumiki.core.registry import game_class, load_game
@@ -277,6 +278,8 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         state = self._held.state
+        if state.over:  # before decoding: an action read on a finished board can fail as another move (Kozo)
+            raise IllegalMove(f"action {action}: the game is over")
         state.play(state.game.encoding.decode(action, state))
 
     def _action_to_string(self, player: int, action: int) -> str:
