@@ -95,3 +95,22 @@ class Killer(_Base):
                 handle.write("died once")
             os._exit(3)
         return self.rng.choice(require_moves(state))
+
+
+class Quitter(_Base):
+    """Calls sys.exit on its second move."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.moves = 0
+
+    def choose(self, state: State) -> Move:
+        self.moves += 1
+        if self.moves == 2:
+            raise SystemExit(4)
+        return self.rng.choice(require_moves(state))
+
+
+def quitter(seed: int | None = None) -> Agent:
+    """A factory of the agent that calls sys.exit."""
+    return Quitter(seed=seed)

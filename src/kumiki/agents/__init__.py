@@ -129,6 +129,9 @@ def _from_import_path(path: str, options: dict[str, Any], defaults: dict[str, An
         raise ValueError(f"agent {path!r}: cannot import {module_name!r} ({error})") from None
     except AttributeError:
         raise ValueError(f"agent {path!r}: {module_name!r} has no {attribute!r}") from None
+    except Exception as error:  # the user's module fails as it is imported (a syntax error, its own exception)
+        text = " ".join(str(error).split())[:200]
+        raise ValueError(f"agent {path!r}: importing {module_name!r} failed ({type(error).__name__}: {text})") from None
     if not callable(factory):
         raise ValueError(f"agent {path!r}: {attribute!r} is not callable")
     if isinstance(factory, type) and issubclass(factory, Agent):

@@ -75,7 +75,7 @@ def play_game(
     for seat, name in enumerate(spec.seats):
         try:
             seats.append(agent_from_spec(agents[name], seed=spec.agent_seed(root_seed, seat)))
-        except Exception as error:  # any failure of a user's agent is its forfeit, never the study's
+        except (Exception, SystemExit) as error:  # any failure of a user's agent is its forfeit, never the study's
             forfeit = {"seat": seat, "reason": _reason("could not be made", error)}
             break
     clock = time.perf_counter
@@ -90,7 +90,7 @@ def play_game(
         began = clock()
         try:
             move = seats[player].choose(state)
-        except Exception as error:  # the agent's failure is its forfeit
+        except (Exception, SystemExit) as error:  # the agent's failure is its forfeit (sys.exit too)
             forfeit = {"seat": player, "reason": _reason("raised", error)}
             break
         spent = clock() - began

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.stats import bootstrap_unit, sides
+from kumiki.arena.stats import bootstrap_unit, places, sides
 
 ELO = 400.0 / math.log(10.0)  # natural log-strength -> Elo points
 PRIOR = 0.01  # ridge weight on skills and seat terms (natural units): finite ratings, negligible otherwise
@@ -101,7 +101,8 @@ class Events:
                     vector[self.seat_offset[len(teams)] + seat] += 1.0 / len(seats)
                 side_ids[side] = len(side_rows)
                 side_rows.append(vector)
-            place = {side: min(row["ranks"][s] for s in seats) for side, seats in members.items()}
+            ranks = places(row)
+            place = {side: min(ranks[s] for s in seats) for side, seats in members.items()}
             remaining = sorted(members, key=lambda s: place[s])
             while len(remaining) > 1:
                 best = place[remaining[0]]

@@ -240,7 +240,8 @@ def summarise(results: Results) -> dict[str, Any]:
     competitive = [r for r in rows if not stats.is_coop(r)]
     matrix = stats.win_matrix(rows, agents)
     if len(agents) > 1 and competitive and matrix:  # no matrix: self-play, every agent met only itself (no ratings)
-        summary["ratings"] = [r.to_json() for r in results.ratings()]
+        # an agent with no game yet (a study stopped early) has no rating, only the prior's 0: as `arena ratings`
+        summary["ratings"] = [r.to_json() for r in results.ratings() if r.games > 0]
         summary["unbounded"] = stats.unbounded(rows, agents)
         summary["win_matrix"] = [{"agent": a, "against": b, **rate.to_json()} for (a, b), rate in matrix.items()]
     if competitive:

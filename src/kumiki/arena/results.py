@@ -24,7 +24,8 @@ SYNC_EVERY_S = 1.0
 
 class Read(NamedTuple):
     """A games file as read: its games (one row per index, in file order), the byte length up to the end of its last
-    complete line (a torn last line, cut short by a crash, is not one), and a line for each thing skipped."""
+    complete line (a torn last line, cut short by a crash, is not one; a whole game without its line end is), and a
+    line for each thing skipped."""
 
     rows: list[dict[str, Any]]
     complete: int
@@ -45,13 +46,12 @@ def read_rows(path: Path) -> Read:
     bad: list[int] = []
     repeated = 0
     complete = data.rfind(b"\n") + 1
+    if data[complete:].strip() and is_game(_json(data[complete:])):
+        complete = len(data)  # a whole game whose line end is missing (an editor, a copy): a game, not a torn line
     for number, line in enumerate(data[:complete].splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            row = None
+        row = _json(line)
         index = row["index"] if is_game(row) else None
         if index is None:
             bad.append(number)
@@ -70,13 +70,21 @@ def read_rows(path: Path) -> Read:
     return Read(rows, complete, skipped)
 
 
+def _json(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _is_whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_game(row: Any) -> bool:
     """Whether a line's JSON has the shape of a game's row (what the reports read): an index and a block, the
-    options, the seats with their scores and the winners among them, and, if present, the teams and the measures."""
+    options, the seats with their scores and the winners among them, the moves, and, if present, the places
+    (``ranks``), the teams and the measures (numbers)."""
     if not isinstance(row, dict):
         return False
     seats = row.get("seats")
@@ -84,7 +92,8 @@ def is_game(row: Any) -> bool:
         return False
     n = len(seats)
     whole = _is_whole
-    scores, winners, teams = row.get("scores"), row.get("winners"), row.get("teams")
+    scores, winners, teams, ranks = row.get("scores"), row.get("winners"), row.get("teams"), row.get("ranks")
+    measures = row.get("measures", {})
     return (
         whole(row.get("index"))
         and row["index"] >= 0
@@ -96,8 +105,11 @@ def is_game(row: Any) -> bool:
         and isinstance(winners, list)
         and all(whole(w) and 0 <= w < n for w in winners)
         and (teams is None or (isinstance(teams, list) and len(teams) == n and all(whole(t) for t in teams)))
-        and isinstance(row.get("measures", {}), dict)
-        and (row.get("moves") is None or whole(row.get("moves")))
+        and (ranks is None or (isinstance(ranks, list) and len(ranks) == n and all(whole(r) for r in ranks)))
+        and isinstance(measures, dict)
+        and all(isinstance(v, int | float) for v in measures.values())
+        and whole(row.get("moves"))
+        and row["moves"] >= 0
     )
 
 
@@ -136,6 +148,9 @@ class ResultsDir:
         if self.games_path.exists() and self.games_path.stat().st_size != read.complete:
             with self.games_path.open("r+b") as handle:  # cut a torn last line (only it) before appending after it
                 handle.truncate(read.complete)
+        if read.complete and not _ends_a_line(self.games_path):  # a whole last game without its line end: end it
+            with self.games_path.open("ab") as handle:
+                handle.write(b"\n")
         self.skipped = read.skipped
         self.rows: dict[int, dict[str, Any]] = {int(r["index"]): r for r in read.rows}
         self._handle = self.games_path.open("ab")
@@ -183,6 +198,12 @@ class ResultsDir:
         """The rows in index order."""
         for index in sorted(self.rows):
             yield self.rows[index]
+
+
+def _ends_a_line(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
 
 
 def _lock_folder(folder: Path) -> IO[bytes]:

@@ -133,6 +133,16 @@ def sides(row: dict[str, Any]) -> list[int]:
     return row.get("teams") or list(range(len(row["seats"])))
 
 
+def places(row: dict[str, Any]) -> list[int]:
+    """Each seat's finishing place (1 = first, ties share one): the row's ``ranks``; a row without them (written in
+    the contract's shape, which does not list them) is placed by its winners, then by score."""
+    ranks = row.get("ranks")
+    if ranks is not None:
+        return list(ranks)
+    key = [(0 if seat in row["winners"] else 1, -score) for seat, score in enumerate(row["scores"])]
+    return [1 + sum(1 for other in key if other < mine) for mine in key]
+
+
 def is_coop(row: dict[str, Any]) -> bool:
     """Whether every seat plays for one side (TowerBrix): there is no winner among the seats to count."""
     return len(set(sides(row))) < 2
@@ -367,13 +377,13 @@ def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tu
     for row in rows:
         if is_coop(row):
             continue
-        teams = sides(row)
+        teams, ranks = sides(row), places(row)
         meetings: dict[tuple[str, str], list[float]] = {}
         for i, j in itertools.permutations(range(len(row["seats"])), 2):
             a, b = row["seats"][i], row["seats"][j]
             if a == b or teams[i] == teams[j]:
                 continue
-            ri, rj = row["ranks"][i], row["ranks"][j]
+            ri, rj = ranks[i], ranks[j]
             meetings.setdefault((a, b), []).append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
         for pair, points in meetings.items():
             score[pair] = score.get(pair, 0.0) + sum(points) / len(points)

@@ -333,7 +333,7 @@ def load_study(path: str | Path) -> Study:
     """Read a study file (TOML); :class:`StudyError` with one line (file, key, problem) for anything wrong."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is no key
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise StudyError(f"{path}: cannot read the study ({reason})") from None

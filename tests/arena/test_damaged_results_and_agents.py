@@ -1,0 +1,149 @@
+"""`kumiki arena` and agent specs against damage: rows in the contract's own shape, damaged rows, a games
+file whose last line lost its end, an agent that calls sys.exit, a study file with a byte-order mark."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.helpers import CliRunner, cli_runner
+
+from kumiki import arena
+from kumiki.arena.results import GAMES_FILE
+
+STUDY = """
+name = "tester"
+game = "kuzushi"
+games = 3
+seed = 5
+[options]
+players = 2
+[agents]
+greedy = "greedy"
+random = "random"
+"""
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    return cli_runner(capsys, monkeypatch)
+
+
+@pytest.fixture
+def finished(tmp_path: Path, run: CliRunner) -> Path:
+    study = tmp_path / "tester.toml"
+    study.write_text(STUDY)
+    out = tmp_path / "out"
+    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    return out
+
+
+def _rewrite(folder: Path, change: Callable[[dict[str, Any]], None], first_only: bool = False) -> None:
+    rows = [json.loads(line) for line in (folder / GAMES_FILE).read_text().splitlines()]
+    for row in rows[:1] if first_only else rows:
+        change(row)
+    (folder / GAMES_FILE).write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_rows_in_the_contracts_shape_without_ranks_are_rated_and_reported(finished: Path, run: CliRunner) -> None:
+    """CONTRACT.md's row lists no ranks (nor teams, nor measures): such rows were an internal error (KeyError)."""
+    code, before, _ = run("arena", "ratings", finished, "--json")
+    assert code == 0
+    _rewrite(finished, lambda row: [row.pop(key) for key in ("ranks", "teams", "measures")])
+    code, after, err = run("arena", "ratings", finished, "--json")
+    assert code == 0, err
+    assert json.loads(after) == json.loads(before)  # two players: the winners first is every place there is
+    code, _, err = run("arena", "report", finished)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda row: row.update(ranks=[1]),
+        lambda row: row.pop("moves"),
+        lambda row: row.update(moves=None),
+        lambda row: row.update(measures={"falls": "many"}),
+    ],
+    ids=["ranks-short", "no-moves", "moves-null", "measure-text"],
+)
+def test_a_damaged_row_is_skipped_and_said_not_an_internal_error(
+    finished: Path, run: CliRunner, change: Callable[[dict[str, Any]], None]
+) -> None:
+    _rewrite(finished, change, first_only=True)
+    for command in ("ratings", "report"):
+        code, _, err = run("arena", command, finished)
+        assert code == 0, err
+        assert "skipped 1 line(s) that are not a game (line 1)" in err
+
+
+def test_a_last_game_without_its_line_end_is_read_and_kept_by_a_resume(finished: Path, run: CliRunner) -> None:
+    games = finished / GAMES_FILE
+    text = games.read_text()
+    games.write_text(text.rstrip("\n"))  # an editor, a copy or a merge that dropped the final line end
+    results = arena.Results(finished)
+    assert len(results) == 6 and not results.skipped
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert games.read_text() == text  # the line ended, the game kept (not cut and played again), none joined
+
+
+def test_an_agent_that_calls_sys_exit_loses_by_forfeit_and_the_study_goes_on(tmp_path: Path) -> None:
+    study = arena.Study(
+        name="quits",
+        game="kuzushi",
+        agents={"random": "random", "quitter": "tests.arena.agents:quitter"},
+        games=1,
+        seed=2,
+    )
+    results = arena.run(study, tmp_path / "q", backend="serial")
+    assert len(results) == 2
+    for row in results.rows:
+        assert row["forfeit"] == {"seat": row["seats"].index("quitter"), "reason": "raised: SystemExit: 4"}
+
+
+def test_a_study_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + STUDY.encode())
+    assert arena.load_study(path).name == "tester"
+
+
+def test_the_report_rates_no_agent_that_has_played_no_game(tmp_path: Path, run: CliRunner) -> None:
+    """A study stopped after its first game: the third agent has played nothing. `arena ratings` leaves it out; the
+    report listed it at 0 Elo with "no interval (the same in every resample)" in the HTML, summary.json and CSV."""
+    study = tmp_path / "three.toml"
+    study.write_text(STUDY.replace('random = "random"', 'random = "random"\nmcts = "mcts:iterations=5"'))
+    out = tmp_path / "three"
+    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    games = out / GAMES_FILE
+    games.write_text(games.read_text().splitlines(keepends=True)[0])  # only the first game: greedy against random
+    code, listed, _ = run("arena", "ratings", out, "--json")
+    assert code == 0 and [r["agent"] for r in json.loads(listed)] == ["greedy", "random"]
+    code, _, err = run("arena", "report", out)
+    assert code == 0, err
+    summary = json.loads((out / "summary.json").read_text())
+    assert sorted(r["agent"] for r in summary["ratings"]) == ["greedy", "random"]
+    assert "mcts" not in (out / "ratings.csv").read_text()
+
+
+@pytest.mark.parametrize(
+    ("source", "problem"),
+    [("raise RuntimeError('broken at import')\n", "RuntimeError: broken at import"), ("def f(:\n", "SyntaxError")],
+)
+def test_an_agent_module_that_fails_to_import_is_a_study_error_naming_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: CliRunner, source: str, problem: str
+) -> None:
+    """Was "kumiki: internal error (...); please report it", exit status 1."""
+    module = "tester_agent_raises" if "raise" in source else "tester_agent_syntax"
+    (tmp_path / f"{module}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    study = tmp_path / "import.toml"
+    study.write_text(STUDY.replace('random = "random"', f'random = "{module}:make"'))
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "o", "--backend", "serial", "--quiet")
+    assert code == 2
+    assert err.count("\n") == 1 and "agents.random:" in err and f"importing '{module}' failed ({problem}" in err
