@@ -237,7 +237,7 @@ class Leaderboard:
         from kumiki.arena import stats
         from kumiki.arena.ratings import Events
 
-        rows = read_rows(self.folder / GAMES_FILE).rows
+        rows = read_rows(self.folder / GAMES_FILE, self.study).rows
         agents = list(self.study.agents)
         if stats.only_self_play(rows, agents):  # no agent met another: no ratings (not a row of zeros)
             return

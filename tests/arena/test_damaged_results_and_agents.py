@@ -81,6 +81,23 @@ def test_a_damaged_row_is_skipped_and_said_not_an_internal_error(
         assert "skipped 1 line(s) that are not a game (line 1)" in err
 
 
+def test_a_row_whose_options_are_none_of_the_studys_is_skipped_and_played_again(finished: Path, run: CliRunner) -> None:
+    """Options edited by hand ({"players": "two"}) could not load the game: the report was an internal error."""
+    text = (finished / GAMES_FILE).read_text()
+    _rewrite(finished, lambda row: row.update(options={"players": "two"}), first_only=True)
+    for command in ("ratings", "report"):
+        code, _, err = run("arena", command, finished)
+        assert code == 0, err
+        assert "skipped 1 row(s) whose options are none of the study's" in err
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    results = arena.Results(finished)  # the game played again; its damaged row stays in the file, skipped
+    assert sorted(r["index"] for r in results.rows) == list(range(6))
+    assert all(r["options"] == {"players": 2} for r in results.rows)
+    before = {json.loads(line)["index"]: json.loads(line)["winners"] for line in text.splitlines()}
+    assert {r["index"]: r["winners"] for r in results.rows} == before  # the same game, replayed from its seed
+
+
 def test_a_last_game_without_its_line_end_is_read_and_kept_by_a_resume(finished: Path, run: CliRunner) -> None:
     games = finished / GAMES_FILE
     text = games.read_text()

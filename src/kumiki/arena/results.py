@@ -32,10 +32,15 @@ class Read(NamedTuple):
     skipped: list[str]
 
 
-def read_rows(path: Path) -> Read:
+def _option_key(options: Any) -> str:
+    return json.dumps(options, sort_keys=True)
+
+
+def read_rows(path: Path, study: Study | None = None) -> Read:
     """Every game of a games file. A line that is not a game (damaged by hand or by a disk) is skipped and named,
     never the end of the reading; a second row of a game already read (two runs into one folder) is skipped and
-    counted, so no game weighs twice."""
+    counted, so no game weighs twice; given the ``study``, so is a row whose options are none of its option sets
+    (edited by hand: the game could not even be loaded for the report)."""
     if not path.exists():
         return Read([], 0, [])
     if not path.is_file():
@@ -44,7 +49,8 @@ def read_rows(path: Path) -> Read:
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     bad: list[int] = []
-    repeated = 0
+    repeated = foreign = 0
+    allowed = None if study is None else {_option_key(json.loads(json.dumps(o))) for o in study.option_sets()}
     complete = data.rfind(b"\n") + 1
     if data[complete:].strip() and is_game(_json(data[complete:])):
         complete = len(data)  # a whole game whose line end is missing (an editor, a copy): a game, not a torn line
@@ -59,6 +65,9 @@ def read_rows(path: Path) -> Read:
         if index in seen:
             repeated += 1
             continue
+        if allowed is not None and _option_key(row["options"]) not in allowed:
+            foreign += 1
+            continue
         seen.add(index)
         rows.append(row)
     skipped = []
@@ -67,6 +76,8 @@ def read_rows(path: Path) -> Read:
         skipped.append(f"{path.name}: skipped {len(bad)} line(s) that are not a game (line {shown})")
     if repeated:
         skipped.append(f"{path.name}: skipped {repeated} repeated row(s) of games already read")
+    if foreign:
+        skipped.append(f"{path.name}: skipped {foreign} row(s) whose options are none of the study's")
     return Read(rows, complete, skipped)
 
 
@@ -144,7 +155,7 @@ class ResultsDir:
             _write_whole(study_path, text)
         self.games_path = self.path / GAMES_FILE
         self._lock = _lock_folder(self.path)
-        read = read_rows(self.games_path)
+        read = read_rows(self.games_path, study)
         if self.games_path.exists() and self.games_path.stat().st_size != read.complete:
             with self.games_path.open("r+b") as handle:  # cut a torn last line (only it) before appending after it
                 handle.truncate(read.complete)
@@ -238,7 +249,7 @@ def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[st
     if not (folder / STUDY_FILE).is_file():
         raise StudyError(f"{folder}: not a results folder (no {STUDY_FILE}); run `kumiki arena run` first")
     study = load_study(folder / STUDY_FILE)
-    read = read_rows(folder / GAMES_FILE)
+    read = read_rows(folder / GAMES_FILE, study)
     rows = sorted(read.rows, key=lambda r: int(r["index"]))
     return study, rows, read.skipped
 
