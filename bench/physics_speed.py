@@ -129,8 +129,8 @@ def towers(kind: str) -> tuple[Tower, ...]:
     raise ValueError(f"unknown kind of tower {kind!r}")
 
 
-def median_ms(group: Sequence[Tower], seconds: float, margin: bool = False) -> float:
-    """The median time in ms of one judgement, over the towers in turn for about ``seconds`` (each once at least,
+def median_ms(group: Sequence[Tower], seconds: float) -> float:
+    """The median time in ms of one verdict, over the towers in turn for about ``seconds`` (each once at least,
     unless a single round takes longer than ``seconds``; then at least one)."""
     judge(group[0], margin=False, explain=False)  # warm up: the solver is built on first use
     times: list[float] = []
@@ -138,7 +138,7 @@ def median_ms(group: Sequence[Tower], seconds: float, margin: bool = False) -> f
     while True:
         for tower in group:
             began = time.perf_counter()
-            judge(tower, margin=margin, explain=False)
+            judge(tower, margin=False, explain=False)
             times.append(time.perf_counter() - began)
             if time.perf_counter() - start >= seconds:
                 return 1000.0 * statistics.median(times)

@@ -21,32 +21,41 @@ class _Base(Agent):
         self.rng = random.Random(self.options["seed"])
 
 
-class Raiser(_Base):
+class _OddOnMove(_Base):
+    """Plays randomly but on its move number ``at``, where it does ``odd`` instead."""
+
+    at = 1
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.moves = 0
+
+    def choose(self, state: State) -> Move:
+        self.moves += 1
+        if self.moves == self.at:
+            return self.odd(state)
+        return self.rng.choice(require_moves(state))
+
+    def odd(self, state: State) -> Move:
+        raise NotImplementedError
+
+
+class Raiser(_OddOnMove):
     """Raises on its third move."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.moves = 0
+    at = 3
 
-    def choose(self, state: State) -> Move:
-        self.moves += 1
-        if self.moves == 3:
-            raise RuntimeError("boom on the third move")
-        return self.rng.choice(require_moves(state))
+    def odd(self, state: State) -> Move:
+        raise RuntimeError("boom on the third move")
 
 
-class Cheater(_Base):
+class Cheater(_OddOnMove):
     """Plays a move of its own invention on its second move."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.moves = 0
+    at = 2
 
-    def choose(self, state: State) -> Move:
-        self.moves += 1
-        if self.moves == 2:
-            return state.game.parse_move("B 99,99")
-        return self.rng.choice(require_moves(state))
+    def odd(self, state: State) -> Move:
+        return state.game.parse_move("B 99,99")
 
 
 class Sleeper(_Base):
@@ -97,18 +106,13 @@ class Killer(_Base):
         return self.rng.choice(require_moves(state))
 
 
-class Quitter(_Base):
+class Quitter(_OddOnMove):
     """Calls sys.exit on its second move."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.moves = 0
+    at = 2
 
-    def choose(self, state: State) -> Move:
-        self.moves += 1
-        if self.moves == 2:
-            raise SystemExit(4)
-        return self.rng.choice(require_moves(state))
+    def odd(self, state: State) -> Move:
+        raise SystemExit(4)
 
 
 def quitter(seed: int | None = None) -> Agent:

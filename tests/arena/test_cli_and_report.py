@@ -8,11 +8,12 @@ import io
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
-from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+from tests.helpers import CliRunner, assert_one_line_error
 
 from kumiki import arena
 from kumiki.cli_arena import Leaderboard, RunPace, progress_bar
@@ -32,17 +33,8 @@ random = "random"
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    return cli_runner(capsys, monkeypatch)
-
-
-@pytest.fixture
-def finished(tmp_path: Path, run: CliRunner) -> Path:
-    study = tmp_path / "cli.toml"
-    study.write_text(STUDY)
-    out = tmp_path / "out"
-    code, stdout, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
-    assert code == 0, err
+def finished(run_study: Callable[[str, str], tuple[Path, str]]) -> Path:
+    out, stdout = run_study(STUDY, "cli")
     assert stdout == f"{out}\n"
     return out
 

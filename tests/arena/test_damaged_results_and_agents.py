@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers import CliRunner, cli_runner
+from tests.helpers import CliRunner
 
 from kumiki import arena
 from kumiki.arena.results import GAMES_FILE
@@ -28,18 +28,8 @@ random = "random"
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    return cli_runner(capsys, monkeypatch)
-
-
-@pytest.fixture
-def finished(tmp_path: Path, run: CliRunner) -> Path:
-    study = tmp_path / "tester.toml"
-    study.write_text(STUDY)
-    out = tmp_path / "out"
-    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
-    assert code == 0, err
-    return out
+def finished(run_study: Callable[[str, str], tuple[Path, str]]) -> Path:
+    return run_study(STUDY, "tester")[0]
 
 
 def _rewrite(folder: Path, change: Callable[[dict[str, Any]], None], first_only: bool = False) -> None:

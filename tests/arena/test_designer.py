@@ -11,17 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers import CliRunner, assert_one_line_error, cli_runner
+from tests.helpers import CliRunner, assert_one_line_error
 
 from kumiki import arena
 from kumiki.arena import stats, verdict
 from kumiki.arena.ratings import rate, seat_advantage
 from kumiki.arena.sprt import sprt_state
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    return cli_runner(capsys, monkeypatch)
 
 
 def pairs(blocks: int, a_wins_all: bool = True) -> list[dict[str, Any]]:

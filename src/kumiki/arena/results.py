@@ -50,7 +50,7 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
     seen: set[int] = set()
     bad: list[int] = []
     repeated = foreign = 0
-    allowed = None if study is None else {_option_key(json.loads(json.dumps(o))) for o in study.option_sets()}
+    allowed = None if study is None else {_option_key(options) for options in study.option_sets()}
     complete = data.rfind(b"\n") + 1
     if data[complete:].strip() and is_game(_json(data[complete:])):
         complete = len(data)  # a whole game whose line end is missing (an editor, a copy): a game, not a torn line

@@ -83,7 +83,7 @@ class Blokus3DEncoding(Encoding):
 
     def legal_actions(self, state: State, player: int | None = None) -> list[int]:
         s: Blokus3DState = state  # type: ignore[assignment]
-        if (player is not None and player != s.to_move) or s.resigned is not None:  # resigned: over, _legal kept
+        if player is not None and player != s.to_move:
             return []
         index = self.index
         return sorted([index[m.key] for m in s._legal])

@@ -224,7 +224,7 @@ class Blokus3DState(State):
         self._legal = []
 
     def legal_moves(self, player: int | None = None) -> list[Blokus3DMove]:
-        if (player is not None and not self.may_act(player)) or self.resigned is not None:
+        if player is not None and not self.may_act(player):
             return []
         return list(self._legal)
 
@@ -235,7 +235,7 @@ class Blokus3DState(State):
         if not g.known(move):
             move = _checked(move)
         colour = self.colour_to_move
-        if colour is None or self.over:  # over with a colour to move: resigned (State.resign)
+        if colour is None:
             raise IllegalMove(f"{move}: the game is over")
         if player is not None:
             self.require_actor(player, move)

@@ -13,7 +13,6 @@ from kumiki.games.towerbrix.cards import DECKS, is_deck_file
 MODES = ("base", "intro", "solo", "challenge")
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_BRICK_SIDE = 100.0  # in brick thicknesses; beyond it (and at inf, which "1e999" would give) nothing is a brick
-DIFFICULTY, RETRY_DROP = "medium", 2  # the defaults (the intro variant uses neither, nor total: see the rules)
 _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)x([0-9]+(?:\.[0-9]+)?)")  # \d: any script's
 
 
@@ -85,29 +84,14 @@ TOWERBRIX_OPTIONS = (
     Option(
         "difficulty",
         str,
-        DIFFICULTY,
+        "medium",
         "the cards' total: easy, medium, hard (see the rules for the totals)",
         choices=DIFFICULTIES,
     ),
-    Option(
-        "total",
-        int,
-        None,
-        "an exact total of card points per round (overrides difficulty)",
-        2,
-        200,
-        nullable=True,
-    ),
+    Option("total", int, None, "an exact total of card points per round (overrides difficulty)", 2, 200, nullable=True),
     Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
     Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
-    Option(
-        "retry_drop",
-        int,
-        RETRY_DROP,
-        "a failed round is replayed with this many points fewer (base game, solo)",
-        1,
-        10,
-    ),
+    Option("retry_drop", int, 2, "a failed round is replayed with this many points fewer (base game, solo)", 1, 10),
     Option(
         "turns",
         str,
