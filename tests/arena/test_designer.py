@@ -79,6 +79,12 @@ def test_the_fairness_reading_never_claims_equal_seats() -> None:
     assert reading == "seats differ" and "Evidence that the seats are not equal (p < 0.001" in sentence
     assert "seat 0 (moves first) wins 80%" in sentence and "one test among 4 option sets" in sentence
     assert "5 of 100 games ended by a forfeit" in sentence
+    _, sentence = verdict.fairness(even, 1.0, "chi-square", 6, 0, 1, 1, shared=6)
+    assert "All 6 games ended in a shared win (a draw)" in sentence and "not of games won outright" in sentence
+    _, sentence = verdict.fairness(skewed, 1e-9, "chi-square", 100, 5, 0, 4, shared=10)
+    assert "10 of 100 games ended in a shared win" in sentence and "5 of 100 games ended by a forfeit" in sentence
+    _, sentence = verdict.fairness(even, 1.0, "exact multinomial", 6, 0, 1, 1)
+    assert "shared win" not in sentence
     assert verdict.comparison({"low": -0.3, "high": 0.1}) == "no evidence of a difference"
     assert verdict.comparison({"low": 0.05, "high": 0.4}) == "higher in B"
 

@@ -99,6 +99,19 @@ def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:
     assert "illegal" not in environment.step(np.array([legal]))[4]  # and a one-element array
 
 
+def test_an_action_out_of_the_space_raises_as_in_pettingzoo() -> None:
+    """No action of the space at all is the learner's bug, not an illegal move: ValueError, and the episode goes on
+    (it ended with -1 as if a move had been refused, where PettingZoo raised)."""
+    environment = make("kuzushi")
+    observation, _ = environment.reset(seed=3)
+    size = len(observation["action_mask"])
+    for bad in (-1, size, np.int64(size + 5)):
+        with pytest.raises(ValueError, match=f"out of range 0…{size - 1}"):
+            environment.step(bad)
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    assert "illegal" not in environment.step(legal)[4]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -595,3 +595,27 @@ def test_an_action_after_the_end_is_refused_as_such() -> None:
     for action in (0, 5, 100, game.num_distinct_actions() - 1):
         with pytest.raises(Exception, match=rf"^action {action}: the game is over$"):
             state.apply_action(action)
+
+
+@pytest.mark.parametrize(
+    ("params", "best"),
+    [
+        ({"rounds": 3}, 3 * (16 + 5)),  # medium draws 16 points a round, and the bonuses add at most 3 + 2
+        ({"rounds": 1, "difficulty": "hard", "players": 1, "mode": "solo"}, 20 + 5),
+        ({"rounds": 2, "total": 13}, 2 * (13 + 5)),
+        ({"rounds": 2, "mode": "intro"}, 2),  # a round met is one point
+        ({"rounds": 3, "mode": "challenge", "challenge": 1}, 3),
+    ],
+)
+def test_towerbrix_max_utility_is_the_best_score_a_game_can_reach(params: dict[str, Any], best: float) -> None:
+    """The bound OpenSpiel's algorithms read is the game's best score (it was every card of the deck plus 10 a
+    round: 396 for a three-round green game whose rounds deal 16 points), and a solved round reaches no more."""
+    game = pyspiel.load_game("kumiki_towerbrix", params)
+    assert game.max_utility() == best
+    if params.get("mode") == "solo":  # the solver's tower for the hand, cards face up, scores within the bound
+        kgame = kumiki.load_game("towerbrix", **params)
+        state = kgame.new_state(seed=4)
+        agent = kumiki.load_agent("towerbrix-solo", seed=4)
+        while not state.over:
+            state.play(agent.choose(state))
+        assert 0 < state.scores()[0] <= best

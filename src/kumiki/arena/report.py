@@ -199,6 +199,7 @@ def summarise(results: Results) -> dict[str, Any]:
                 sum(1 for r in competitive if r.get("forfeit")),
                 entry["first_mover"],
                 len(groups),
+                int(stats.draw_rate(group).successes),
             )
         else:  # co-operative: the question is how often the team succeeds, not which seat wins
             entry["reading"] = "co-operative"

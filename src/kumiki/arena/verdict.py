@@ -34,15 +34,29 @@ def seat_name(seat: int, first: int | None) -> str:
 
 
 def fairness(
-    rates: Sequence[stats.Rate], p: float, test: str, games: int, forfeits: int, first: int | None, sets: int
+    rates: Sequence[stats.Rate],
+    p: float,
+    test: str,
+    games: int,
+    forfeits: int,
+    first: int | None,
+    sets: int,
+    shared: int = 0,
 ) -> tuple[str, str]:
-    """A short reading ("seats differ", "no evidence of an edge") and a sentence, for one option set's seats."""
+    """A short reading ("seats differ", "no evidence of an edge") and a sentence, for one option set's seats;
+    ``shared`` games ended in a shared win (a draw), which the shares split evenly among the winners."""
     if not rates or math.isnan(p):
         return "no verdict", "No verdict: no seat won a game here, so there is nothing to compare."
     fair = 1 / len(rates)
     caveat = ""
-    if forfeits:
+    if shared:
+        every = "All" if shared == games else f"{shared} of"
         caveat = (
+            f" {every} {games} games ended in a shared win (a draw), split evenly among its winners: a seat's "
+            "share here is its part of the wins, not of games won outright."
+        )
+    if forfeits:
+        caveat += (
             f" {forfeits} of {games} games ended by a forfeit, counted as a loss of the side that forfeited: these "
             "shares measure the agents' failures as well as the game."
         )

@@ -41,11 +41,13 @@ def _fewest_winners(game: Game) -> int:
 
 
 def _best_team_score(game: Game) -> float:
+    """The game's own bound on a team's score (TowerBrix: ``best_score``), else the sum of its deck's points."""
+    best = getattr(game, "best_score", None)
+    if callable(best):
+        return float(best())
     o = game.options
-    if o.get("mode") in ("intro", "challenge"):
-        return float(o["rounds"])
     deck = getattr(game, "deck", [])
-    return float(o["rounds"] * (sum(card.points for card in deck) + 10))
+    return float(o.get("rounds", 1) * (sum(card.points for card in deck) + 10))
 
 
 def _best_solo_score(game: Game) -> float:

@@ -130,6 +130,16 @@ class TowerBrix(Game):
         table = CHALLENGE_TOTALS if self.mode == "challenge" else BASE_TOTALS
         return table[self.options["difficulty"]]
 
+    def best_score(self) -> float:
+        """The most a game can score: a point a round in the intro and the challenges; else, every round, the cards
+        of its first attempt (the largest total it draws: a retry draws fewer) and both bonuses (+3 height, +2
+        footprint). A bound a perfect team may reach, not a promise that the deal allows it."""
+        rounds = float(self.options["rounds"])
+        if self.mode in ("intro", "challenge"):
+            return rounds
+        twos, threes = (sum(1 for card in self.deck if card.points == p) for p in (2, 3))
+        return rounds * (nearest_makeable(self.base_total(), twos, threes) + 5)
+
 
 class TowerBrixState(State):
     """One TowerBrix game: the tower being built, the hands, the stacks and every evaluation so far."""
