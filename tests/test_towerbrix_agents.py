@@ -315,6 +315,21 @@ def test_a_hand_narrows_at_each_ok_and_each_edit() -> None:
     assert model.chance(np.array([True, False, True, True])) == 1 / 2
 
 
+def test_a_blind_move_is_forgotten_when_the_player_edits_its_tower_or_is_contradicted() -> None:
+    model = HandModel(4, 2)  # {01, 02, 03, 12, 13, 23}
+    model.observe(np.array([True, True, True, False]), ok=False)  # it edits where only card 3 fails: 3 held
+    model.observe(np.array([True, False, True, True]), ok=True, made=True)  # "holds on the tower it made": 03, 23
+    assert model.chance(np.array([True, False, True, True])) == 1.0
+    assert model.retract(np.array([True, False, True, True]))  # it edits that tower again: that move was blind
+    assert model.chance(np.array([True, False, True, True])) == 2 / 3  # 03, 13, 23 again
+    model.observe(np.array([True, False, True, True]), ok=True, made=True)  # a blind move once more (03, 23)
+    assert model.observe(np.array([False, True, True, True]), ok=True)  # an ok where card 0 fails: 23
+    assert model.observe(np.array([True, True, False, True]), ok=True)  # an ok where card 2 fails: nothing left,
+    assert model.hands is not None and model.hands.tolist() == [[1, 3]]  # unless the blind move is forgotten
+    assert not model.observe(np.array([False, True, True, True]), ok=False)  # an impossible edit: not applied
+    assert model.hands.tolist() == [[1, 3]]
+
+
 def test_any_hand_holds_when_one_possible_hand_holds_in_full() -> None:
     cards = [_card("every red touches table", "A"), _card("no red touches table", "B"), _card("height >= 2", "C")]
     condition = AnyHand(cards, np.array([[0, 2], [1, 2]]))  # A and C, or B and C

@@ -207,28 +207,67 @@ class HandModel:
     """The hands one other player may hold: every set of ``size`` of the ``count`` candidate cards, narrowed by
     what the table shows. Under the teammates' convention a player says ok on a sound tower exactly when its cards
     hold there, so an ok keeps the hands whose cards all hold, and an edit of a sound tower keeps the hands with a
-    card that fails. Above ``HANDS_LIMIT`` hands only the oks are followed, card by card."""
+    card that fails. Above ``HANDS_LIMIT`` hands only the oks are followed, card by card. One move breaks the
+    convention, a blind one (nothing within the edits left makes the player's cards hold: it moves a brick
+    anyway), so "its cards hold on the tower it made" can be wrong: such an observation is dropped
+    (:meth:`retract`) when the player edits that tower again, or when a later observation contradicts it."""
 
     def __init__(self, count: int, size: int) -> None:
         self.count = count
         self.size = min(size, count)
         self.hands: np.ndarray | None = None
         self.alive = np.ones(count, dtype=bool)
-        if self.size > 0 and math.comb(count, self.size) <= HANDS_LIMIT:
-            combos = itertools.combinations(range(count), self.size)
+        self._log: list[tuple[np.ndarray, bool, bool]] = []  # what was observed: (holds, ok, it made that tower)
+        self._start()
+
+    def _start(self) -> None:
+        self.alive = np.ones(self.count, dtype=bool)
+        if self.size > 0 and math.comb(self.count, self.size) <= HANDS_LIMIT:
+            combos = itertools.combinations(range(self.count), self.size)
             self.hands = np.array(list(combos), dtype=np.int16).reshape(-1, self.size)
 
-    def observe(self, holds: np.ndarray, ok: bool) -> None:
-        """The player said ok (``ok``) or edited on a sound tower where the candidates ``holds`` hold."""
+    def _replay(self, log: Sequence[tuple[np.ndarray, bool, bool]]) -> int:
+        """The hands narrowed again from the start by ``log``: how many of its observations were contradicted."""
+        self._log = []
+        self._start()
+        return sum(not self.observe(holds, ok, made, resolve=False) for holds, ok, made in log)
+
+    def retract(self, holds: np.ndarray) -> bool:
+        """The last "its whole hand holds where ``holds`` hold" was wrong (its move there was a blind one): the
+        hands are narrowed again by everything else observed. Whether there was such an observation."""
+        for index in range(len(self._log) - 1, -1, -1):
+            seen, ok, _ = self._log[index]
+            if ok and bool((seen == holds).all()):
+                self._replay(self._log[:index] + self._log[index + 1 :])
+                return True
+        return False
+
+    def observe(self, holds: np.ndarray, ok: bool, made: bool = False, resolve: bool = True) -> bool:
+        """The player said ok (``ok``), or edited, on a sound tower where the candidates ``holds`` hold (``made``:
+        "ok" because it made that tower). Whether that fits what was seen before; if it does not, with ``resolve``,
+        the latest earlier "holds on a tower it made" whose removal leaves fewer contradictions is dropped (that
+        move was a blind one), else the observation is not applied."""
         if self.size == 0:
-            return
+            return True
+        self._log.append((holds, ok, made))
         if self.hands is not None:
             met = holds[self.hands].all(axis=1)
             keep = met if ok else ~met
-            if keep.any():  # nothing left: that player does not play by this convention; keep what we had
+            if keep.any():
                 self.hands = self.hands[keep]
-        elif ok and (self.alive & holds).any():
-            self.alive &= holds
+                return True
+        elif not ok or (self.alive & holds).any():
+            if ok:
+                self.alive &= holds
+            return True
+        if resolve:  # nothing left: a tower it made where its cards did not all hold, else keep what we had
+            log = list(self._log)
+            now = self._replay(log)
+            for index in range(len(log) - 2, -1, -1):
+                if log[index][1] and log[index][2] and self._replay(log[:index] + log[index + 1 :]) < now:
+                    return True
+            self._replay(log)
+        return False
 
     def marginals(self) -> np.ndarray:
         """For each candidate card, the probability that it is in the hand (every hand left equally likely)."""
@@ -280,9 +319,14 @@ class TeamKnowledge:
     def holds(self, facts: Any) -> np.ndarray:
         return np.fromiter((bool(card.check(facts)) for card in self.cards), dtype=bool, count=len(self.cards))
 
-    def observe(self, player: int, facts: Any, ok: bool) -> None:
+    def observe(self, player: int, facts: Any, ok: bool, made: bool = False) -> None:
         if player in self.models:
-            self.models[player].observe(self.holds(facts), ok)
+            self.models[player].observe(self.holds(facts), ok, made)
+
+    def retract(self, player: int, facts: Any) -> None:
+        """``player``'s move to the tower of ``facts`` was a blind one: its cards need not hold there."""
+        if player in self.models:
+            self.models[player].retract(self.holds(facts))
 
     def narrowed(self, limit: int = FEW_HANDS) -> list[AnyHand]:
         """For each other player with at most ``limit`` possible hands left, the condition "one of them holds"."""
@@ -557,6 +601,7 @@ class TeammateAgent(Agent):
     def _reset(self) -> None:
         self._left: dict[str, Brick] | None = None  # the tower as our last move left it (None: no move yet)
         self._left_edits = 0  # the attempt's edit count after our last move
+        self._maker: int | None = None  # who made the sound tower our last move saw (None: we did, or not known)
         self._edited = False  # our last move was an edit
         self._target: list[Brick] | None = None  # the tower our work in progress heads for
         self._hold: str | None = None  # the brick our repair lifted first: it goes back last
@@ -635,6 +680,8 @@ class TeammateAgent(Agent):
     def _played(self, edit: str, current: Mapping[str, Brick], edits: int) -> None:
         self._edited = edit != "ok"
         self._left = _after(current, edit) if self._edited else dict(current)
+        if self._edited:
+            self._maker = None
         self._left_edits = edits + self._edited
 
     # ----------------------------------------------------------------- memory rebuilt from the moves
@@ -769,12 +816,16 @@ class TeammateAgent(Agent):
             return
         before = list(self._left.values())
         last = max((i for i, q in enumerate(order) if q not in oks), default=None)
+        maker, self._maker = self._maker, (order[last] if last is not None and sound else None)
         if last is not None and sound:  # the last editor left a sound tower: its cards hold there
-            self._know.observe(order[last], facts, True)
+            self._know.observe(order[last], facts, True, made=True)
         if last is None or not _sound(deck, before):
             return
         self._bad.add(tower_key(before))  # somebody edited it: their cards fail there
         was = Facts(before)
+        first = order[last] if edits - self._left_edits == 1 else order[0]  # who edited `before`, if one is known
+        if first == maker and edits - self._left_edits in (1, last + 1):
+            self._know.retract(first, was)  # it edited the tower it had made: its move there was a blind one
         if edits - self._left_edits == 1:  # one edit, by order[last]: the players before it said ok on `before`
             for q in order[:last]:
                 self._know.observe(q, was, True)
