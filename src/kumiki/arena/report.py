@@ -190,6 +190,7 @@ def summarise(results: Results) -> dict[str, Any]:
         entry["fairness_p"], entry["fairness_test"] = stats.fairness(group)
         competitive = [r for r in group if not stats.is_coop(r)]
         success = stats.coop_success(group)
+        draws = stats.draw_rate(group)
         if competitive:
             entry["reading"], entry["verdict"] = verdict.fairness(
                 rates,
@@ -199,13 +200,13 @@ def summarise(results: Results) -> dict[str, Any]:
                 sum(1 for r in competitive if r.get("forfeit")),
                 entry["first_mover"],
                 len(groups),
-                int(stats.draw_rate(group).successes),
+                int(draws.successes),
             )
         else:  # co-operative: the question is how often the team succeeds, not which seat wins
             entry["reading"] = "co-operative"
             solo = all(len(r["seats"]) == 1 and "success" not in (r.get("measures") or {}) for r in group)
             entry["verdict"] = verdict.cooperative(success, solo)
-        entry["draw_rate"] = stats.draw_rate(group).to_json()
+        entry["draw_rate"] = draws.to_json()
         entry["forfeit_rate"] = stats.forfeit_rate(group).to_json()
         entry["length"] = stats.lengths(group).to_json()
         entry["margin"] = stats.margins(group).to_json()

@@ -145,10 +145,10 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             action = action.reshape(())[()]  # a learner's array of one action
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"an action is an int in 0…{self._encoding.num_actions - 1}, not {action!r}")
-        if not 0 <= int(action) < self._encoding.num_actions:  # no action of the space at all, as in PettingZoo
-            raise ValueError(f"action {int(action)} is out of range 0…{self._encoding.num_actions - 1}")
+        action = int(action)
+        if not 0 <= action < self._encoding.num_actions:  # no action of the space at all, as in PettingZoo
+            raise ValueError(f"action {action} is out of range 0…{self._encoding.num_actions - 1}")
         try:
-            action = int(action)
             move = self._encoding.decode(action, state)
             shown, ply = self._mask_of
             if shown is not state or ply != len(state.history):  # the state was played on outside step()

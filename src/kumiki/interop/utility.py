@@ -8,6 +8,8 @@ Kozo game the points.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from kumiki.core.game import Game, State
 
 ILLEGAL_RETURN = -1.0
@@ -32,22 +34,15 @@ def _fewest_winners(game: Game) -> int:
     is then a share of 1/k, not a lone winner's 1: a bound that is met, as OpenSpiel's solvers read ``max_utility``
     (``MCTSBot(solve=True)`` takes a value equal to it as a proven win)."""
     team_of = getattr(game, "team_of", None)
-    if not team_of:
-        return 1
-    sizes: dict[int, int] = {}
-    for side in team_of:
-        sizes[side] = sizes.get(side, 0) + 1
-    return min(sizes.values())
+    return min(Counter(team_of).values()) if team_of else 1
 
 
 def _best_team_score(game: Game) -> float:
-    """The game's own bound on a team's score (TowerBrix: ``best_score``), else the sum of its deck's points."""
+    """The game's own bound on a team's score: a co-operative game (TowerBrix) says it with ``best_score()``."""
     best = getattr(game, "best_score", None)
-    if callable(best):
-        return float(best())
-    o = game.options
-    deck = getattr(game, "deck", [])
-    return float(o.get("rounds", 1) * (sum(card.points for card in deck) + 10))
+    if not callable(best):
+        raise TypeError(f"{game.name}: a co-operative game gives its best score with best_score()")
+    return float(best())
 
 
 def _best_solo_score(game: Game) -> float:

@@ -823,15 +823,16 @@ class TeammateAgent(Agent):
             return
         self._bad.add(tower_key(before))  # somebody edited it: their cards fail there
         was = Facts(before)
-        first = order[last] if edits - self._left_edits == 1 else order[0]  # who edited `before`, if one is known
-        if first == maker and edits - self._left_edits in (1, last + 1):
-            self._know.retract(first, was)  # it edited the tower it had made: its move there was a blind one
-        if edits - self._left_edits == 1:  # one edit, by order[last]: the players before it said ok on `before`
+        new = edits - self._left_edits
+        # who edited `before`, if the count tells: one edit, by order[last]; or everyone up to order[last], the first
+        editor = order[last] if new == 1 else order[0] if new == last + 1 else None
+        if editor is not None and editor == maker:
+            self._know.retract(editor, was)  # it edited the tower it had made: its move there was a blind one
+        if new == 1:  # the players before the editor said ok on `before`
             for q in order[:last]:
                 self._know.observe(q, was, True)
-            self._know.observe(order[last], was, False)
-        elif edits - self._left_edits == last + 1:  # everyone up to order[last] edited: the first one on `before`
-            self._know.observe(order[0], was, False)
+        if editor is not None:
+            self._know.observe(editor, was, False)
 
     def _working(self, view: Mapping[str, Any], player: int, current: Mapping[str, Brick], edits: int) -> bool:
         """Whether the unsound tower on the table is ours to work on."""

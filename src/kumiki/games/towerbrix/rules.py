@@ -90,6 +90,7 @@ class TowerBrix(Game):
                 f"option 'total': at most {points}, the points of every card in the deck, not {o['total']}"
             )
         twos, threes = (sum(1 for card in self.deck if card.points == p) for p in (2, 3))
+        self.twos, self.threes = twos, threes  # the deck's 2- and 3-point cards (the totals they make)
         if self.mode != "intro" and o["total"] is not None and not makeable(o["total"], twos, threes):
             raise ValueError(
                 f"option 'total': no set of the {self.deck[0].deck} deck's cards makes exactly {o['total']} "
@@ -137,8 +138,7 @@ class TowerBrix(Game):
         rounds = float(self.options["rounds"])
         if self.mode in ("intro", "challenge"):
             return rounds
-        twos, threes = (sum(1 for card in self.deck if card.points == p) for p in (2, 3))
-        return rounds * (nearest_makeable(self.base_total(), twos, threes) + 5)
+        return rounds * (nearest_makeable(self.base_total(), self.twos, self.threes) + 5)
 
 
 class TowerBrixState(State):
