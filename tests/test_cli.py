@@ -74,6 +74,22 @@ def test_replay_json_has_the_contract_fields(cli, record: Path) -> None:
     assert result["state"] == state.to_json()
 
 
+def test_the_contract_example_record_replays(cli, tmp_path: Path) -> None:
+    """CONTRACT.md's record, as written, ends with [Result "1"] in a game that goes on: exit 2 ("truncated") before."""
+    from tests.test_records import CONTRACT_RECORD
+
+    path = tmp_path / "contract.kmk"
+    path.write_text(CONTRACT_RECORD, encoding="utf-8")
+    code, out, err = cli("replay", path, "--json")
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert result["moves"] == ["B 1,0", "B -1,0", "F 1,1"] and result["over"] is False and result["winners"] == []
+    code, out, _ = cli("replay", path)
+    assert code == 0 and "The record's [Result] says Player 1 (mcts iterations=2000) won" in out
+    code, out, _ = cli("moves", path)
+    assert code == 0 and out.splitlines() == [str(m) for m in played("B 1,0", "B -1,0", "F 1,1").legal_moves()]
+
+
 def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     state = finished_game()
     path = tmp_path / "done.kmk"
@@ -136,7 +152,7 @@ BAD_RECORDS = {
     "unparsable move": ('[Game "kuzushi"]\n\nB 1,0\nX 1,0\n', 4, "X 1,0"),
     "illegal move": ('[Game "kuzushi"]\n\nB 1,0\nB 9,9\n', 4, "illegal move: B 9,9: outside the 6×6 grid"),
     "tag line cut off": ('[Game "kuzushi"]\n[Players "2"]\n[Game "kuzu', 3, "not a tag line"),
-    "result but moves stop early": ('[Game "kuzushi"]\n[Result "1"]\n\nB 1,0\n', 2, "truncated"),
+    "result names no seat": ('[Game "kuzushi"]\n[Result "2"]\n\nB 1,0\n', 2, "winners' indexes"),
 }
 
 

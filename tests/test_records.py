@@ -136,6 +136,38 @@ def test_result_of_a_finished_game_is_checked_and_accepted():
     assert state.winners() == [0, 1]
 
 
+CONTRACT_RECORD = """[Game "kuzushi"]
+[Players "2"]
+[Seed "7"]
+[size "6"]
+[Player0 "alice"]
+[Player1 "mcts iterations=2000"]
+[Result "1"]
+
+B 1,0
+B -1,0
+F 1,1
+"""
+
+
+def test_the_contract_example_record_reads_as_written() -> None:
+    """CONTRACT.md's record, byte for byte, gives [Result "1"] after three moves of a game that goes on: it was
+    refused ("the record is truncated", exit 2). A result decided off the board is the record's word; the position
+    is the moves'."""
+    game, state = kumiki.read_record(CONTRACT_RECORD)
+    expected = game.new_state(seed=7)
+    for move in ("B 1,0", "B -1,0", "F 1,1"):
+        expected.play(move)
+    assert state.to_json() == expected.to_json()
+    assert not state.over and state.winners() == [] and state.to_move == 0
+    tags = {"Player0": "alice", "Player1": "mcts iterations=2000", "Result": "1"}
+    text = kumiki.write_record(state, tags)
+    assert '[Result "1"]' in text and kumiki.read_record(text)[1].to_json() == state.to_json()
+    for bad in ("2", "0 0", "-1", "one"):  # still winners' indexes of the game
+        error = record_error(CONTRACT_RECORD.replace('[Result "1"]', f'[Result "{bad}"]'))
+        assert error.line == 7 and "winners' indexes separated by spaces (seats 0…1)" in str(error)
+
+
 def test_unfinished_result_star():
     _, state = kumiki.read_record('[Game "kuzushi"]\n[Result "*"]\n\nB 1,0\n')
     assert not state.over
@@ -225,14 +257,15 @@ def test_truncated_tag_line():
 
 
 def test_result_claimed_but_moves_stop_before_the_end():
-    error = record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "1"]\n\n')
-    assert error.line == 3
-    # a finished game written out, then its last move lost
+    """A Result the moves do not reach is a result decided off the board (CONTRACT.md's example record has one): the
+    position is the moves', going on; it was refused as a truncated record."""
+    _, state = kumiki.read_record('[Game "kuzushi"]\n[tiles "2"]\n[Result "1"]\n\n')
+    assert not state.over and state.history == []
+    # a finished game written out, then its last move lost: read as the position before that move
     state = random_state({"size": 3}, seed=1)
     lines = kumiki.write_record(state).splitlines()
-    result_line = next(i for i, line in enumerate(lines, start=1) if line.startswith("[Result"))
-    error = record_error("\n".join(lines[:-1]) + "\n")
-    assert error.line == result_line
+    _, shorter = kumiki.read_record("\n".join(lines[:-1]) + "\n")
+    assert not shorter.over and shorter.history == state.history[:-1]
 
 
 def test_result_mismatch():
@@ -371,7 +404,7 @@ def test_write_record_refuses_a_record_it_could_not_read_back() -> None:
     """Any tag but Event, Date, Result, Generator and PlayerN would be read as an option; a Result that is not the
     game's would make the record unreadable (it was written all the same)."""
     state = kumiki.load_game("kuzushi").new_state(seed=1)
-    for tags in ({"Foo": 1}, {"Player2": "x"}, {"Result": "0"}):
+    for tags in ({"Foo": 1}, {"Player2": "x"}, {"Result": "2"}, {"Result": "0 0"}, {"Result": "one"}):
         with pytest.raises(ValueError, match="tag '"):
             kumiki.write_record(state, tags)
     while not state.over:

@@ -326,8 +326,9 @@ def ratings_command(
     width = max([len(r.agent) for r in table] + [5])
     sys.stdout.write(f"{'agent':<{width}}  rating   95% interval      games\n")
     for r in table:
-        interval = f"[{r.low:6.0f}, {r.high:6.0f}]" if math.isfinite(r.low) else "no interval     "
-        sys.stdout.write(f"{r.agent:<{width}}  {r.rating:6.0f}   {interval}  {r.games:6d}\n")
+        # round() before formatting: a bound of -0.4 reads 0, not "-0"
+        interval = f"[{round(r.low):6d}, {round(r.high):6d}]" if math.isfinite(r.low) else "no interval     "
+        sys.stdout.write(f"{r.agent:<{width}}  {round(r.rating):6d}   {interval}  {r.games:6d}\n")
     if any(not math.isfinite(r.low) for r in table):
         units = "game seeds" if results.study.chance else "seed blocks"
         sys.stderr.write(f"note: no interval: every resample of the {units} gave the same rating (see the report)\n")

@@ -62,6 +62,19 @@ def test_ratings_as_text_and_json(finished: Path, run: CliRunner) -> None:
     assert code == 0 and out.splitlines()[0].startswith("agent") and "greedy" in out.splitlines()[1]
 
 
+def test_ratings_as_text_never_print_minus_zero(
+    finished: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bound just below zero is a whole 0 in the text table, as in the report, not "-0"."""
+    from kumiki.arena.ratings import Rating
+
+    table = [Rating("greedy", 12.6, -0.4, 25.2, 16), Rating("random", -0.3, -30.5, 0.2, 16)]
+    monkeypatch.setattr(arena.Results, "ratings", lambda self, resamples=200: table)
+    code, out, _ = run("arena", "ratings", finished)
+    assert code == 0 and "-0" not in out
+    assert [line.split()[1:4] for line in out.splitlines()[1:]] == [["13", "[", "0,"], ["0", "[", "-30,"]]
+
+
 def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRunner) -> None:
     code, out, err = run("arena", "report", finished)
     assert code == 0, err

@@ -112,3 +112,18 @@ def test_a_computer_seat_is_named_once_in_the_record(client: TestClient) -> None
     game = create(client, [{"kind": "agent", "level": "easy"}, {"kind": "agent", "agent": "greedy"}], seed=2)
     text = client.get(f"/api/games/{game['id']}/record").text
     assert '[Player0 "easy computer"]' in text and '[Player1 "greedy computer"]' in text  # not "… (easy)"
+
+
+def test_an_imported_record_gives_back_its_own_event_and_date(client: TestClient) -> None:
+    """The server writes an imported game's record again: the Event and Date it came with are kept, not replaced
+    by the server's own Event (a record imported without them gets the server's)."""
+    finished = _recorded_game(200)
+    text = kumiki.write_record(finished, {"Event": 'Club "night" 12', "Date": "2026.11.27", "Player0": "ann"})
+    answer = client.post("/api/records", content=text).json()
+    exported = client.get(f"/api/games/{answer['id']}/record").text
+    assert '[Event "Club \\"night\\" 12"]' in exported and '[Date "2026.11.27"]' in exported
+    assert "kumiki web game" not in exported
+    _game, state = kumiki.read_record(exported)
+    assert state.to_json() == finished.to_json()
+    bare = client.post("/api/records", content=kumiki.write_record(finished)).json()
+    assert f'[Event "kumiki web game {bare["id"]}"]' in client.get(f"/api/games/{bare['id']}/record").text

@@ -450,7 +450,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append("<h2>Ratings</h2><table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
             parts.append(
-                f"<tr><td>{esc(r['agent'])}</td><td class='n'>{r['rating']:.0f}</td>"
+                f"<tr><td>{esc(r['agent'])}</td><td class='n'>{round(r['rating'])}</td>"
                 f"<td class='n'>{_elo_interval(r['low'], r['high'])}</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")

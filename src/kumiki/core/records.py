@@ -199,6 +199,11 @@ def _claimed_winners(text: str) -> list[int]:
     return sorted(int(part) for part in parts)
 
 
+def _seats(claimed: list[int], players: int) -> bool:
+    """Whether a Result's winners are distinct seats of the game."""
+    return len(set(claimed)) == len(claimed) and all(0 <= seat < players for seat in claimed)
+
+
 def _check_result(record: Record, state: State, resigned: int | None) -> None:
     if "Result" not in record.tags:
         return
@@ -216,14 +221,18 @@ def _check_result(record: Record, state: State, resigned: int | None) -> None:
     try:
         claimed = _claimed_winners(text)
     except ValueError:
+        claimed = [-1]  # not whole numbers: refused below with the same words as a seat that is not there
+    if not _seats(claimed, state.game.players):
         raise RecordError(
-            f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces, or *", line
-        ) from None
-    if not state.over and resigned is None:
-        raise RecordError(
-            f"line {line}: the record is truncated: [Result] says the game ended, but it goes on after the last move",
+            f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces "
+            f"(seats 0…{state.game.players - 1}), or *",
             line,
         )
+    if not state.over and resigned is None:
+        # CONTRACT.md's own example record gives [Result "1"] after three moves of a game that goes on: a result
+        # decided off the board (adjudicated, abandoned, agreed) is the record's word, not the rules'. The position
+        # stays as the moves leave it; only a result the rules did reach must agree with the tag (below).
+        return
     winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
     if claimed != sorted(winners):
         actual = " ".join(map(str, winners))
@@ -302,6 +311,20 @@ def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
     return seat
 
 
+def _off_board_result(given: str, players: int) -> str:
+    """A writer's Result for a game the moves leave unfinished, as read_record reads it back (sorted seats);
+    ValueError unless it is distinct seats of the game."""
+    try:
+        claimed = _claimed_winners(given)
+    except ValueError:
+        claimed = [-1]
+    if not _seats(claimed, players):
+        raise ValueError(
+            f"tag 'Result': the winners' indexes separated by spaces (seats 0…{players - 1}), or *, not {given!r}"
+        )
+    return " ".join(map(str, claimed))
+
+
 def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …).
 
@@ -334,11 +357,10 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     actual = " ".join(map(str, state.winners() if resigned is None else forfeit_winners(state, resigned)))
     if "Result" in extra:
         given = str(extra["Result"]).strip()
-        if not ended and given in _UNFINISHED:  # "*" (or "") for a game that goes on, as read_record takes it
-            extra["Result"] = given
-        elif not ended or sorted(given.split()) != sorted(actual.split()):
-            wanted = f'"{actual}"' if ended else "none: the game is not over"
-            raise ValueError(f"tag 'Result' must be the game's result ({wanted}), not {extra['Result']!r}")
+        if not ended:  # "*" (or ""), or a result decided off the board, as CONTRACT.md's example record gives one
+            extra["Result"] = given if given in _UNFINISHED else _off_board_result(given, game.players)
+        elif sorted(given.split()) != sorted(actual.split()):
+            raise ValueError(f"tag 'Result' must be the game's result (\"{actual}\"), not {extra['Result']!r}")
     elif ended:  # an unfinished game has no result: no tag (not "*", no index list)
         extra["Result"] = actual
     extra.setdefault("Generator", generator())

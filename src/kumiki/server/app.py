@@ -411,7 +411,8 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     )
     if resigned is not None:  # as Room.resign stores it: over, nobody to move, every other side the winners
         row.status, row.to_move, row.winners = "over", None, forfeit_winners(final, resigned)
-    storage.create_game(row, moves, resigned)
+    kept = {name: _tag_text(tags[name]) for name in KEPT_TAGS if _tag_text(tags.get(name, ""))}
+    storage.create_game(row, moves, resigned, kept)
     return {"id": game_id, "replay": f"/replay/{game_id}"}
 
 
@@ -438,6 +439,14 @@ def _agent_tag(name: str, level: str | None) -> str:
     """A computer seat in a record: its name, and its level unless the name says it ("easy computer", not "easy
     computer (easy)")."""
     return name if not level or level in name.split() else f"{name} ({level})"
+
+
+KEPT_TAGS = ("Event", "Date")  # an imported record's own, given back in its record (the server writes the rest)
+
+
+def _tag_text(value: str) -> str:
+    """A record's tag as stored: its printable characters only (PostgreSQL refuses NUL in text)."""
+    return "".join(ch for ch in value if ch.isprintable()).strip()
 
 
 def _record_name(tag: str | None, seat: int) -> str:
@@ -615,7 +624,9 @@ def create_app(
             # a resignation is no rule: [Resigned] says who gave the game up, and the Result is every other side
             ended = {} if room.resigned is None else {RESIGNED: room.resigned}
             try:
-                text = write_record(room.state, {"Event": f"kumiki web game {game_id}", **tags, **ended})
+                kept = hub.storage.record_tags(game_id) if room.row.imported else {}
+                event = {"Event": f"kumiki web game {game_id}", **kept}
+                text = write_record(room.state, {**event, **tags, **ended})
             except ValueError as error:  # a game stored before its options were checked for one line
                 raise BadRequest(f"this game has no record: {one_line(error)}", 409) from None
             if room.resigned is not None:  # and a comment after the last move says it to a reader

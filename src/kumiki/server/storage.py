@@ -11,7 +11,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,14 @@ chosen_seeds_table = Table(
     # a game whose creator chose the seed of its chance (the deal, the draws): the creator may know what is to come,
     # so the lobby and the table say so (a table of its own: an older database keeps working, create_all adds it)
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+)
+
+record_tags_table = Table(
+    "record_tags",
+    metadata,
+    # an imported record's own Event and Date, given back in its record (a table of its own, as chosen_seeds)
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("tags", JSON, nullable=False),
 )
 
 moves_table = Table(
@@ -247,9 +255,14 @@ class Storage:
     # ------------------------------------------------------------------ writes
 
     def create_game(
-        self, row: GameRow, moves: Sequence[tuple[int | None, str]] = (), resigned: int | None = None
+        self,
+        row: GameRow,
+        moves: Sequence[tuple[int | None, str]] = (),
+        resigned: int | None = None,
+        tags: Mapping[str, str] | None = None,
     ) -> None:
-        """Store a new game with its seats, and (an imported record) its moves and the seat that resigned it."""
+        """Store a new game with its seats, and (an imported record) its moves, the seat that resigned it and the
+        record's informational tags."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values({c.name: getattr(row, c.name) for c in games_table.c}))
@@ -269,6 +282,8 @@ class Storage:
                 conn.execute(insert(resignations_table).values(game_id=row.id, seat=resigned, time=now))
             if row.seed_chosen:
                 conn.execute(insert(chosen_seeds_table).values(game_id=row.id))
+            if tags:
+                conn.execute(insert(record_tags_table).values(game_id=row.id, tags=dict(tags)))
 
     def add_move(self, game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
         """Store move number ``ply`` and the game's new status in one transaction; returns its time."""
@@ -388,6 +403,13 @@ class Storage:
             query = select(resignations_table.c.seat).where(resignations_table.c.game_id == game_id)
             found = conn.execute(query).first()
             return None if found is None else int(found[0])
+
+    def record_tags(self, game_id: str) -> dict[str, str]:
+        """The informational tags an imported record came with (empty for a game played here)."""
+        with self.engine.connect() as conn:
+            query = select(record_tags_table.c.tags).where(record_tags_table.c.game_id == game_id)
+            found = conn.execute(query).first()
+            return {} if found is None else {str(k): str(v) for k, v in found[0].items()}
 
     def move_time(self, game_id: str, ply: int) -> float | None:
         """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""
