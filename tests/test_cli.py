@@ -241,6 +241,22 @@ def test_play_save_into_a_missing_folder_fails_before_the_game(cli, tmp_path: Pa
     assert "plays" not in out
 
 
+def test_play_save_onto_an_existing_record_is_refused_and_keeps_it(cli: CliRunner, tmp_path: Path) -> None:
+    """--save wrote the new game's record over an earlier one of the same name before the first move."""
+    target = tmp_path / "game.kmk"
+    earlier = '[Game "kuzushi"]\n[Players "2"]\n\nB 1,0\n'
+    target.write_text(earlier, encoding="utf-8")
+    code, out, err = cli("play", "--seat", "1=random", "--save", target, stdin="quit\n")
+    assert_one_line_error(code, err, "holds something already")
+    assert "plays" not in out
+    assert target.read_text(encoding="utf-8") == earlier
+    empty = tmp_path / "empty.kmk"  # an empty file holds nothing to lose: it is written as before
+    empty.touch()
+    code, _, err = cli("play", "--seat", "0=random:seed=1", "--seat", "1=random:seed=2", "--save", empty)
+    assert code == 0, err
+    assert kumiki.read_record(empty.read_text(encoding="utf-8"))[1].over
+
+
 # ------------------------------------------------------------------------------------------------ listings
 
 

@@ -299,6 +299,15 @@ def test_a_tag_value_with_a_line_break_is_refused_when_written(value: str) -> No
         kumiki.write_record(state, {"Event": value})
 
 
+def test_write_record_given_no_state_or_tags_that_are_no_mapping_says_so() -> None:
+    """A caller's slip was an AttributeError ('NoneType' object has no attribute 'game') or a TypeError from dict()."""
+    state = kumiki.load_game("kuzushi").new_state()
+    with pytest.raises(ValueError, match="writes a game's State, not a NoneType"):
+        kumiki.write_record(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"tags: a mapping of tag name to value.*not a list"):
+        kumiki.write_record(state, [("Event", "x")])  # type: ignore[arg-type]
+
+
 def test_a_record_that_begins_with_a_byte_order_mark_is_read() -> None:
     game = kumiki.load_game("kuzushi", size=4)
     state = game.new_state()

@@ -14,11 +14,16 @@ from kumiki.games.towerbrix.agents import (
     AnyHand,
     HandModel,
     TeamKnowledge,
+    _carries,
+    _edits_to,
+    _sound,
     align,
     best_moves,
+    fewest_edits,
     lift_choice,
     next_edit,
     plan_edit,
+    plan_step,
     tower_key,
 )
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
@@ -275,6 +280,55 @@ def test_a_plan_moves_each_brick_once_where_it_can_and_puts_the_lifted_brick_bac
         assert len(edits) < 10
     assert len(edits) == 4 and edits[-1].startswith(hold)  # each brick moved once, the lifted one last
     assert {i: b.box for i, b in tower.items()} == {i: b.box for i, b in target.items()}
+
+
+# Repairs played in seeded benchmark rounds (seeds 49 and 9 of bench.towerbrix_team): the tower on the table, the
+# repair's tower, and how many edits lift_choice's plan took there.
+_REPAIRS = (
+    (
+        "B1 x -1,-4.5;B2 y -0.5,-3.5;P1 z -2,-2.5;P2 z -3,-3;Y1 z -2,-3.5;R1 z -0.5,-2.5;R2 z -1,-4;Y2 y -2,-3.5",
+        "B1 x -1,-4.5;B2 y -0.5,-3.5;P1 z -2,-2.5;R1 z 0,-4;Y1 x -1,-3;P2 z 0,-3;Y2 z -1.5,-2.5;R2 z 0,-3",
+        10,
+    ),
+    (
+        "P2 z 1,-1;R2 z -0.5,-1;Y1 z 0,0;P1 z -0.5,-0.5;Y2 y 0.5,-1.5;B1 z 0.5,-0.5;B2 x 0,-1.5;R1 z -0.5,-1",
+        "P1 z 0,0.5;P2 z -1.5,-1.5;R2 z -0.5,-1;Y1 z -1,0;Y2 z -2,-0.5;B1 x -1,0;B2 x -1.5,-1;R1 z -0.5,-0.5",
+        14,
+    ),
+)
+
+
+def _replay_plan(current: dict[str, Brick], edits: list[str]) -> dict[str, Brick]:
+    """Play a plan's edits, checking that each moves a brick that carries nothing and that no tower before the
+    last is sound (the others would read it as "my cards hold here")."""
+    tower = dict(current)
+    for index, edit in enumerate(edits):
+        if index:
+            assert not _sound("green", list(tower.values())), edits[:index]
+        brick = parse_towerbrix_move(edit).brick
+        assert brick not in tower or not _carries(tower, tower[brick]), edit
+        _play_edit(tower, edit)
+    return tower
+
+
+@pytest.mark.parametrize("case", range(len(_REPAIRS)))
+def test_the_fewest_edits_reach_the_same_tower_and_never_more_than_the_lifted_plan(case: int) -> None:
+    start, end, before = _REPAIRS[case]
+    current, target = lowered(start.split(";")), list(lowered(end.split(";")).values())
+    found = _edits_to(current, target, lift=True)
+    assert found is not None and found[0] == before
+    edits = fewest_edits(current, target, "green")
+    assert edits is not None and len(edits) <= found[0]
+    tower = _replay_plan(current, edits)
+    assert {i: b.box for i, b in tower.items()} == {b.id: b.box for b in target}
+    assert fewest_edits(current, target, "green", cap=len(edits) - 1) is None  # the fewest
+    # followed turn by turn (as a teammate does, one edit a turn) it takes as many edits and gets there
+    tower, steps = dict(current), 0
+    while (edit := plan_step(tower, target, None, "green")) is not None:
+        _play_edit(tower, edit)
+        steps += 1
+        assert steps <= len(edits)
+    assert steps == len(edits) and tower_key(tower.values()) == tower_key(target)
 
 
 def test_align_shifts_a_plan_onto_the_tower_and_swaps_same_coloured_bricks() -> None:

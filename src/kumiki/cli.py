@@ -211,6 +211,12 @@ def play(
         seats = build_seats(loaded.players, seat or [], view_for(loaded.name), loaded.name)
         if save is not None and save.is_dir():
             raise Failure(f"--save {save}: is a directory")
+        if save is not None and save.exists() and (not save.is_file() or save.stat().st_size > 0):
+            # The record is written at the start and after every move: an earlier game's record of the same name
+            # (a command run again from the shell's history) was replaced without a word, and a device such as
+            # /dev/null replaced by a file.
+            what = "holds something already (an earlier record?)" if save.is_file() else "is not a regular file"
+            raise Failure(f"--save {save}: {what}; give a new file's name, or remove it first")
         if seed is None and loaded.facts.chance:  # a game of chance records its seed, so that the record replays
             import secrets
 

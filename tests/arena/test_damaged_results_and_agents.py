@@ -88,6 +88,21 @@ def test_a_row_whose_options_are_none_of_the_studys_is_skipped_and_played_again(
     assert {r["index"]: r["winners"] for r in results.rows} == before  # the same game, replayed from its seed
 
 
+def test_a_row_whose_seats_name_an_agent_not_in_the_study_is_skipped_not_an_internal_error(
+    finished: Path, run: CliRunner
+) -> None:
+    """An agent renamed in games.jsonl by hand (or in study.toml after the run): ratings and report were an internal
+    error (KeyError: the ratings credit only the study's agents)."""
+    _rewrite(finished, lambda row: row.update(seats=["stranger", row["seats"][1]]), first_only=True)
+    for command in ("ratings", "report"):
+        code, _, err = run("arena", command, finished)
+        assert code == 0, err
+        assert "skipped 1 row(s) whose seats name an agent the study does not have" in err
+    code, out, err = run("arena", "ratings", finished, "--json")
+    assert code == 0, err
+    assert sorted(entry["agent"] for entry in json.loads(out)) == ["greedy", "random"]
+
+
 def test_a_last_game_without_its_line_end_is_read_and_kept_by_a_resume(finished: Path, run: CliRunner) -> None:
     games = finished / GAMES_FILE
     text = games.read_text()

@@ -124,6 +124,14 @@ def test_bad_actions_are_one_line_value_errors(name: str) -> None:
             decode(game, bad, state)  # type: ignore[arg-type]
 
 
+def test_a_game_given_by_name_is_a_value_error_that_says_load_game() -> None:
+    """The adapters take a game's name; encode and decode given one were an AttributeError ('str' ... 'encoding')."""
+    with pytest.raises(ValueError, match=r"\(kumiki\.load_game\('kuzushi', \.\.\.\)\), not a str"):
+        decode("kuzushi", 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="take a Game with its options"):
+        encode("kuzushi", "B 1,0")  # type: ignore[arg-type]
+
+
 def test_kozo_actions_are_drops_read_in_the_position() -> None:
     game = kumiki.load_game("kozo")
     assert game.encoding.needs_state

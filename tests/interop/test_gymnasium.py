@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium", reason="the pettingzoo extra (with Gymnasium) is not installed")
-from gymnasium.utils.env_checker import check_env
+import kumiki
 
-from kumiki.interop.gymnasium import make
+gymnasium = pytest.importorskip("gymnasium", reason="the pettingzoo extra (with Gymnasium) is not installed")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from kumiki.interop.gymnasium import env_id, make  # noqa: E402
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("kuzushi", {"seat": 1}),
@@ -24,10 +26,25 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("name", "options"), CASES)
 def test_gymnasium_env_checker_passes(name: str, options: dict[str, Any]) -> None:
+    """Made through the registry, the environment has a spec, so the checker also tries every render mode."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # any warning of the checker fails the test ...
-        warnings.filterwarnings("ignore", message=".*environment not having a spec.*")  # ... but this (no registry)
-        check_env(make(name, **options))
+        warnings.simplefilter("error")  # any warning of the checker fails the test
+        check_env(gymnasium.make(env_id(name), **options).unwrapped)
+
+
+def test_gymnasium_make_knows_every_game_by_its_id() -> None:
+    """There was no id: gymnasium.make raised NamespaceNotFound, and check_env warned that it could not test the
+    render modes of an environment without a spec."""
+    assert [env_id(name) in gymnasium.registry for name in kumiki.games()] == [True] * 4
+    environment = gymnasium.make("kumiki/kuzushi-v0", opponents=["greedy"], seat=1, size=4)
+    assert environment.spec is not None and environment.spec.id == "kumiki/kuzushi-v0"
+    assert environment.unwrapped.game.options["size"] == 4 and environment.unwrapped.seat == 1
+    observation, _ = environment.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, done, _, _ = environment.step(action)
+    assert reward in (-1.0, 0.0, 1.0)
 
 
 def test_an_episode_against_greedy_and_its_reward() -> None:

@@ -619,3 +619,33 @@ def test_towerbrix_max_utility_is_the_best_score_a_game_can_reach(params: dict[s
         while not state.over:
             state.play(agent.choose(state))
         assert 0 < state.scores()[0] <= best
+
+
+@pytest.mark.parametrize(
+    "move",
+    ["Y1 x 3,0", "Y2 x 2,0", "R1 x 10,10"],  # a placed brick moved; the second yellow; touching nothing
+)
+def test_an_action_not_among_legal_actions_is_refused(move: str) -> None:
+    """play() accepts these TowerBrix moves, which legal_actions() leaves out (PettingZoo and Gymnasium refuse them):
+    apply_action played them, so a loop or a search with a bug built towers no agent was offered."""
+    game = pyspiel.load_game("kumiki_towerbrix", {"rounds": 1})
+    kgame = game.kumiki_game
+    state = game.new_initial_state()
+    state.apply_action(kumiki.interop.encode(kgame, "Y1 z 0,0"))
+    state.apply_action(0)  # ok
+    action = kumiki.interop.encode(kgame, move)
+    assert action not in state.legal_actions()
+    with pytest.raises(kumiki.IllegalMove, match=r"is legal, but not among legal_moves\(\)"):
+        state.apply_action(action)
+    assert len(state.history()) == 2 and list(state.kumiki_state.bricks) == ["Y1"]
+
+
+def test_an_illegal_action_says_the_games_reason_and_one_out_of_range_its_range() -> None:
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    state = game.new_initial_state()
+    reason = r"^B -3,-3 is not a legal move now \(B -3,-3: not next to any tile\)$"
+    with pytest.raises(kumiki.IllegalMove, match=reason):
+        state.apply_action(0)
+    with pytest.raises(ValueError, match=r"^action 98 is out of range 0…97$"):
+        state.apply_action(98)
+    assert state.history() == []

@@ -39,8 +39,9 @@ def _option_key(options: Any) -> str:
 def read_rows(path: Path, study: Study | None = None) -> Read:
     """Every game of a games file. A line that is not a game (damaged by hand or by a disk) is skipped and named,
     never the end of the reading; a second row of a game already read (two runs into one folder) is skipped and
-    counted, so no game weighs twice; given the ``study``, so is a row whose options are none of its option sets
-    (edited by hand: the game could not even be loaded for the report)."""
+    counted, so no game weighs twice; given the ``study``, so is a row whose options are none of its option sets, or
+    whose seats name an agent it does not have (edited by hand: the game could not even be loaded for the report,
+    and the ratings have no such agent to credit)."""
     if not path.exists():
         return Read([], 0, [])
     if not path.is_file():
@@ -49,8 +50,9 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
     rows: list[dict[str, Any]] = []
     seen: set[int] = set()
     bad: list[int] = []
-    repeated = foreign = 0
+    repeated = foreign = strangers = 0
     allowed = None if study is None else {_option_key(options) for options in study.option_sets()}
+    agents = None if study is None else set(study.agents)
     complete = data.rfind(b"\n") + 1
     if data[complete:].strip() and is_game(_json(data[complete:])):
         complete = len(data)  # a whole game whose line end is missing (an editor, a copy): a game, not a torn line
@@ -68,6 +70,9 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
         if allowed is not None and _option_key(row["options"]) not in allowed:
             foreign += 1
             continue
+        if agents is not None and not agents.issuperset(row["seats"]):
+            strangers += 1
+            continue
         seen.add(index)
         rows.append(row)
     skipped = []
@@ -78,6 +83,8 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
         skipped.append(f"{path.name}: skipped {repeated} repeated row(s) of games already read")
     if foreign:
         skipped.append(f"{path.name}: skipped {foreign} row(s) whose options are none of the study's")
+    if strangers:
+        skipped.append(f"{path.name}: skipped {strangers} row(s) whose seats name an agent the study does not have")
     return Read(rows, complete, skipped)
 
 

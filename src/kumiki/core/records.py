@@ -332,6 +332,12 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     its own); reading does not need it. ``Resigned`` (a seat) says that seat gave the game up after the last move:
     the record's ``Result`` is then every seat not on its side (``core.game.forfeit_winners``).
     """
+    if not isinstance(state, State):  # a caller's slip, said as the API says every other bad argument
+        raise ValueError(f"write_record writes a game's State, not a {type(state).__name__}")
+    if tags is not None and not isinstance(tags, Mapping):
+        raise ValueError(
+            f"tags: a mapping of tag name to value, such as {{'Event': 'club night'}}, not a {type(tags).__name__}"
+        )
     game = state.game
     lines = [f'[Game "{game.name}"]', f'[Players "{game.players}"]']
     if state.seed is not None:

@@ -14,6 +14,7 @@ def encode(game: Game, move: Move | str) -> int:
     """The action of ``move`` (or of its notation) in ``game``: an int in ``0 … game.num_actions-1``.
 
     ValueError when the move has no action (e.g. a TowerBrix corner beyond the encoded window)."""
+    _require_game(game)
     if isinstance(move, str):
         move = game.parse_move(move)
     return game.encoding.encode(move)
@@ -22,7 +23,16 @@ def encode(game: Game, move: Move | str) -> int:
 def decode(game: Game, action: int, state: State | None = None) -> Move:
     """The move of ``action`` in ``game``. Kozo's actions are drops whose levels follow from the tower: pass the
     ``state`` they are played in (``game.encoding.needs_state``; without it, the drop on the empty ring)."""
+    _require_game(game)
     return game.encoding.decode(action, state)
+
+
+def _require_game(game: object) -> None:
+    """ValueError for a game given by name: the adapters take names (``pettingzoo.env("kuzushi")``), so a name is the
+    likely slip here, and it failed deep inside as an AttributeError. The encoding depends on the game's options."""
+    if not isinstance(game, Game):
+        hint = f"kumiki.load_game({game!r}, ...)" if isinstance(game, str) else "kumiki.load_game(name, ...)"
+        raise ValueError(f"encode and decode take a Game with its options ({hint}), not a {type(game).__name__}")
 
 
 __all__ = ["decode", "encode"]

@@ -26,7 +26,7 @@ from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent, other_game
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
-from kumiki.core.registry import load_game
+from kumiki.core.registry import games, load_game
 from kumiki.interop.refusal import refusal
 from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
 from kumiki.interop.utility import ILLEGAL_RETURN, utilities
@@ -174,3 +174,22 @@ def make(
 ) -> KumikiGymEnv:
     """The Gymnasium environment of ``game`` (with its options) played from ``seat`` against ``opponents``."""
     return KumikiGymEnv(game, opponents=opponents, seat=seat, render_mode=render_mode, **options)
+
+
+def env_id(game: str) -> str:
+    """The id ``gymnasium.make`` knows ``game`` by: ``kumiki/<game>-v0``."""
+    return f"kumiki/{game}-v0"
+
+
+def register() -> None:
+    """Register ``kumiki/<game>-v0`` for every game with Gymnasium (done when this module is imported), so that
+    ``gymnasium.make("kumiki/kuzushi-v0", size=4)`` works, as does ``check_env``'s check of the render modes, which
+    needs the spec a registered environment has."""
+    for name in games():
+        if env_id(name) not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id(name), entry_point="kumiki.interop.gymnasium:KumikiGymEnv", kwargs={"game": name}
+            )
+
+
+register()

@@ -19,6 +19,7 @@ the fixed encoding of ``kumiki.interop.encode``. Needs the extra: ``pip install 
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, Move, State
 from kumiki.core.options import Option
 from kumiki.core.registry import game_class, load_game
+from kumiki.interop.refusal import refusal
 from kumiki.interop.utility import utilities, utility_range
 
 try:
@@ -150,15 +152,29 @@ def _game_type(kgame: Game) -> Any:
 
 class _Held:
     """The Kumiki state inside a pyspiel state. OpenSpiel clones a Python state by deep-copying its attributes;
-    this copies the position with ``state.copy()`` and shares the game (its tables are read-only)."""
+    this copies the position with ``state.copy()`` and shares the game (its tables are read-only).
 
-    __slots__ = ("state",)
+    It also keeps the mover's legal actions of the position last asked for, ``(moves played, actions)``, so that
+    ``apply_action`` checks an action against them without listing them again (a search asks for them, then
+    applies one to a clone, which shares the list: it is never changed)."""
 
-    def __init__(self, state: State) -> None:
+    __slots__ = ("_legal", "state")
+
+    def __init__(self, state: State, legal: tuple[int, list[int]] | None = None) -> None:
         self.state = state
+        self._legal = legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.copy())
+        return _Held(self.state.copy(), self._legal)
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to move (ascending), listed once a position."""
+        state = self.state
+        ply = len(state.history)
+        legal = self._legal
+        if legal is None or legal[0] != ply:
+            legal = self._legal = (ply, state.game.encoding.legal_actions(state))
+        return legal[1]
 
 
 class KumikiGame(pyspiel.Game):  # type: ignore[misc]
@@ -274,13 +290,21 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         state = self._held.state
         if state.over or player != state.to_move:
             return []
-        return state.game.encoding.legal_actions(state)
+        return self._held.legal_actions()
 
     def _apply_action(self, action: int) -> None:
+        """Play ``action`` if it is among ``legal_actions()``, else raise IllegalMove saying why. ``play()`` alone
+        would take some TowerBrix actions the list leaves out (a brick moved in one edit, a placement touching no
+        brick, ``time``), which PettingZoo and Gymnasium refuse: the same actions are legal in every adapter."""
         state = self._held.state
         if state.over:  # before decoding: an action read on a finished board can fail as another move (Kozo)
             raise IllegalMove(f"action {action}: the game is over")
-        state.play(state.game.encoding.decode(action, state))
+        legal = self._held.legal_actions()
+        at = bisect_left(legal, action)
+        if at == len(legal) or legal[at] != action:
+            state.game.encoding.check_action(action)  # out of range: the one-line ValueError decode gives
+            raise IllegalMove(refusal(state, action))
+        state.play_unchecked(state.game.encoding.decode(action, state))  # the list has checked it
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._held.state

@@ -23,8 +23,8 @@ def refusal(state: State, action: int, player: int | None = None) -> str:
     trial = state.copy()
     try:
         trial.play(move, player=player)
-    except IllegalMove:
-        return f"{move} is not a legal move now"
+    except IllegalMove as error:  # the game's own reason, as play() gives it
+        return f"{move} is not a legal move now ({error})"
     return (
         f"{move} is legal, but not among legal_moves() (the game's action space: for TowerBrix its placement "
         "space, docs/rules/towerbrix.md), so its action is masked"

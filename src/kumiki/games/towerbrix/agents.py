@@ -10,6 +10,7 @@ described in docs/towerbrix-solver.md. The solo agent's way from the tower on th
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Container, Iterable, Mapping, Sequence
@@ -480,6 +481,105 @@ def plan_edit(current: Mapping[str, Brick], target: Sequence[Brick], hold: str |
     return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}" if above else None
 
 
+def fewest_edits(current: Mapping[str, Brick], target: Sequence[Brick], deck: str, cap: int = 24) -> list[str] | None:
+    """The shortest sequence of edits (notation) from ``current`` to ``target`` whose towers before the last are
+    none of them sound (so the others wait until it is done, as they do while a lifted brick is off the table), or
+    None if there is none within ``cap`` edits. Each brick is only ever where it is now, where ``target`` puts it
+    or off the table; a brick moves only when it carries nothing (an A* search: every brick not yet in its place
+    needs an edit)."""
+    goal = {b.id: b for b in target}
+    ids = sorted(set(current) | set(goal))
+    spots = [(current.get(i), goal.get(i)) for i in ids]  # (now, wanted); off the table: None
+    spots = [(None, b) if a is not None and b is not None and _same(a, b) else (a, b) for a, b in spots]
+    start = tuple(0 if a is not None else 1 if i in current else 2 for i, (a, _) in zip(ids, spots, strict=True))
+    end = tuple(1 if b is not None else 2 for _, b in spots)
+
+    def bricks(state: tuple[int, ...]) -> dict[str, Brick]:
+        out: dict[str, Brick] = {}
+        for i, (now, want), code in zip(ids, spots, state, strict=True):
+            brick = now if code == 0 else want if code == 1 else None
+            if brick is not None:
+                out[i] = brick
+        return out
+
+    def away(state: tuple[int, ...]) -> int:
+        return sum(code != want for code, want in zip(state, end, strict=True))
+
+    sound: dict[tuple[int, ...], bool] = {}
+    frontier: list[tuple[int, int, tuple[int, ...]]] = [(away(start), 0, start)]
+    paths: dict[tuple[int, ...], tuple[tuple[int, ...] | None, str]] = {start: (None, "")}
+    costs = {start: 0}
+    while frontier:
+        _, cost, state = heapq.heappop(frontier)
+        cost = -cost
+        if state == end:
+            edits: list[str] = []
+            while paths[state][0] is not None:
+                before, edit = paths[state]
+                edits.append(edit)
+                state = before  # type: ignore[assignment]
+            return edits[::-1]
+        if cost > costs.get(state, cost) or cost + away(state) > cap:
+            continue
+        tower = bricks(state)
+        for k, i in enumerate(ids):
+            code = state[k]
+            if code != 2 and _carries(tower, tower[i]):
+                continue
+            rest = {j: b for j, b in tower.items() if j != i}
+            for new in (2, 1, 0):
+                spot = spots[k][new] if new < 2 else None
+                if new == code or (new < 2 and spot is None):
+                    continue
+                if spot is not None and not _same(place(rest, i, spot.axis, spot.box[0], spot.box[1]), spot):
+                    continue
+                after = (*state[:k], new, *state[k + 1 :])
+                if after != end:
+                    if after not in sound:
+                        sound[after] = _sound(deck, list(bricks(after).values()))
+                    if sound[after]:
+                        continue
+                if cost + 1 < costs.get(after, cap + 1):  # ties: deeper first, then by state (whatever the cap)
+                    costs[after] = cost + 1
+                    paths[after] = (state, f"-{i}" if spot is None else _edit(spot))
+                    heapq.heappush(frontier, (cost + 1 + away(after), -cost - 1, after))
+    return None
+
+
+def _plan_path(
+    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str, cap: int = 24
+) -> list[str] | None:
+    """The edits :func:`plan_edit` plays from ``current`` to ``target`` (``hold`` put back last), or None if they do
+    not get there within ``cap`` edits or leave a sound tower before the last (the others would read it)."""
+    tower, edits = dict(current), list[str]()
+    goal = {b.id: b for b in target}
+    while len(edits) <= cap:
+        edit = plan_edit(tower, target, hold)
+        if edit is None:
+            return edits if _same_tower(tower, goal) else None
+        if edits and _sound(deck, list(tower.values())):
+            return None
+        tower = _after(tower, edit)
+        edits.append(edit)
+    return None
+
+
+def _reaches(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str) -> bool:
+    """Whether :func:`plan_step` gets from ``current`` to ``target``."""
+    return _plan_length(current, target, hold) is not None or fewest_edits(current, target, deck) is not None
+
+
+def plan_step(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str) -> str | None:
+    """The next edit of a plan from ``current`` to ``target``: :func:`plan_edit`'s (``hold`` put back last) unless
+    :func:`fewest_edits` gets there in fewer edits, none of its towers before the last sound. A function of the
+    towers alone, so a rebuilt memory makes the same edits (see :meth:`TeammateAgent._resume`)."""
+    old = _plan_path(current, target, hold, deck)
+    better = fewest_edits(current, target, deck, len(old) - 1 if old is not None else 24)
+    if better:
+        return better[0]
+    return plan_edit(current, target, hold)
+
+
 def best_moves(
     cards: Sequence[Any],
     deck: str,
@@ -773,10 +873,10 @@ class TeammateAgent(Agent):
             if (
                 same
                 and target is not None
-                and all(plan_edit(before, target, hold) == move for before, move in followed[1:])
+                and all(plan_step(before, target, hold, deck) == move for before, move in followed[1:])
             ):
-                edit = plan_edit(current, target, hold) if target else None
-                if edit is not None and target and _plan_length(current, target, hold) is not None:
+                edit = plan_step(current, target, hold, deck) if target else None
+                if edit is not None and target and _reaches(current, target, hold, deck):
                     return edit  # (a plan that never gets there, e.g. a brick put on and off, is made again)
         self._target, self._hold = None, None
         tries = [(list(current.values()), 1), (None, REPAIR_FACTOR)]  # from the tower, else a new tower aligned
@@ -789,7 +889,7 @@ class TeammateAgent(Agent):
             for hold in dict.fromkeys((held, None)):  # the lifted brick last if the plan allows it
                 if _plan_length(current, plan, hold) is not None:
                     self._target, self._hold = plan, hold
-                    return plan_edit(current, plan, hold)
+                    return plan_step(current, plan, hold, deck)
         return None
 
     def _observe(
@@ -894,7 +994,7 @@ class TeammateAgent(Agent):
             edit = self._resume(cards, deck, current)
             if edit is not None:
                 return edit
-        edit = plan_edit(current, self._target, self._hold) if self._edited and self._target else None
+        edit = plan_step(current, self._target, self._hold, deck) if self._edited and self._target else None
         if edit is None:
             self._hold = None
             steps = self.options["iterations"] * (BUILD_FACTOR if not current else 1)
@@ -907,7 +1007,7 @@ class TeammateAgent(Agent):
         if edit is None:  # no plan reaches a sound tower from here: start afresh
             plan, _ = self._solve(cards, deck, None, self.options["iterations"])
             self._target = align(plan, current)
-            edit = plan_edit(current, self._target) if self._target else None
+            edit = plan_step(current, self._target, None, deck) if self._target else None
         return edit
 
     def _repair(
@@ -957,8 +1057,15 @@ class TeammateAgent(Agent):
             _, edit, chosen, hold = fallback
             if chosen is None:
                 return edit
-            self._target = chosen
-            self._hold = hold
+            self._target, self._hold = chosen, hold
+            if hold is not None:
+                needed = _plan_length({k: v for k, v in current.items() if k != hold}, chosen, hold, 1)
+            else:
+                needed = _plan_length(current, chosen, None)
+            edits = fewest_edits(current, chosen, deck, (needed or 25) - 1)
+            if edits:  # the same tower, in fewer edits
+                self._hold = edits[0][1:] if edits[0].startswith("-") else None
+                return edits[0]
             return f"-{self._hold}" if self._hold else plan_edit(current, chosen)
         # Nothing makes all our cards hold within the edits left: the move that helps them most (the one case
         # where an edit to a sound tower does not mean "my cards hold here"), else any move off this tower.
