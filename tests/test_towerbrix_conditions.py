@@ -346,3 +346,15 @@ def test_the_documented_example_runs_and_the_documented_errors_are_the_real_ones
         with pytest.raises(ConditionError) as error:
             parse_rule(rule)
         assert str(error.value) == line
+
+
+def test_tower_of_builds_a_tower_once_for_the_same_bricks_in_a_row() -> None:
+    """The solver's cards and a teammate's value of the others' hands read the same tower: built once, and never
+    given for other bricks (or the same bricks in another order, whose bits would differ)."""
+    first = Tower.of(TOWER)
+    assert Tower.of(list(TOWER)) is first and first.ids == tuple(b.id for b in TOWER)
+    turned = Tower.of(TOWER[::-1])
+    assert turned is not first and turned.ids == tuple(b.id for b in TOWER[::-1])
+    assert turned.touch == Tower(TOWER[::-1]).touch
+    fewer = Tower.of(TOWER[:3])
+    assert fewer.n == 3 and Tower.of(TOWER) is not first and Tower.of(TOWER).touch == first.touch

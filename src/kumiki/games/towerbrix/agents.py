@@ -959,7 +959,7 @@ class TeammateAgent(Agent):
 
         def extra(bricks: Sequence[Brick]) -> float:
             penalty = 10.0 if tower_key(bricks) in bad else 0.0
-            return penalty - OTHERS_WEIGHT * know.expected(Facts(list(bricks)))
+            return penalty - OTHERS_WEIGHT * know.expected(Facts.of(bricks))
 
         closest: list[Brick] = []
         for scored in (extra, None) if retry else (extra,):

@@ -28,7 +28,7 @@ the cards checked against the same tower.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,9 @@ def _colour(brick: Any) -> str:
     if isinstance(colour, str) and colour in COLOURS:
         return colour
     return COLOUR_OF_LETTER[brick.id[0].upper()]
+
+
+_LAST_TOWER: list[Any] = [None, None]  # (bricks, their Tower): Tower.of's one-entry cache
 
 
 class Tower:
@@ -157,6 +160,16 @@ class Tower:
         self.top_min = self._extreme(self.tops, min)
         self.bottom_max = self._extreme(self.bottoms, max)
         self.bottom_min = self._extreme(self.bottoms, min)
+
+    @classmethod
+    def of(cls, bricks: Sequence[Any]) -> Tower:
+        """The Tower of ``bricks`` (in that order), built once when asked for the same bricks twice in a row: the
+        solver's cards and a teammate's value of the others' hands read each tower the search tries. Read-only:
+        a caller that changes a Tower builds its own."""
+        key = tuple(bricks)
+        if _LAST_TOWER[0] != key:
+            _LAST_TOWER[:] = [key, cls(key)]
+        return _LAST_TOWER[1]  # type: ignore[no-any-return]
 
     def _extreme(self, values: list[float], pick: Callable[[list[float]], float]) -> int:
         if not values:
@@ -514,7 +527,16 @@ class _Parser:
                     out |= 1 << i
             return out
 
-        return mask
+        def some(t: Tower) -> int:  # the commonest relation ("touches a red brick"), without a call a brick
+            related = getattr(t, name)
+            others = group(t)
+            out = 0
+            for i in range(t.n):
+                if related[i] & others & ~(1 << i):
+                    out |= 1 << i
+            return out
+
+        return some if kind == "some" else mask
 
 
 _MEASURES: dict[str, Callable[[Tower], float]] = {

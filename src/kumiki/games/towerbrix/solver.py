@@ -134,7 +134,7 @@ class _Checker:
     def held(self, bricks: Sequence[Brick]) -> int:
         """How many cards hold (the rule counts as one more card)."""
         # Cards with the fast form share one precomputation of the tower's facts; others check the bricks.
-        facts = Facts(list(bricks)) if self.cards and hasattr(self.cards[0], "check") else None
+        facts = Facts.of(bricks) if self.cards and hasattr(self.cards[0], "check") else None
         count = 0
         for card in self.cards:
             count += bool(card.check(facts) if facts is not None else card.holds(list(bricks)))
