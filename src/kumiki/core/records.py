@@ -199,9 +199,14 @@ def _claimed_winners(text: str) -> list[int]:
     return sorted(int(part) for part in parts)
 
 
-def _seats(claimed: list[int], players: int) -> bool:
-    """Whether a Result's winners are distinct seats of the game."""
-    return len(set(claimed)) == len(claimed) and all(0 <= seat < players for seat in claimed)
+def _result_seats(text: str, players: int) -> list[int] | None:
+    """A ``Result`` tag's winners, sorted, or None unless they are distinct seats of the game."""
+    try:
+        claimed = _claimed_winners(text)
+    except ValueError:
+        return None
+    distinct = len(set(claimed)) == len(claimed)
+    return claimed if distinct and all(0 <= seat < players for seat in claimed) else None
 
 
 def _check_result(record: Record, state: State, resigned: int | None) -> None:
@@ -218,11 +223,8 @@ def _check_result(record: Record, state: State, resigned: int | None) -> None:
                 f'line {line}: [Result "{text}"] says the game goes on, but the moves end it (result "{actual}")', line
             )
         return
-    try:
-        claimed = _claimed_winners(text)
-    except ValueError:
-        claimed = [-1]  # not whole numbers: refused below with the same words as a seat that is not there
-    if not _seats(claimed, state.game.players):
+    claimed = _result_seats(text, state.game.players)
+    if claimed is None:
         raise RecordError(
             f"line {line}: bad tag value [Result {quoted(text, 20)}]: winners' indexes separated by spaces "
             f"(seats 0…{state.game.players - 1}), or *",
@@ -314,11 +316,8 @@ def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
 def _off_board_result(given: str, players: int) -> str:
     """A writer's Result for a game the moves leave unfinished, as read_record reads it back (sorted seats);
     ValueError unless it is distinct seats of the game."""
-    try:
-        claimed = _claimed_winners(given)
-    except ValueError:
-        claimed = [-1]
-    if not _seats(claimed, players):
+    claimed = _result_seats(given, players)
+    if claimed is None:
         raise ValueError(
             f"tag 'Result': the winners' indexes separated by spaces (seats 0…{players - 1}), or *, not {given!r}"
         )

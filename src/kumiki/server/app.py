@@ -411,7 +411,7 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
     )
     if resigned is not None:  # as Room.resign stores it: over, nobody to move, every other side the winners
         row.status, row.to_move, row.winners = "over", None, forfeit_winners(final, resigned)
-    kept = {name: _tag_text(tags[name]) for name in KEPT_TAGS if _tag_text(tags.get(name, ""))}
+    kept = {name: text for name in KEPT_TAGS if (text := _tag_text(tags.get(name, "")))}
     storage.create_game(row, moves, resigned, kept)
     return {"id": game_id, "replay": f"/replay/{game_id}"}
 
@@ -452,7 +452,7 @@ def _tag_text(value: str) -> str:
 def _record_name(tag: str | None, seat: int) -> str:
     """A record's player tag as a seat's name: only its printable characters (no control character reaches the
     database or a page: PostgreSQL refuses NUL in text), at most MAX_NAME of them; "player N" when none is left."""
-    name = "".join(ch for ch in tag or "" if ch.isprintable()).strip()[:MAX_NAME].strip()
+    name = _tag_text(tag or "")[:MAX_NAME].strip()
     return name or f"player {seat + 1}"
 
 

@@ -382,15 +382,8 @@ def _plan_length(
 ) -> int | None:
     """``count`` + the edits :func:`plan_edit` takes from ``current`` to ``target`` with ``hold`` put back last;
     None if that does not get there within ``cap`` edits in all (e.g. the held brick's place is under another)."""
-    tower = dict(current)
-    goal = {b.id: b for b in target}
-    while count <= cap:
-        edit = plan_edit(tower, target, hold)
-        if edit is None:
-            return count if _same_tower(tower, goal) else None
-        tower = _after(tower, edit)
-        count += 1
-    return None
+    path = _plan_path(current, target, hold, None, cap - count)
+    return None if path is None else count + len(path)
 
 
 def align(plan: Sequence[Brick], current: Mapping[str, Brick]) -> list[Brick]:
@@ -547,17 +540,18 @@ def fewest_edits(current: Mapping[str, Brick], target: Sequence[Brick], deck: st
 
 
 def _plan_path(
-    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str, cap: int = 24
+    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str | None, cap: int = 24
 ) -> list[str] | None:
     """The edits :func:`plan_edit` plays from ``current`` to ``target`` (``hold`` put back last), or None if they do
-    not get there within ``cap`` edits or leave a sound tower before the last (the others would read it)."""
+    not get there within ``cap`` edits or (given the ``deck``) leave a sound tower before the last (the others
+    would read it)."""
     tower, edits = dict(current), list[str]()
     goal = {b.id: b for b in target}
     while len(edits) <= cap:
         edit = plan_edit(tower, target, hold)
         if edit is None:
             return edits if _same_tower(tower, goal) else None
-        if edits and _sound(deck, list(tower.values())):
+        if edits and deck is not None and _sound(deck, list(tower.values())):
             return None
         tower = _after(tower, edit)
         edits.append(edit)
@@ -634,13 +628,16 @@ def just_placed(state: State, player: int) -> str | None:
     return None if mover == player else last.brick or None
 
 
-def _moves(
-    current: Mapping[str, Brick], option: tuple[float, str, list[Brick] | None, str | None], brick: str | None
-) -> bool:
+# A repair option: (value, its single edit or "", the plan's tower or None, the brick the plan lifts first, the
+# plan's edits)
+RepairOption = tuple[float, str, list[Brick] | None, str | None, int]
+
+
+def _moves(current: Mapping[str, Brick], option: RepairOption, brick: str | None) -> bool:
     """Whether a repair option (a single edit, or a plan's tower) moves or takes away ``brick``."""
     if brick is None or brick not in current:
         return False
-    _, edit, plan, _ = option
+    _, edit, plan, _, _ = option
     if plan is None:
         return parse_towerbrix_move(edit).brick == brick
     goal = {b.id: b for b in plan}
@@ -1021,14 +1018,14 @@ class TeammateAgent(Agent):
         know = self._know
         assert know is not None
         wishes = self._wishes(cards)
-        fallback: tuple[float, str, list[Brick] | None, str | None] | None = None
+        fallback: RepairOption | None = None
         for wanted in wishes:
-            options: list[tuple[float, str, list[Brick] | None, str | None]] = []
+            options: list[RepairOption] = []
             single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1, keep=keep)
             if single is None and keep is not None:
                 single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1)
             if single is not None:
-                options.append((single[0], single[2], None, None))
+                options.append((single[0], single[2], None, None, 1))
             tries: list[tuple[list[Brick] | None, int]] = [(list(current.values()), 1)]
             if left >= FRESH_EDITS:  # a new tower, aligned with this one; at last with more effort
                 tries += [(None, REPAIR_FACTOR)] + ([(None, 2 * REPAIR_FACTOR)] if wanted is wishes[-1] else [])
@@ -1046,7 +1043,7 @@ class TeammateAgent(Agent):
                     continue
                 facts = Facts(plan)
                 value = len(wanted) + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST * moved - LIFT_COST * lift
-                options.append((value, "", plan, found[1]))
+                options.append((value, "", plan, found[1], found[0]))
                 break
             kept = [option for option in options if not _moves(current, option, keep)]
             if kept or (options and fallback is None):
@@ -1054,15 +1051,11 @@ class TeammateAgent(Agent):
             if kept:
                 break
         if fallback is not None:  # what keeps the brick just placed, else (our cards need it moved) the best
-            _, edit, chosen, hold = fallback
+            _, edit, chosen, hold, needed = fallback
             if chosen is None:
                 return edit
             self._target, self._hold = chosen, hold
-            if hold is not None:
-                needed = _plan_length({k: v for k, v in current.items() if k != hold}, chosen, hold, 1)
-            else:
-                needed = _plan_length(current, chosen, None)
-            edits = fewest_edits(current, chosen, deck, (needed or 25) - 1)
+            edits = fewest_edits(current, chosen, deck, needed - 1)
             if edits:  # the same tower, in fewer edits
                 self._hold = edits[0][1:] if edits[0].startswith("-") else None
                 return edits[0]
