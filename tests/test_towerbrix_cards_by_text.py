@@ -279,3 +279,19 @@ def test_every_card_means_what_its_text_says(deck: str, texts: dict[str, Callabl
             assert cards[card_id].check(tower) is expected, (card_id, [(b.id, b.axis, b.box) for b in bricks])
             met[card_id] += expected
     assert [c for c, n in met.items() if not 0 < n < 400] == [], met  # every card is tried both ways
+
+
+def test_a_card_s_one_or_a_means_at_least_one() -> None:
+    """ "One red brick touches both blue bricks" (G07) and its kin are met when a second brick does it too; "at least
+    two bricks lie directly on the gray brick or on red bricks" (P46) counts the bricks on either together (decisions
+    in docs/rules/towerbrix.md, "The condition language")."""
+    # Both red bricks lie across both blue bricks: each red touches and lies on both blues, each blue carries both reds.
+    bridge = built(["B1 x 0,0", "B2 x 0,1", "R1 y 0,0", "R2 y 1,0", "G z 3,0"])
+    tower = Tower(bridge)
+    green = {card.id: card for card in load_deck("green")}
+    pink = {card.id: card for card in load_deck("pink")}
+    assert all(green[c].check(tower) for c in ("G07", "G28"))
+    assert all(pink[c].check(tower) for c in ("P12", "P34"))
+    # One brick lies on the gray brick and one on a red brick: two bricks, though neither gray nor red carries two.
+    split = Tower(built(["G x 0,0", "R1 x 0,1", "Y1 x 0,0", "B1 x 0,1", "P1 z 2,0"]))
+    assert pink["P46"].check(split)
