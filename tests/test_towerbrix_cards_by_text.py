@@ -15,7 +15,7 @@ import pytest
 
 from kumiki.games.towerbrix.bricks import Brick, place
 from kumiki.games.towerbrix.cards import load_deck
-from kumiki.games.towerbrix.conditions import Tower
+from kumiki.games.towerbrix.conditions import Tower, parse_rule
 
 Towers = list[Brick]
 E = 1e-9  # the two programs' tolerance
@@ -292,6 +292,9 @@ def test_a_card_s_one_or_a_means_at_least_one() -> None:
     pink = {card.id: card for card in load_deck("pink")}
     assert all(green[c].check(tower) for c in ("G07", "G28"))
     assert all(pink[c].check(tower) for c in ("P12", "P34"))
+    assert parse_rule("at least 2 red touches all blue").evaluate(tower)  # so "exactly one" would refuse it
     # One brick lies on the gray brick and one on a red brick: two bricks, though neither gray nor red carries two.
     split = Tower(built(["G x 0,0", "R1 x 0,1", "Y1 x 0,0", "B1 x 0,1", "P1 z 2,0"]))
     assert pink["P46"].check(split)
+    assert not parse_rule("at least 2 brick rests on gray").evaluate(split)  # so "two on either" would refuse it
+    assert not parse_rule("at least 2 brick rests on red").evaluate(split)
