@@ -189,3 +189,28 @@ def test_options_in_which_your_seat_never_moves_fail_in_one_line() -> None:
     environment = make("kuzushi", opponents=["random"], seat=0, size=3, tiles=1)
     with pytest.raises(ValueError, match="before seat 0 had a move"):
         environment.reset(seed=0)
+
+
+def test_a_game_without_any_action_is_refused_in_one_line(tmp_path: Any) -> None:
+    """A structure of lone cells fits no piece: the game is over at its start, with no action, and ``Discrete(0)``
+    failed in Gymnasium with "n (counts) have to be positive, actual value: 0"."""
+    rows = ["0000000000"] * 9 + ["1000000001"]
+    path = tmp_path / "cells.toml"
+    path.write_text("[cells]\nheights = [" + ", ".join(f'"{row}"' for row in rows) + "]\n", encoding="utf-8")
+    assert kumiki.load_game("blokus3d", structure=str(path)).num_actions == 0
+    pettingzoo_env = pytest.importorskip("kumiki.interop.pettingzoo").env
+    for make_environment in (make, pettingzoo_env):
+        with pytest.raises(ValueError, match=r"^kumiki.load_game\('blokus3d', .*\) has no action at all"):
+            make_environment("blokus3d", structure=str(path))
+
+
+def test_a_numpy_seat_is_the_seat_it_holds() -> None:
+    """``make(..., seat=np.int64(1))`` (a sweep over ``np.arange(players)``) was refused as "seat must be an int in
+    0…1, not np.int64(1)", though the options and the actions take numpy integers."""
+    environment = make("kuzushi", seat=np.int64(1), size=4)
+    assert environment.seat == 1 and type(environment.seat) is int
+    observation, _ = environment.reset(seed=0)
+    assert environment.state.to_move == 1 and observation["action_mask"].any()
+    for bad in (np.int64(2), True, 1.0):
+        with pytest.raises(ValueError, match=r"^seat must be an int in 0…1, not "):
+            make("kuzushi", seat=bad)

@@ -649,3 +649,38 @@ def test_an_illegal_action_says_the_games_reason_and_one_out_of_range_its_range(
     with pytest.raises(ValueError, match=r"^action 98 is out of range 0…97$"):
         state.apply_action(98)
     assert state.history() == []
+
+
+def test_a_state_of_other_options_or_another_game_is_not_deserialized_as_this_games() -> None:
+    """pyspiel restores a Python state's attributes without replaying its moves: a 3-player Kuzushi state read by the
+    2-player game was taken as it was (its returns three numbers in a game of two players), one of Kuzushi read by
+    Blokus 3D failed later with an AttributeError. The game that serialized it reads it back."""
+    three = pyspiel.load_game("kumiki_kuzushi", {"players": 3, "size": 10})
+    state = three.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    text = state.serialize()
+    assert three.deserialize_state(text).kumiki_state.to_json() == state.kumiki_state.to_json()
+    for name, params in [("kuzushi", {}), ("blokus3d", {}), ("kozo", {"random_size": True})]:
+        other = pyspiel.load_game(f"kumiki_{name}", params)
+        started = getattr(other, "started", 0)
+        with pytest.raises(
+            ValueError, match=rf"^kumiki_{name}: deserialize_state reads a state of this game .*players=3, size=10"
+        ):
+            other.deserialize_state(text)
+        assert other.started == started  # a refused text begins no game
+    with pytest.raises(ValueError, match=r"^kumiki_kuzushi: state_from takes a state of this game .*players=3"):
+        pyspiel.load_game("kumiki_kuzushi").state_from(three.kumiki_game.new_state())
+
+
+@pytest.mark.parametrize(
+    "text", ["junk", "", "history=\nmove_number=0\n__dict__=!!!!", "history=\nmove_number=0\n__dict__="]
+)
+def test_text_that_is_no_serialized_state_is_a_one_line_value_error(text: str) -> None:
+    """pyspiel's own checks failed with a SpielError of two lines (or pickle's EOFError, TypeError)."""
+    game = pyspiel.load_game("kumiki_kozo", {"random_size": True})
+    with pytest.raises(ValueError, match=r"^kumiki_kozo: not a state serialize\(\) wrote \(.+\)$") as caught:
+        game.deserialize_state(text)
+    assert "\n" not in str(caught.value)
+    assert game.started == 0

@@ -327,3 +327,17 @@ def test_a_pickled_kozo_environment_still_masks_its_legal_actions() -> None:
     agent = copy.agent_selection
     assert np.array_equal(copy.observe(agent)["action_mask"], environment.observe(agent)["action_mask"])
     assert copy.observe(agent)["action_mask"].sum() == len(copy.state.legal_moves())
+
+
+@pytest.mark.parametrize("make_environment", [env, parallel_env])
+def test_a_numpy_seed_is_the_seed_it_holds_and_a_seed_of_another_kind_is_refused(make_environment: Any) -> None:
+    """``reset(seed=np.int64(3))`` failed with random's two-line TypeError (``new_state`` takes a numpy integer);
+    a text or a float was taken, and ``True`` played the games of seed 1."""
+    plain, numpy_seeded = make_environment("kozo", random_size=True), make_environment("kozo", random_size=True)
+    plain.reset(seed=3)
+    numpy_seeded.reset(seed=np.int64(3))
+    assert numpy_seeded.state.seed == plain.state.seed
+    assert numpy_seeded.state.to_json() == plain.state.to_json()
+    for seed in ("3", 1.5, True):
+        with pytest.raises(ValueError, match=r"^a seed is a whole number \(or None\), not "):
+            make_environment("kozo").reset(seed=seed)

@@ -26,6 +26,7 @@ from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent, other_game
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import State
+from kumiki.core.options import whole
 from kumiki.core.registry import games, load_game
 from kumiki.interop.refusal import refusal
 from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
@@ -58,8 +59,10 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         check_render_mode(render_mode)
         self.game = load_game(game, **options)
         players = self.game.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        number = whole(seat)  # a numpy integer too (``for seat in np.arange(players)``), as the options take
+        if number is None or not 0 <= number < players:
             raise ValueError(f"seat must be an int in 0…{players - 1}, not {seat!r}")
+        seat = number
         if isinstance(opponents, str):
             opponents = [opponents]
         try:

@@ -210,8 +210,23 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         return KumikiState(self, self.kumiki_game.new_state(seed=seed))
 
     def state_from(self, state: State) -> KumikiState:
-        """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki)."""
+        """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki);
+        ValueError for a state of another game or other options (see ``_check_game``)."""
+        self._check_game(state, "state_from takes")
         return KumikiState(self, state.copy())
+
+    def _check_game(self, state: object, what: str) -> None:
+        """ValueError unless ``state`` is a Kumiki state of this very game: one of another game, or of other options
+        (a 3-player Kuzushi read by the 2-player game), would be held as if it were, its returns one per seat of its
+        own game and its actions numbered by its own encoding."""
+        mine = self.kumiki_game
+        if not isinstance(state, State):
+            raise ValueError(f"{short_name(self.name_of_game)}: {what} a Kumiki state, not a {type(state).__name__}")
+        theirs = state.game
+        if theirs is not mine and (theirs.name != mine.name or theirs.options != mine.options):
+            raise ValueError(
+                f"{short_name(self.name_of_game)}: {what} a state of this game ({mine!r}), not of {theirs!r}"
+            )
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer | PartObserver:
         """The observer OpenSpiel asks for: observation (or, with perfect recall, information state) of a seat.
@@ -249,10 +264,24 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         """The state ``serialize()`` wrote (its history and attributes: the Kumiki state pickled, with its seeded
         draws to come, so that a game with sampled chance reads back whole). pyspiel fills a new initial state, which
         in a game with chance would count as a game begun: the count is put back, so the next game has the deal it
-        would have had."""
+        would have had.
+
+        pyspiel restores the attributes without replaying the moves, so a state another game (or the same game with
+        other options) serialized would be taken as it is: ValueError names both games instead. Text that is no
+        serialized state is a one-line ValueError too, not pyspiel's check or pickle's error."""
+        name = short_name(self.name_of_game)
+        if not isinstance(text, str):
+            raise ValueError(f"{name}: deserialize_state reads the text serialize() wrote, not a {type(text).__name__}")
         started = self.started
-        state: KumikiState = super().deserialize_state(text)
-        self.started = started
+        try:
+            state: KumikiState = super().deserialize_state(text)
+        except Exception as error:  # pyspiel's checks of the three lines, base64, unpickling: any error of bad text
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ValueError(f"{name}: not a state serialize() wrote ({reason})") from None
+        finally:
+            self.started = started
+        held = getattr(state, "_held", None)
+        self._check_game(held.state if isinstance(held, _Held) else None, "deserialize_state reads")
         return state
 
     def __reduce__(self) -> tuple[Any, ...]:

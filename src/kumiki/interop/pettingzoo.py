@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import State
+from kumiki.core.game import State, checked_seed
 from kumiki.core.registry import load_game
 from kumiki.interop.refusal import refusal
 from kumiki.interop.render import RENDER_FPS, RENDER_MODES, check_render_mode, render
@@ -35,6 +35,13 @@ try:
     from kumiki.interop import spaces as kumiki_spaces
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise ImportError('kumiki.interop.pettingzoo needs PettingZoo: pip install "kumiki[pettingzoo]"') from error
+
+
+def _seeded(seed: object) -> random.Random:
+    """The generator of the games' seeds from ``reset(seed=…)``: a whole number, as ``new_state`` takes (a numpy
+    integer too, which ``random.Random`` refused with a two-line TypeError); a text, a float or a bool is a one-line
+    ValueError (``random.Random`` took them, and ``True`` played the games of seed 1)."""
+    return random.Random(checked_seed(seed))
 
 
 class KumikiEnv(AECEnv):  # type: ignore[misc]
@@ -77,9 +84,9 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
+        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began); see ``_seeded``."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = _seeded(seed)
         self.state = self.game.new_state(seed=self._rng.getrandbits(31))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -267,9 +274,9 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began)."""
+        """A new game: its seed drawn from ``seed`` (or from the sequence the last seed began); see ``_seeded``."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = _seeded(seed)
         self.state = self.game.new_state(seed=self._rng.getrandbits(31))
         self.agents = self.possible_agents[:]
         self.cycles = 0

@@ -22,5 +22,9 @@ def observation_space(game: Game) -> spaces.Dict:
 
 
 def action_space(game: Game) -> spaces.Discrete:
-    """One discrete action per action of the game's encoding."""
+    """One discrete action per action of the game's encoding. ValueError for a game with none: options under which
+    no piece ever fits (a Blokus 3D structure of single cells, a Kozo pool too big for the ring) make a game that is
+    over before it starts, and ``Discrete(0)`` failed in Gymnasium with "n (counts) have to be positive"."""
+    if game.num_actions < 1:
+        raise ValueError(f"{game!r} has no action at all (no piece fits anywhere): there is no move to learn")
     return spaces.Discrete(game.num_actions)
