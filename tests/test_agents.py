@@ -133,6 +133,22 @@ def test_unknown_agent():
     assert "minimax" in message
     for name in ("greedy", "mcts", "random"):
         assert name in message
+    assert "agent_from_spec" not in message  # no spec in "minimax": no hint
+
+
+def test_a_spec_given_as_a_name_says_how_to_write_it():
+    with pytest.raises(ValueError) as caught:
+        kumiki.load_agent("mcts:iterations=5")
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "agent_from_spec('mcts:iterations=5')" in message
+    assert "load_agent('mcts', iterations=5)" in message
+    # the hint is right: both ways make the agent
+    assert isinstance(kumiki.agents.agent_from_spec("mcts:iterations=5"), kumiki.agents.Agent)
+    assert kumiki.load_agent("mcts", iterations=5).options["iterations"] == 5
+    with pytest.raises(ValueError) as unknown:
+        kumiki.load_agent("minimax:depth=3")  # a spec of no known agent: no hint to follow
+    assert "agent_from_spec" not in str(unknown.value)
 
 
 def test_the_margin_reward_of_a_huge_lead_is_no_overflow() -> None:

@@ -48,8 +48,29 @@ def register_agent_path(name: str, target: str) -> None:
 
 
 def load_agent(name: str, /, **options: Any) -> Agent:
-    """The agent ``name`` with its options; ValueError names what is allowed."""
-    return _agent_class(name)(**options)
+    """The agent ``name`` with its options; ValueError names what is allowed (and, for a spec such as
+    ``"mcts:iterations=5"`` given as the name, where specs are read)."""
+    try:
+        cls = _agent_class(name)
+    except ValueError as error:
+        hint = _spec_hint(name)
+        if hint:
+            raise ValueError(f"{error}; {hint}") from None
+        raise
+    return cls(**options)
+
+
+def _spec_hint(name: object) -> str:
+    """How to write ``name`` when it is a spec of a known agent given to ``load_agent`` as a name, else ''."""
+    if not isinstance(name, str) or not re.search(r"[:=\s]", name):
+        return ""
+    try:
+        agent, options = parse_agent_spec(name)
+        _agent_class(agent)
+    except ValueError:
+        return ""
+    keywords = "".join(f", {key}={value!r}" for key, value in options.items())
+    return f"a spec is read by kumiki.agents.agent_from_spec({name!r}), or write load_agent({agent!r}{keywords})"
 
 
 _IMPORT_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
