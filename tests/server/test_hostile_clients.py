@@ -54,6 +54,44 @@ def test_an_agent_or_level_that_is_not_a_name_is_refused(client: TestClient, sea
     assert answer.status_code == 400 and "is a name" in answer.json()["error"]
 
 
+@pytest.mark.parametrize("name", [False, 0, [], {}])
+def test_a_name_that_is_not_text_is_refused_even_when_it_reads_as_empty(client: TestClient, name: Any) -> None:
+    """A name of another type was taken as left out ("player 1"): the client's mistake went unseen."""
+    answer = client.post("/api/games", json={"game": "kuzushi", "seats": [{"kind": "human", "name": name}, HUMAN]})
+    assert answer.status_code == 400 and "a name is printable text" in answer.json()["error"]
+    table = create(client, [HUMAN, {"kind": "open"}])
+    join = client.post(f"/api/games/{table['id']}/join", json={"seat": 1, "name": name})
+    assert join.status_code == 400 and "a name is printable text" in join.json()["error"]
+    assert client.post(f"/api/games/{table['id']}/join", json={"seat": 1}).json()["name"] == "player 2"  # left out
+
+
+@pytest.mark.parametrize("options", [[], "", False, 0])
+def test_options_that_are_not_an_object_are_refused_even_when_empty(client: TestClient, options: Any) -> None:
+    answer = client.post("/api/games", json={"game": "kuzushi", "options": options, "seats": [HUMAN, HUMAN]})
+    assert answer.status_code == 400 and '"options" must be an object' in answer.json()["error"]
+    left_out = client.post("/api/games", json={"game": "kuzushi", "options": None, "seats": [HUMAN, HUMAN]})
+    assert left_out.status_code == 200, left_out.text
+
+
+def test_a_spectator_coming_and_going_sends_no_one_else_a_view(client: TestClient) -> None:
+    """Anyone may open and close a spectator's socket in a loop: each arrival and departure sent every connection its
+    whole view again (118 kB and its deflate in a long TowerBrix game), though no view shows spectators. A seat's
+    second tab changes nothing either; a player sitting down is still shown to everyone."""
+    game = create(client, [HUMAN, HUMAN])
+    with client.websocket_connect(url(game, 0)) as player:
+        receive_until(player, view_at(0))
+        with client.websocket_connect(url(game)) as spectator:
+            assert spectator.receive_json()["type"] == "view"  # its own view, at once
+            with client.websocket_connect(url(game, 0)) as second_tab:
+                assert second_tab.receive_json()["type"] == "view"
+        player.send_json({"type": "chat", "text": "still here"})
+        assert player.receive_json()["type"] == "chat"  # no view came before it
+        with client.websocket_connect(url(game, 1)) as other:
+            assert other.receive_json()["type"] == "view"
+            shown = player.receive_json()
+            assert shown["type"] == "view" and [s["connected"] for s in shown["seats"]] == [True, True]
+
+
 def test_a_plain_agent_seat_comes_back_for_the_rematch(client: TestClient) -> None:
     game = create(client, [HUMAN, {"kind": "agent", "agent": "greedy"}], seed=4)
     row = client.app.state.hub.storage.game(game["id"])  # type: ignore[attr-defined]

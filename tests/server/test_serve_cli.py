@@ -42,3 +42,23 @@ def test_a_taken_port_is_one_line_and_status_2(tmp_path: object, capsys: pytest.
     assert stop.value.code == 2
     assert capsys.readouterr().err == f"kumiki serve: cannot listen on 127.0.0.1:{port}: Address already in use\n"
     assert not (tmp_path / "k.db").exists()  # type: ignore[operator]  # refused before the database is made
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:///", "sqlite://", "sqlite:///:memory:", "sqlite:///file:k?mode=memory&uri=true"]
+)
+def test_an_in_memory_database_is_refused(
+    url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In memory, each of the server's threads had its own empty database: the first move failed with a traceback
+    and dropped the player's connection, and a restart would have lost every game."""
+
+    def served(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError(f"the server ran on {url}")
+
+    monkeypatch.setattr("kumiki.server.serve.uvicorn.run", served)
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", str(_free_port()), "--db", url])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kumiki serve: ") and "in-memory SQLite database" in err and err.count("\n") == 1

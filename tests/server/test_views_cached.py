@@ -119,10 +119,10 @@ def test_every_seat_and_spectator_gets_its_own_view_byte_for_byte_and_no_other_s
     owns = {0: set(hands[0]), 1: set(hands[1]), None: set()}
     with contextlib.ExitStack() as stack:
         connections: list[tuple[int | None, Any]] = []
-        for seat in (1, None, 0, None):  # each arrival is a view for everyone already there
+        for seat in (1, None, 0, None):  # a player's arrival is a view for everyone there, a spectator's its own
             ws = stack.enter_context(client.websocket_connect(url(game, seat)))
             connections.append((seat, ws))
-            for _seat, each in connections:
+            for _seat, each in connections if seat is not None else [(seat, ws)]:
                 _next_view(each)
         room = _room(client, game)
 

@@ -227,8 +227,10 @@ def check_option_text(option: str, value: str) -> None:
 
 
 def seat_name(name: Any, index: int) -> str:
-    """A player's name as given (printable, at most MAX_NAME characters), or "player N" when empty."""
-    name = name or f"player {index + 1}"
+    """A player's name as given (printable, at most MAX_NAME characters), or "player N" when left out or empty (a
+    name of another type, ``false`` or ``0`` included, is refused: it is no name left out)."""
+    if name is None or name == "":
+        return f"player {index + 1}"
     if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
         raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
     return name.strip() or f"player {index + 1}"
@@ -274,7 +276,8 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
     name = body.get("game")
     if not isinstance(name, str) or name not in WEB_GAMES:
         raise BadRequest(f"unknown game {shown(name)} (games: {', '.join(WEB_GAMES)})")
-    options = body.get("options") or {}
+    options = body.get("options")
+    options = {} if options is None else options  # left out or null: the defaults; [], "" or false are refused
     if not isinstance(options, dict):
         raise BadRequest('"options" must be an object of option values')
     for option, value in options.items():
@@ -768,9 +771,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            room.connections.discard(connection)
-            connection.close()
-            room.broadcast()
+            room.leave(connection)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender

@@ -6,6 +6,7 @@ import socket
 import sys
 
 import uvicorn
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from kumiki.server.app import create_app
@@ -21,6 +22,11 @@ def check_database(url: str) -> str:
             f"--db {url!r}: the server stores games in SQLite or PostgreSQL (sqlite:///… or postgresql://…)"
         )
     try:
+        if _in_memory(url):
+            raise ValueError(
+                f"--db {url!r} is an in-memory SQLite database: it keeps no game over a restart, and the server's "
+                "threads would each see an empty one of their own; name a file, e.g. sqlite:///kumiki.db"
+            )
         storage = Storage(url)
     except (ArgumentError, NoSuchModuleError):
         raise ValueError(
@@ -33,6 +39,15 @@ def check_database(url: str) -> str:
     if storage.note:
         sys.stderr.write(f"kumiki serve: note: {storage.note}\n")
     return storage.url
+
+
+def _in_memory(url: str) -> bool:
+    """Whether ``url`` names an in-memory SQLite database (``sqlite://``, ``sqlite:///``, ``:memory:``,
+    ``mode=memory``): each connection gets its own, so moves stored by the database thread went nowhere."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return False
+    return parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
 
 
 def check_address(host: str, port: int) -> None:
