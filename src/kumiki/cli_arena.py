@@ -249,7 +249,8 @@ class Leaderboard:
         for column in ("agent", "rating", "games"):
             table.add_column(column, justify="left" if column == "agent" else "right")
         for i in sorted(range(len(agents)), key=lambda i: -skills[i]):
-            table.add_row(agents[i], f"{skills[i]:+.0f}", str(events.games[agents[i]]))
+            if events.games[agents[i]]:  # an agent yet to play has the prior's 0, which would read as a rating
+                table.add_row(agents[i], f"{skills[i]:+.0f}", str(events.games[agents[i]]))
         self.shown = table
 
     def __rich__(self) -> RenderableType:
@@ -287,6 +288,9 @@ def _notes(results: Results) -> None:
     """Say on stderr what reading the games skipped (a damaged line, a game written twice), so no figure hides it."""
     for line in results.skipped:
         sys.stderr.write(f"note: {line}\n")
+    unfinished = results.unfinished()
+    if unfinished is not None:
+        sys.stderr.write(f"note: {unfinished}\n")
     forfeits = [row["forfeit"] for row in results.rows if isinstance(row.get("forfeit"), dict)]
     if forfeits and len(forfeits) < len(results.rows):  # all of them: the commands refuse it in one line instead
         first = forfeits[0]
@@ -362,6 +366,8 @@ def report_command(
         path = results.report()
     except ImportError as error:
         _fail(str(error))
+    except OSError as error:  # a read-only folder (copied from a colleague), a full disk, a folder in a file's place
+        _fail(f"{error.filename or folder}: cannot write the report ({error.strerror or error})")
     sys.stdout.write(f"{path}\n")
 
 

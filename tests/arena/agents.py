@@ -118,3 +118,17 @@ class Quitter(_OddOnMove):
 def quitter(seed: int | None = None) -> Agent:
     """A factory of the agent that calls sys.exit."""
     return Quitter(seed=seed)
+
+
+class Labelled(_Base):
+    """Plays randomly; its ``label`` is any text (a study must write it back as it was given)."""
+
+    option_spec = (*_Base.option_spec, Option("label", str, "", "any text"))
+
+    def choose(self, state: State) -> Move:
+        return self.rng.choice(require_moves(state))
+
+
+def labelled(seed: int | None = None, label: str = "") -> Agent:
+    """A factory of the labelled agent."""
+    return Labelled(seed=seed, label=label)

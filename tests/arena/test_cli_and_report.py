@@ -392,6 +392,56 @@ def test_the_leaderboard_left_after_a_run_counts_every_game(finished: Path, run:
     assert re.search(r"greedy\s+\+\d+\s+16\b", "\n".join(board)), err
 
 
+def test_the_leaderboard_shows_no_agent_that_has_not_played_yet(tmp_path: Path) -> None:
+    """Stopped after the first line-up of a round-robin, the live table listed the agent yet to play as "+0, 0
+    games": a rating between the others' that no game measured (``kumiki arena ratings`` leaves it out)."""
+    agents = {"g": "greedy", "m": "mcts:iterations=5", "r": "random"}
+    study = arena.Study(name="early", game="kuzushi", agents=agents, games=2, options={"size": 4})
+    games = arena.run(study, tmp_path / "out", backend="serial").path / "games.jsonl"
+    lines = games.read_text().splitlines()
+    first = [line for line in lines if "r" not in json.loads(line)["seats"]]  # g against m only
+    assert 0 < len(first) < len(lines)
+    games.write_text("".join(line + "\n" for line in first))
+    board = Leaderboard(tmp_path / "out", study)
+    board.refresh(force=True)
+    assert board.shown is not None
+    shown = Console(width=80, record=True)
+    shown.print(board.shown)
+    text = shown.export_text()
+    assert re.search(r"^ g ", text, re.M) and re.search(r"^ m ", text, re.M), text
+    assert not re.search(r"^ r ", text, re.M), text
+
+
+def test_the_report_of_a_study_stopped_early_says_it_is_unfinished(finished: Path, run: CliRunner) -> None:
+    """A run stopped early leaves some line-ups and seatings unplayed; the report read like a finished study's
+    ("9 games"), seat shares that mix an agent's skill with its seat included. It says how many are left."""
+    games = finished / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("".join(line + "\n" for line in lines[:5]))
+    for command in ("report", "ratings"):
+        code, _, err = run("arena", command, finished)
+        assert code == 0 and f"note: unfinished: 5 of the study's {len(lines)} games played" in err, err
+    assert (
+        f"This study is unfinished: 5 of the study&#x27;s {len(lines)} games" in (finished / "report.html").read_text()
+    )
+    assert json.loads((finished / "summary.json").read_text())["unfinished"].startswith("unfinished: 5 of")
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0 and "unfinished" not in err, err
+    code, _, err = run("arena", "report", finished)
+    assert code == 0 and "unfinished" not in err and "unfinished" not in (finished / "report.html").read_text()
+    assert json.loads((finished / "summary.json").read_text())["unfinished"] is None
+
+
+@pytest.mark.parametrize("name", ["report.html", "summary.json", "seat_wins.csv"])
+def test_a_report_that_cannot_be_written_is_one_line(finished: Path, run: CliRunner, name: str) -> None:
+    """A file of the report that cannot be written (a read-only folder, a full disk; here a folder in its place) was
+    an internal error, exit 1."""
+    (finished / name).mkdir()
+    code, out, err = run("arena", "report", finished)
+    assert_one_line_error(code, err, f"{finished / name}: cannot write the report (Is a directory)")
+    assert out == ""
+
+
 def test_ratings_on_a_folder_without_games_says_what_the_report_says(tmp_path: Path, run: CliRunner) -> None:
     """A folder holding its study.toml and no game (no games.jsonl, or an empty one): `ratings` said "no games
     between sides to rate (a co-operative study …)" with exit 0, while `report` said there were no games yet."""

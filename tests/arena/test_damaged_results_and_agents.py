@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import CliRunner
 
 from kumiki import arena
-from kumiki.arena.results import GAMES_FILE
+from kumiki.arena.results import GAMES_FILE, is_game, read_rows
 
 STUDY = """
 name = "tester"
@@ -69,6 +69,57 @@ def test_a_damaged_row_is_skipped_and_said_not_an_internal_error(
         code, _, err = run("arena", command, finished)
         assert code == 0, err
         assert "skipped 1 line(s) that are not a game (line 1)" in err
+
+
+DAMAGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "forfeit-text": lambda row: row.update(forfeit="boom"),
+    "forfeit-seat-out-of-range": lambda row: row.update(forfeit={"seat": 7, "reason": "?"}),
+    "block-huge": lambda row: row.update(block=10**30),
+    "block-negative": lambda row: row.update(block=-1),
+    "score-overflows": lambda row: row.update(scores=[1e308, 1.0]),
+    "score-beyond-float": lambda row: row.update(scores=[10**400, 1]),
+    "score-nan": lambda row: row.update(scores=[float("nan"), 1.0]),
+    "measure-infinite": lambda row: row.update(measures={"tiles_left_seat_0": float("inf")}),
+    "winner-twice": lambda row: row.update(winners=[0, 0]),
+    "rank-out-of-range": lambda row: row.update(ranks=[0, 3]),
+    "branching-text": lambda row: row.update(branching="x"),
+    "branching-null": lambda row: row.update(branching=None),
+    "lead-changes-text": lambda row: row.update(lead_changes="x"),
+}
+
+
+def _one_seat(row: dict[str, Any]) -> None:
+    row.update(seats=row["seats"][:1], scores=[1.0], winners=[0], ranks=[1], teams=[0])
+
+
+def test_a_row_with_fields_no_game_has_is_not_a_game(finished: Path) -> None:
+    """Damage that passed the row check made report, ratings or export an internal error (exit 1: a forfeit as text,
+    a block or a score too large for a float) or skewed a figure (NaN scores, a winner twice). Every such row is
+    no game; a row with one seat of a two-player study is one only for its study (``read_rows``)."""
+    original = json.loads((finished / GAMES_FILE).read_text().splitlines()[0])
+    assert is_game(original)
+    for name, change in DAMAGES.items():
+        row = json.loads(json.dumps(original))
+        change(row)
+        assert not is_game(row), name
+    _rewrite(finished, _one_seat, first_only=True)
+    read = read_rows(finished / GAMES_FILE, arena.Results(finished).study)
+    assert sorted(r["index"] for r in read.rows) == list(range(1, 6))
+
+
+@pytest.mark.parametrize("change", [DAMAGES["forfeit-text"], _one_seat], ids=["forfeit-text", "one-seat-of-two"])
+def test_a_row_with_fields_no_game_has_is_skipped_said_and_played_again(
+    finished: Path, run: CliRunner, change: Callable[[dict[str, Any]], None]
+) -> None:
+    """The commands on such a row (see above): each skips it and says so, and the next run plays its game again."""
+    _rewrite(finished, change, first_only=True)
+    for command in (["ratings"], ["report"], ["export", "--csv", "-"]):
+        code, _, err = run("arena", command[0], finished, *command[1:])
+        assert code == 0, err
+        assert "skipped 1 line(s) that are not a game (line 1)" in err
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    assert sorted(r["index"] for r in arena.Results(finished).rows) == list(range(6))  # the game played again
 
 
 def test_a_row_whose_options_are_none_of_the_studys_is_skipped_and_played_again(finished: Path, run: CliRunner) -> None:

@@ -65,6 +65,12 @@ def test_a_study_file_reads_and_round_trips(tmp_path: Path) -> None:
         (('name = "t"\n', ""), "name: missing"),
         (("[agents]", "[agents]\n[agents.x]"), "agents.x: an agent spec"),
         (("games = 2", "games = ="), "not valid TOML"),
+        (  # a key of the study written at the end of the file is in TOML the last table's: the error says the slip
+            ('random = "random:seed=1"', 'random = "random:seed=1"\nseed = 3'),
+            'agents.seed: an agent spec such as "mcts:iterations=1000", not 3 (agents.seed: a key of the study itself? '
+            "write it above the first [table])",
+        ),
+        (("size = 5", "size = 5\ngames = 4"), "(options.games: a key of the study itself? write it above"),
     ],
 )
 def test_a_bad_study_is_one_line_naming_the_key(
@@ -192,3 +198,21 @@ def test_an_sprt_with_games_says_it_does_not_use_them(
     assert note in err
     played = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
     assert 2 <= len(played) <= 4  # the SPRT's own limit, not 300 blocks
+
+
+def test_a_control_character_in_a_value_is_written_back_readable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TOML takes DEL or a carriage return in a string only escaped (\\u007f). The study.toml a run wrote held it raw:
+    the run refused its own folder ("its study.toml cannot be read") and the report could not read it."""
+    odd = "tests.arena.agents:labelled,label=a\\u007fb\\u000dc"
+    text = GOOD.replace('random = "random:seed=1"', f'odd = "{odd}"').replace("players = [2, 3]", "players = 2")
+    study = arena.load_study(write(tmp_path, text))
+    assert study.agents["odd"].endswith("a\x7fb\rc")
+    assert arena.load_study(write(tmp_path, study.to_toml())) == study
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    for _ in range(2):  # the second run resumes in the folder the first wrote
+        status, out, err = run(
+            "arena", "run", tmp_path / "study.toml", "--out", tmp_path / "out", "--backend", "serial"
+        )
+        assert status == 0 and "4 games in" in out, err

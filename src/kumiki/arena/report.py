@@ -233,6 +233,7 @@ def summarise(results: Results) -> dict[str, Any]:
             "reproducible": study.reproducible,
         },
         "games": len(rows),
+        "unfinished": results.unfinished(),
         "option_sets": sets,
         "comparisons": [
             {**found, "reading": verdict.comparison(found)}
@@ -435,6 +436,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         "unlikely to be chance alone, not large. "
         "The agents are computer players: a seat advantage found with them is the game's as they play it.</p>",
     ]
+    if summary.get("unfinished"):
+        parts.append(f"<p class='note'><b>This study is {esc(summary['unfinished'])}.</b></p>")
     if not study.reproducible:
         parts.append(
             "<p class='note'>This study has a time budget or move limit: its results depend on the machine.</p>"

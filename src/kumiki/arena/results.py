@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple, TextIO
 
-from kumiki.arena.study import Study, StudyError, differences, load_study
+from kumiki.arena.study import Study, StudyError, differences, load_study, option_key
 
 STUDY_FILE = "study.toml"
 GAMES_FILE = "games.jsonl"
@@ -32,10 +32,6 @@ class Read(NamedTuple):
     skipped: list[str]
 
 
-def _option_key(options: Any) -> str:
-    return json.dumps(options, sort_keys=True)
-
-
 def read_rows(path: Path, study: Study | None = None) -> Read:
     """Every game of a games file. A line that is not a game (damaged by hand or by a disk) is skipped and named,
     never the end of the reading; a second row of a game already read (two runs into one folder) is skipped and
@@ -51,7 +47,7 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
     seen: set[int] = set()
     bad: list[int] = []
     repeated = foreign = strangers = 0
-    allowed = None if study is None else {_option_key(options) for options in study.option_sets()}
+    allowed = None if study is None else study.players_by_options
     agents = None if study is None else set(study.agents)
     complete = data.rfind(b"\n") + 1
     if data[complete:].strip() and is_game(_json(data[complete:])):
@@ -67,8 +63,12 @@ def read_rows(path: Path, study: Study | None = None) -> Read:
         if index in seen:
             repeated += 1
             continue
-        if allowed is not None and _option_key(row["options"]) not in allowed:
+        players = None if allowed is None else allowed.get(option_key(row["options"]))
+        if allowed is not None and players is None:
             foreign += 1
+            continue
+        if players is not None and len(row["seats"]) != players:  # a seat added or lost by hand or by the disk
+            bad.append(number)
             continue
         if agents is not None and not agents.issuperset(row["seats"]):
             strangers += 1
@@ -95,14 +95,30 @@ def _json(line: bytes) -> Any:
         return None
 
 
+MAX_WHOLE = 2**63 - 1  # an index, a block or a count of moves beyond it is a damaged digit, no game's
+MAX_FIGURE = 1e15  # a score or a measure beyond it (or NaN, infinite) is no game's: the report's sums would overflow
+
+
 def _is_whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_WHOLE <= value <= MAX_WHOLE
+
+
+def _is_figure(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and abs(value) <= MAX_FIGURE
+
+
+def _is_forfeit(value: Any, seats: int) -> bool:
+    """None, or the seat that forfeited (and why): what the commands' notes and the report read."""
+    if value is None:
+        return True
+    return isinstance(value, dict) and _is_whole(value.get("seat")) and 0 <= value["seat"] < seats
 
 
 def is_game(row: Any) -> bool:
     """Whether a line's JSON has the shape of a game's row (what the reports read): an index and a block, the
-    options, the seats with their scores and the winners among them, the moves, and, if present, the places
-    (``ranks``), the teams and the measures (numbers)."""
+    options, the seats with their scores (finite numbers) and the winners among them (each once), the moves, and,
+    if present, the places (``ranks``, 1 to the seats), the teams, the measures (finite numbers), the forfeit (its
+    seat one of the row's) and a traced game's counts. A row that fails is a damaged line: skipped, played again."""
     if not isinstance(row, dict):
         return False
     seats = row.get("seats")
@@ -116,19 +132,34 @@ def is_game(row: Any) -> bool:
         whole(row.get("index"))
         and row["index"] >= 0
         and whole(row.get("block"))
+        and row["block"] >= 0
         and isinstance(row.get("options"), dict)
         and isinstance(scores, list)
         and len(scores) == n
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores)
+        and all(_is_figure(v) for v in scores)
         and isinstance(winners, list)
         and all(whole(w) and 0 <= w < n for w in winners)
+        and len(set(winners)) == len(winners)
         and (teams is None or (isinstance(teams, list) and len(teams) == n and all(whole(t) for t in teams)))
-        and (ranks is None or (isinstance(ranks, list) and len(ranks) == n and all(whole(r) for r in ranks)))
+        and (
+            ranks is None
+            or (isinstance(ranks, list) and len(ranks) == n and all(whole(r) and 1 <= r <= n for r in ranks))
+        )
         and isinstance(measures, dict)
-        and all(isinstance(v, int | float) for v in measures.values())
+        and all(_is_figure(v) or isinstance(v, bool) for v in measures.values())
         and whole(row.get("moves"))
         and row["moves"] >= 0
+        and _is_forfeit(row.get("forfeit"), n)
+        and _is_trace(row)
     )
+
+
+def _is_trace(row: dict[str, Any]) -> bool:
+    """A traced game's figures (``trace = true``), where the row has them: the legal moves at each ply and the
+    lead changes, counts that the report averages."""
+    branching, changes = row.get("branching", []), row.get("lead_changes", 0)
+    counts = branching if isinstance(branching, list) else [None]
+    return all(_is_whole(c) and c >= 0 for c in [*counts, changes])
 
 
 class ResultsDir:
@@ -303,6 +334,20 @@ class Results:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    def unfinished(self) -> str | None:
+        """How many of the study's games are still to play, as a sentence, when some are (a run stopped early);
+        None when every game is in or none is, or for an SPRT, which stops when its test decides and says so. The
+        figures of an unfinished study mix skill and seat: a line-up not yet met, a seed block not in every seating."""
+        from kumiki.arena.schedule import total_games
+
+        planned = total_games(self.study)
+        if not self.rows or self.study.format == "sprt" or len(self.rows) >= planned:  # none: "no games yet"
+            return None
+        return (
+            f"unfinished: {len(self.rows)} of the study's {planned} games played (run it again to play the rest); "
+            "until then a line-up or a seating not yet played leaves agents' skill and seats mixed in the figures"
+        )
 
     def ratings(self, resamples: int = 200) -> list[Any]:
         """The rating table, best first: each agent's Elo-scale rating with its 95% interval and its games."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import math
 import tomllib
 from collections.abc import Mapping
@@ -83,6 +84,12 @@ class Study:
         except ValueError:
             return True
 
+    @functools.cached_property
+    def players_by_options(self) -> dict[str, int]:
+        """Each option set's number of players, by ``option_key``: the seats a row of its games must have. Worked
+        out once: the live table reads the games file every few seconds."""
+        return {option_key(options): load_game(self.game, **options).players for options in self.option_sets()}
+
     def option_sets(self) -> list[dict[str, Any]]:
         """Every combination of the option values, in the order the options and their values are written."""
         names = list(self.options)
@@ -108,6 +115,11 @@ class Study:
             lines += ["", "[sprt]", f"elo0 = {_toml(s.elo0)}", f"elo1 = {_toml(s.elo1)}"]
             lines += [f"alpha = {_toml(s.alpha)}", f"beta = {_toml(s.beta)}", f"max_games = {s.max_games}"]
         return "\n".join(lines) + "\n"
+
+
+def option_key(options: Mapping[str, Any]) -> str:
+    """An option set as text, the same whatever the order of its keys (a row's options are looked up by it)."""
+    return json.dumps(options, sort_keys=True)
 
 
 def differences(before: Study, after: Study, most: int = 4) -> list[str]:
@@ -151,11 +163,21 @@ def _toml(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-        return f'"{escaped}"'
+        return '"' + "".join(_toml_char(c) for c in value) + '"'
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise StudyError(f"a study holds numbers, text, true/false and lists, not {shown(value)}")
+
+
+def _toml_char(char: str) -> str:
+    """One character as a TOML basic string holds it: a quote, a backslash and every control character (TOML
+    refuses them raw, e.g. DEL or a carriage return in an agent's option) escaped, so the study.toml a run writes
+    reads back."""
+    if char in '"\\':
+        return "\\" + char
+    if char == "\t" or (ord(char) >= 0x20 and char != "\x7f"):
+        return char
+    return f"\\u{ord(char):04x}"
 
 
 def _fail(key: str, problem: str) -> StudyError:
@@ -298,6 +320,23 @@ def study_from_dict(data: Mapping[str, Any]) -> Study:
     for key in ("options", "agents", "sprt"):
         if key in data and not isinstance(data[key], dict):
             raise _fail(key, f"a table [{key}], not {shown(data[key])}")
+    try:
+        return _study(data)
+    except StudyError as error:
+        raise StudyError(f"{error}{_misplaced(data)}") from None
+
+
+def _misplaced(data: Mapping[str, Any]) -> str:
+    """A hint when a table holds a key of the study itself: in TOML a key written below ``[agents]`` (``seed = 3``
+    added at the end of the file) belongs to that table, and the error would name ``agents.seed``, not the slip."""
+    for table in ("options", "agents", "sprt"):
+        found = next((key for key in data.get(table, {}) if key in KEYS), None)
+        if found is not None:
+            return f" ({table}.{found}: a key of the study itself? write it above the first [table])"
+    return ""
+
+
+def _study(data: Mapping[str, Any]) -> Study:
     sprt = None
     if "sprt" in data:
         for key in data["sprt"]:
