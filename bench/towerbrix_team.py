@@ -14,6 +14,9 @@ the feasible deals: those it finds a tower for, and those the team completed (it
 ``--turns free`` plays the rulebook's table (everyone builds at once) the way Kumiki's server asks its computer
 teammates (see :func:`play_round`).
 
+Each round's line gives its slowest move (wall time, what a player waits), and the run ends with the slowest move
+of all and the moves over 3 s (issue 18's limit for a level; the teammates' default 1500 steps is ``hard``).
+
 ``--whole-round`` plays each round to its end as the rules do (a failed attempt is replayed with new cards and 2 points
 fewer, up to 3 attempts) and counts the rounds completed within them: the game's own measure, not the issue's.
 
@@ -29,6 +32,20 @@ import kumiki
 from bench.strength import wilson
 
 CEILING_STEPS = 8000
+LIMIT = 3.0  # seconds a move of a level may take (issue 18)
+slowest: dict[int, tuple[float, int]] = {}  # seed -> (the round's slowest move in seconds, its ply), as played
+moves_over_limit: dict[int, int] = {}  # seed -> moves over LIMIT
+
+
+def _timed_choice(agent: object, state: object, seed: int) -> object:
+    """The agent's move, its wall time kept in ``slowest`` (the agents count steps, not seconds: this is the time)."""
+    began = time.perf_counter()
+    move = agent.choose(state)  # type: ignore[attr-defined]
+    took = time.perf_counter() - began
+    if took > slowest.get(seed, (0.0, 0))[0]:
+        slowest[seed] = (took, len(state.history))  # type: ignore[attr-defined]
+    moves_over_limit[seed] = moves_over_limit.get(seed, 0) + (took > LIMIT)
+    return move
 
 
 def deal(seed: int, max_edits: int = 40, deck: str = "green", turns: str = "cycle") -> tuple[object, object]:
@@ -61,13 +78,13 @@ def play_round(
     waiting: dict[int, int] = {}  # seat -> the ply at which it waits
     while not state.over and not (state.round_success if whole else state.evaluations):  # type: ignore[attr-defined]
         if turns == "cycle":
-            state.play(agents[state.to_move].choose(state))  # type: ignore[attr-defined]
+            state.play(_timed_choice(agents[state.to_move], state, seed))  # type: ignore[attr-defined]
             continue
         ply = len(state.history)  # type: ignore[attr-defined]
         seat = next((s for s in state.actors if waiting.get(s) != ply), None)  # type: ignore[attr-defined]
         if seat is None:  # everyone waits for everyone: the build stalls (counted as a failure)
             return False, ply, sum(1 for move in state.history if str(move) != "ok")  # type: ignore[attr-defined]
-        move = agents[seat].choose(state.acting(seat))  # type: ignore[attr-defined]
+        move = _timed_choice(agents[seat], state.acting(seat), seed)  # type: ignore[attr-defined]
         if state.only_waits(move, seat):  # type: ignore[attr-defined]
             waiting[seat] = ply
         else:
@@ -114,7 +131,7 @@ def main() -> None:
         count = f"{turns} attempt{'s' * (turns != 1)}" if args.whole_round else f"{turns:>3} turns"
         print(
             f"  round {seed:>3}: {'completed' if ok else 'failed':<9} {count} {edits:>2} edits"
-            f"  {time.monotonic() - t:5.1f} s" + seen,
+            f"  {time.monotonic() - t:5.1f} s  slowest move {slowest.get(seed, (0.0, 0))[0]:.2f} s" + seen,
             flush=True,
         )
     share = wins / args.rounds
@@ -134,6 +151,14 @@ def main() -> None:
             f"a tower exists for the whole deal in {feasible}/{args.rounds} rounds (the solver found one, cards face "
             f"up, {CEILING_STEPS} steps, or the team built one); the team completed {wins_feasible}/{feasible}"
             + (f" = {wins_feasible / feasible:.0%}" if feasible else "")
+        )
+    if slowest:
+        took, seed = max((took, seed) for seed, (took, _) in slowest.items())
+        over = sum(moves_over_limit.values())
+        rounds_over = sum(1 for count in moves_over_limit.values() if count)
+        print(
+            f"slowest move {took:.2f} s (round {seed}, ply {slowest[seed][1]}); moves over {LIMIT:.0f} s: {over}, "
+            f"in {rounds_over} round(s) (a move's wall time, one process: the level's limit is {LIMIT:.0f} s)"
         )
     print(f"wall clock {time.monotonic() - began:.0f} s")
 
