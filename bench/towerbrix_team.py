@@ -33,18 +33,15 @@ from bench.strength import wilson
 
 CEILING_STEPS = 8000
 LIMIT = 3.0  # seconds a move of a level may take (issue 18)
-slowest: dict[int, tuple[float, int]] = {}  # seed -> (the round's slowest move in seconds, its ply), as played
-moves_over_limit: dict[int, int] = {}  # seed -> moves over LIMIT
+move_times: dict[int, list[tuple[float, int]]] = {}  # seed -> (seconds, ply) of each move chosen, as played
 
 
 def _timed_choice(agent: object, state: object, seed: int) -> object:
-    """The agent's move, its wall time kept in ``slowest`` (the agents count steps, not seconds: this is the time)."""
+    """The agent's move, its wall time kept in ``move_times`` (the agents count steps, not seconds: this is the
+    time a player waits)."""
     began = time.perf_counter()
     move = agent.choose(state)  # type: ignore[attr-defined]
-    took = time.perf_counter() - began
-    if took > slowest.get(seed, (0.0, 0))[0]:
-        slowest[seed] = (took, len(state.history))  # type: ignore[attr-defined]
-    moves_over_limit[seed] = moves_over_limit.get(seed, 0) + (took > LIMIT)
+    move_times.setdefault(seed, []).append((time.perf_counter() - began, len(state.history)))  # type: ignore[attr-defined]
     return move
 
 
@@ -131,7 +128,7 @@ def main() -> None:
         count = f"{turns} attempt{'s' * (turns != 1)}" if args.whole_round else f"{turns:>3} turns"
         print(
             f"  round {seed:>3}: {'completed' if ok else 'failed':<9} {count} {edits:>2} edits"
-            f"  {time.monotonic() - t:5.1f} s  slowest move {slowest.get(seed, (0.0, 0))[0]:.2f} s" + seen,
+            f"  {time.monotonic() - t:5.1f} s  slowest move {max(move_times.get(seed, [(0.0, 0)]))[0]:.2f} s" + seen,
             flush=True,
         )
     share = wins / args.rounds
@@ -152,12 +149,12 @@ def main() -> None:
             f"up, {CEILING_STEPS} steps, or the team built one); the team completed {wins_feasible}/{feasible}"
             + (f" = {wins_feasible / feasible:.0%}" if feasible else "")
         )
-    if slowest:
-        took, seed = max((took, seed) for seed, (took, _) in slowest.items())
-        over = sum(moves_over_limit.values())
-        rounds_over = sum(1 for count in moves_over_limit.values() if count)
+    if move_times:
+        took, seed, ply = max((took, seed, ply) for seed, times in move_times.items() for took, ply in times)
+        over = [sum(took > LIMIT for took, _ in times) for times in move_times.values()]
+        rounds_over = sum(1 for count in over if count)
         print(
-            f"slowest move {took:.2f} s (round {seed}, ply {slowest[seed][1]}); moves over {LIMIT:.0f} s: {over}, "
+            f"slowest move {took:.2f} s (round {seed}, ply {ply}); moves over {LIMIT:.0f} s: {sum(over)}, "
             f"in {rounds_over} round(s) (a move's wall time, one process: the level's limit is {LIMIT:.0f} s)"
         )
     print(f"wall clock {time.monotonic() - began:.0f} s")

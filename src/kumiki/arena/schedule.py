@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.study import Sprt, Study
-from kumiki.core.registry import load_game
+from kumiki.arena.study import Sprt, Study, option_key
 
 SEED_MASK = 0x7FFFFFFF  # 31-bit seeds: what every game, OpenSpiel's C ints and any Kumiki server accept
 GAME_STREAM, AGENT_STREAM = 0, 1
@@ -84,7 +83,7 @@ def schedule(study: Study) -> Iterator[GameSpec]:
     index = 0
     block = 0
     for options in study.option_sets():
-        players = load_game(study.game, **options).players
+        players = study.players_by_options[option_key(options)]
         for lineup in lineups(study, players):
             orders = seatings(lineup, study.permutations)
             for number in range(blocks_per_lineup(study)):
@@ -99,7 +98,7 @@ def total_games(study: Study) -> int:
     """How many games ``schedule`` yields."""
     total = 0
     for options in study.option_sets():
-        players = load_game(study.game, **options).players
+        players = study.players_by_options[option_key(options)]  # the games loaded once per study, not per call
         for lineup in lineups(study, players):
             total += blocks_per_lineup(study) * len(seatings(lineup, study.permutations))
     return total
