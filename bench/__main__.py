@@ -14,6 +14,7 @@ from bench import (
     physics_compas,
     physics_speed,
     server_views,
+    towerbrix_repair,
 )
 
 
@@ -40,6 +41,9 @@ def main() -> None:
             print(f"  {what:<{width}} {value:>12,.3f}   {comment}")
     except ImportError as error:  # the server is the 'web' extra
         print(f"  not measured: {error}")
+    print("The hard TowerBrix teammate's slowest repairs, now and the plain way (python -m bench.towerbrix_repair):")
+    for what, value, comment in towerbrix_repair.run():
+        print(f"  {what:<{width}} {value:>12,.2f}   {comment}")
     print("The arena, on every core (python -m bench.arena_speed):")
     for what, value, comment in arena_speed.run():
         print(f"  {what:<{width}} {value:>12,.2f}   {comment}")

@@ -11,6 +11,7 @@ import pytest
 
 import kumiki
 from kumiki.games.towerbrix.agents import (
+    REPAIR_BUDGET,
     AnyHand,
     HandModel,
     TeamKnowledge,
@@ -369,6 +370,31 @@ def test_a_hand_narrows_at_each_ok_and_each_edit() -> None:
     assert model.chance(np.array([True, False, True, True])) == 1 / 2
 
 
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_a_hands_chance_by_card_counts_is_exactly_the_share_of_hands_that_hold(size: int) -> None:
+    # Hands of one or two cards are counted by a product with the hands' card counts (a search asks thousands of
+    # times); the answer must be the plain share to the last bit, also once the hands are narrowed.
+    rng = np.random.default_rng(size)
+    model = HandModel(12, size)
+    for step in range(40):
+        holds = rng.random(12) < rng.random()
+        assert model.hands is not None
+        assert model.chance(holds) == float(holds[model.hands].all(axis=1).mean())
+        if step % 8 == 7:
+            model.observe(rng.random(12) < 0.8, ok=bool(step % 16 == 7))
+
+
+def test_the_others_value_is_read_again_after_a_blind_move_is_forgotten() -> None:
+    deck = [_card("every red touches table", "A"), _card("no red touches table", "B"), _card("height >= 2", "C")]
+    know = TeamKnowledge(deck, ["C"], hand_sizes=[1, 1], me=0)
+    flat = Tower([place({}, b, "x", 0, 2 * i) for i, b in enumerate(["R1", "R2"])])  # A holds, B fails
+    assert know.expected(flat) == 0.5
+    know.observe(1, flat, ok=True, made=True)
+    assert know.expected(flat) == 1.0  # kept by towers whose cards hold in the same pattern ...
+    know.retract(1, flat)
+    assert know.expected(flat) == 0.5  # ... and forgotten with the observation
+
+
 def test_a_blind_move_is_forgotten_when_the_player_edits_its_tower_or_is_contradicted() -> None:
     model = HandModel(4, 2)  # {01, 02, 03, 12, 13, 23}
     model.observe(np.array([True, True, True, False]), ok=False)  # it edits where only card 3 fails: 3 held
@@ -458,6 +484,29 @@ def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_ne
                     assert move.brick != fresh, (seed, str(move), other)  # type: ignore[attr-defined]
             state.play(move)
     assert answered >= 3  # the situation the rule is about did come up
+
+
+def test_a_repairs_searches_together_keep_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18's 3 s a move: a repair tries a plan from the tower, a new tower, then one for its own cards alone
+    with more steps, for two wishes (in this game a repair spent 16 times a plan's steps before), and gets at most
+    ``REPAIR_BUDGET`` times them in all; the last search gets what is left."""
+    from kumiki.games.towerbrix import agents as module
+
+    steps: list[int] = []
+    solve = module.solve
+    monkeypatch.setattr(module, "solve", lambda *a, **k: steps.append(k["iterations"]) or solve(*a, **k))
+    game = kumiki.load_game("towerbrix", players=4, mode="base", deck="green", difficulty="medium")
+    state = game.new_state(seed=13)
+    agents = [kumiki.load_agent("towerbrix-teammate", iterations=100, seed=p) for p in range(4)]
+    spent: list[int] = []
+    while not state.evaluations:
+        steps.clear()
+        first = not state.history
+        state.play(agents[state.to_move].choose(state))
+        if not first:
+            spent.append(sum(steps))
+    assert max(spent) <= REPAIR_BUDGET * 100
+    assert max(spent) > (REPAIR_BUDGET - 2) * 100  # repairs that tried every plan: the budget was used up
 
 
 @pytest.mark.parametrize("name", ["towerbrix-solo", "towerbrix-teammate"])

@@ -165,6 +165,16 @@ def test_highest_and_lowest(rule: str, expected: bool) -> None:
     check(rule, expected)
 
 
+def test_a_towers_verdicts_are_kept_and_dropped_when_it_is_recoloured() -> None:
+    # A search reads one tower's cards from several places (its own score, the others' value): each rule's verdict
+    # is kept on the tower. The refutation sweep recolours one shape in place: the kept verdicts must go.
+    tower = Tower(TOWER)
+    rule = parse_rule("highest by top is yellow")
+    assert rule.evaluate(tower) and tower.memo == {rule.text: True}
+    tower.recolour({**dict.fromkeys(tower.colour, 0), "red": tower.colour["yellow"], "yellow": tower.colour["red"]})
+    assert not rule.evaluate(tower) and parse_rule("highest by top is red").evaluate(tower)
+
+
 def test_ties_count_every_tied_brick() -> None:
     # P1 and R1 lie flat on the table side by side: both are the highest (top 1).
     purple_red = build("P1 x 0,0", "R1 x 0,1")

@@ -161,6 +161,7 @@ REPAIR_FACTOR = 2  # a new tower for a repair gets this many times the solver st
 FRESH_EDITS = 6  # with fewer edits left a repair does not look for a new tower (it could not be built in time)
 SHORT_LIFT = 4  # a plan that gets there only with another brick lifted than lift_choice's: at most this many edits
 BUILD_FACTOR = 3  # the first tower of an attempt gets this many times the solver steps of a repair
+REPAIR_BUDGET = 7  # a repair's searches together get at most this many times the solver steps (issue 18: 3 s a move)
 
 
 def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
@@ -219,6 +220,7 @@ class HandModel:
         self.hands: np.ndarray | None = None
         self.alive = np.ones(count, dtype=bool)
         self._log: list[tuple[np.ndarray, bool, bool]] = []  # what was observed: (holds, ok, it made that tower)
+        self._counted: tuple[np.ndarray, np.ndarray] | None = None  # (the hands, their counts): see _counts
         self._start()
 
     def _start(self) -> None:
@@ -284,9 +286,26 @@ class HandModel:
         if self.size == 0:
             return 1.0
         if self.hands is not None:
+            if self.size <= 2 and len(self.hands):  # how many hands hold, as a product with the hands' card counts
+                weights = holds.astype(np.float64)
+                held = weights @ self._counts() if self.size == 1 else weights @ (self._counts() @ weights)
+                return float(held / len(self.hands))  # exact: a count, then one division, as the mean
             return float(holds[self.hands].all(axis=1).mean())
         alive = int(self.alive.sum())
         return float((holds & self.alive).sum() / alive) ** self.size
+
+    def _counts(self) -> np.ndarray:
+        """The hands left as counts: of each card (hands of one card), or of each pair of cards i < j (two)."""
+        hands = self.hands
+        assert hands is not None
+        if self._counted is None or self._counted[0] is not hands:
+            if self.size == 1:
+                counts = np.bincount(hands[:, 0], minlength=self.count).astype(np.float64)
+            else:
+                counts = np.zeros((self.count, self.count))
+                np.add.at(counts, (hands[:, 0], hands[:, 1]), 1.0)
+            self._counted = (hands, counts)
+        return self._counted[1]
 
 
 class AnyHand:
@@ -316,17 +335,32 @@ class TeamKnowledge:
         mine = set(own)
         self.cards = [card for card in deck if card.id not in mine]
         self.models = {q: HandModel(len(self.cards), size) for q, size in enumerate(hand_sizes) if q != me}
+        # expected() by which cards hold: a search tries thousands of towers, on which the cards hold in far fewer
+        # patterns; emptied whenever a model changes
+        self._values: dict[bytes, float] = {}
+        self._rules = [card.compiled for card in self.cards]
 
     def holds(self, facts: Any) -> np.ndarray:
-        return np.fromiter((bool(card.check(facts)) for card in self.cards), dtype=bool, count=len(self.cards))
+        """Which candidate cards hold on the tower of ``facts`` (each rule's verdict kept in ``facts.memo``, as
+        :meth:`Rule.evaluate` keeps it: the solver reads our own cards and the narrowed hands there too)."""
+        memo = facts.memo
+        out = np.empty(len(self.cards), dtype=bool)
+        for index, rule in enumerate(self._rules):
+            verdict = memo.get(rule.text)
+            if verdict is None:
+                verdict = memo[rule.text] = rule.test(facts)
+            out[index] = verdict
+        return out
 
     def observe(self, player: int, facts: Any, ok: bool, made: bool = False) -> None:
         if player in self.models:
+            self._values.clear()
             self.models[player].observe(self.holds(facts), ok, made)
 
     def retract(self, player: int, facts: Any) -> None:
         """``player``'s move to the tower of ``facts`` was a blind one: its cards need not hold there."""
         if player in self.models:
+            self._values.clear()
             self.models[player].retract(self.holds(facts))
 
     def narrowed(self, limit: int = FEW_HANDS) -> list[AnyHand]:
@@ -339,7 +373,11 @@ class TeamKnowledge:
 
     def expected(self, facts: Any) -> float:
         holds = self.holds(facts)
-        return sum(model.size * model.chance(holds) for model in self.models.values())
+        key = holds.tobytes()
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = sum(model.size * model.chance(holds) for model in self.models.values())
+        return value
 
 
 def _last_editor(state: State) -> int | None:
@@ -946,11 +984,18 @@ class TeammateAgent(Agent):
         return False
 
     def _solve(
-        self, wanted: Sequence[Any], deck: str, start: Sequence[Brick] | None, steps: int, retry: bool = True
+        self,
+        wanted: Sequence[Any],
+        deck: str,
+        start: Sequence[Brick] | None,
+        steps: int,
+        retry: bool = True,
+        budget: list[int] | None = None,
     ) -> tuple[list[Brick], bool]:
         """(tower, whether it meets ``wanted``): the solver's tower for ``wanted`` (kept close to ``start`` if
         given), with the others' value in the score and never a tower in ``_bad``; if that finds none and
-        ``retry``, a search for ``wanted`` alone; failing that, the closest sound tower seen."""
+        ``retry``, a search for ``wanted`` alone; failing that, the closest sound tower seen. ``budget``: the
+        steps left to the move (``[n]``, spent here); a search gets at most what is left, none when nothing is."""
         know, bad = self._know, self._bad
         assert know is not None
 
@@ -960,6 +1005,11 @@ class TeammateAgent(Agent):
 
         closest: list[Brick] = []
         for scored in (extra, None) if retry else (extra,):
+            allowed = steps if budget is None else min(steps, budget[0])
+            if allowed <= 0:
+                break
+            if budget is not None:
+                budget[0] -= allowed
             self._plans += 1
             answer = solve(
                 wanted,
@@ -970,8 +1020,8 @@ class TeammateAgent(Agent):
                 refute=False,
                 costs=dict.fromkeys((b.id for b in start or ()), MOVE_COST),
                 extra=scored,
-                iterations=steps,
-                polish_steps=steps // 2,
+                iterations=allowed,
+                polish_steps=allowed // 2,
             )
             if answer.bricks:
                 return answer.bricks, True
@@ -1019,6 +1069,7 @@ class TeammateAgent(Agent):
         assert know is not None
         wishes = self._wishes(cards)
         fallback: RepairOption | None = None
+        budget = [REPAIR_BUDGET * self.options["iterations"]]  # every search of this repair together
         for wanted in wishes:
             options: list[RepairOption] = []
             single = best_moves(wanted, deck, current, know, self._bad, better_than=len(wanted) - 1, keep=keep)
@@ -1031,7 +1082,8 @@ class TeammateAgent(Agent):
                 tries += [(None, REPAIR_FACTOR)] + ([(None, 2 * REPAIR_FACTOR)] if wanted is wishes[-1] else [])
             for start, factor in tries:
                 steps = self.options["iterations"] * factor
-                plan, solved = self._solve(wanted, deck, start, steps, retry=start is None and wanted is wishes[-1])
+                retry = start is None and wanted is wishes[-1]
+                plan, solved = self._solve(wanted, deck, start, steps, retry, budget)
                 plan = align(plan, current)
                 if not solved or tower_key(plan) in self._bad or not _sound(deck, plan):
                     continue

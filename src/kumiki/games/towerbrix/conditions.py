@@ -76,6 +76,8 @@ class Tower:
 
     ``touch[i]``: bricks sharing a face with brick i; ``rests_on[i]``: bricks that brick i lies on; ``carries[i]``:
     bricks lying on brick i; ``above[i]`` / ``below[i]``: bricks that brick i is entirely above / below.
+    ``memo``: each rule's verdict on this tower, by its text (a teammate's search reads the same cards on one tower
+    for its own score and for the others' value).
     """
 
     __slots__ = (
@@ -90,6 +92,7 @@ class Tower:
         "height",
         "horizontal",
         "ids",
+        "memo",
         "n",
         "rests_on",
         "table",
@@ -104,6 +107,7 @@ class Tower:
         bricks = list(bricks)
         boxes = [tuple(float(v) for v in b.box) for b in bricks]
         n = len(bricks)
+        self.memo: dict[str, bool] = {}
         self.n = n
         self.ids = tuple(b.id for b in bricks)
         self.all = (1 << n) - 1
@@ -161,6 +165,12 @@ class Tower:
         self.bottom_max = self._extreme(self.bottoms, max)
         self.bottom_min = self._extreme(self.bottoms, min)
 
+    def recolour(self, colour: dict[str, int]) -> None:
+        """The same bricks in other colours (``colour``: each colour's bits), as the solver's refutation sweep
+        tries every colouring of one shape; the verdicts kept for the old colours are dropped."""
+        self.colour = colour
+        self.memo = {}
+
     @classmethod
     def of(cls, bricks: Sequence[Any]) -> Tower:
         """The Tower of ``bricks`` (in that order), built once when asked for the same bricks twice in a row: the
@@ -211,7 +221,11 @@ class Rule:
     colours: frozenset[str] = field(compare=False)
 
     def evaluate(self, tower: Tower) -> bool:
-        return self.test(tower)
+        memo = tower.memo
+        verdict = memo.get(self.text)
+        if verdict is None:
+            verdict = memo[self.text] = self.test(tower)
+        return verdict
 
     def holds(self, bricks: Iterable[Any]) -> bool:
         return self.test(Tower(bricks))

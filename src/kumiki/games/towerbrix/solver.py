@@ -355,7 +355,7 @@ def _refute(checker: _Checker, ids: Sequence[str], grid: float, deadline: float)
                 colour = dict.fromkeys(COLOURS, 0)
                 for i, name in enumerate(names):
                     colour[COLOUR_OF_LETTER[name[0]]] |= 1 << i
-                facts.colour = colour
+                facts.recolour(colour)
                 misses = 0
                 for card in checker.cards:
                     if not card.check(facts):
