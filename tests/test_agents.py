@@ -164,3 +164,11 @@ def test_the_margin_reward_of_a_huge_lead_is_no_overflow() -> None:
     assert margin_reward(Ended([0.5, 0.5], [0.0, 0.0])) == [0.5, 0.5]  # type: ignore[arg-type]
     low, high = margin_reward(Ended([0.0, 1.0], [-4.0, 4.0]))  # type: ignore[arg-type]
     assert low == pytest.approx(0.5 / (1 + math.e)) and high == pytest.approx(0.5 + 0.5 / (1 + math.exp(-1)))
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts", "kuzushi", "kozo-greedy", "towerbrix-teammate"])
+def test_choose_refuses_what_is_not_a_position_in_one_line(name):
+    game = kumiki.load_game("kuzushi")
+    for wrong in (game, "B 0,0", None, game.new_state(seed=1).to_json()):
+        with pytest.raises(TypeError, match=r"^agent .*: choose\(\) takes a position .*, not \w+$"):
+            kumiki.load_agent(name).choose(wrong)

@@ -611,3 +611,13 @@ def test_a_record_reads_only_ascii_digits_as_numbers() -> None:
         state.play(state.legal_moves()[0])
     text = kumiki.write_record(state).replace(f'[Result "{state.winners()[0]}"]', '[Result "١"]')
     assert "winners' indexes separated by spaces" in str(record_error(text))
+
+
+@pytest.mark.parametrize("tag", ["Player2", "Player10", "Player" + "9" * 5000])
+def test_a_player_tag_beyond_the_seats_is_refused_with_its_line(tag: str) -> None:
+    # The writer refuses such a tag (tag 'Player2' in a 2-player game); the reader said nothing of it.
+    text = f'[Game "kuzushi"]\n[Player0 "alice"]\n[{tag} "bob"]\n\nB 1,0\n'
+    with pytest.raises(kumiki.RecordError, match=r"^line 3: \[Player\d{1,12}\] names no seat \(players 0…1\)$"):
+        kumiki.read_record(text)
+    _, state = kumiki.read_record('[Game "kuzushi"]\n[Player1 "bob"]\n[Player0 "alice"]\n\nB 1,0\n')
+    assert len(state.history) == 1

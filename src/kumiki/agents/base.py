@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -18,6 +19,27 @@ class Agent(ABC):
 
     def __init__(self, /, **options: Any) -> None:
         self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"agent {self.name!r}")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every agent's ``choose`` refuses what is not a position in one line (a game, a record, a view), instead
+        of failing deep inside on a missing attribute; a wrapper that acts as a state (``to_move``,
+        ``legal_moves``) passes."""
+        super().__init_subclass__(**kwargs)
+        choose = cls.__dict__.get("choose")
+        if choose is None or getattr(choose, "checks_state", False) or getattr(choose, "__isabstractmethod__", False):
+            return
+
+        @functools.wraps(choose)
+        def checked(self: Agent, state: State) -> Move:
+            if not isinstance(state, State) and not (hasattr(state, "to_move") and hasattr(state, "legal_moves")):
+                raise TypeError(
+                    f"agent {self.name!r}: choose() takes a position (a State, e.g. game.new_state()), "
+                    f"not {type(state).__name__}"
+                )
+            return choose(self, state)  # type: ignore[no-any-return]
+
+        checked.checks_state = True  # type: ignore[attr-defined]
+        cls.choose = checked  # type: ignore[method-assign]
 
     @abstractmethod
     def choose(self, state: State) -> Move:

@@ -249,6 +249,10 @@ def read_record(text: str) -> tuple[Game, State]:
         raise RecordError("a record is text")
     record = parse_record(text)
     game, seed = _game_from_tags(record)
+    for name, line in record.tag_lines.items():  # Player0 … PlayerN name the game's seats, as the writer refuses
+        index = name[6:]
+        if _PLAYER_TAG.fullmatch(name) and (len(index) > MAX_DIGITS or int(index) >= game.players):
+            raise RecordError(f"line {line}: [{name[:18]}] names no seat (players 0…{game.players - 1})", line)
     if seed is None and game.has_chance():
         # CONTRACT.md requires only [Game]; without [Seed], new_state would draw a seed of its own and every reading
         # would deal other cards (draw other sizes). Seed 0 makes such a record one game, the same at every reading.
