@@ -57,6 +57,7 @@ def main() -> None:
             verdict = "" if max(found) < TARGET_S else "  OVER TARGET"
             print(
                 f"{game:9s} {level:7s} {name}{':' + spec if spec else ''}".ljust(44)
+                + " "
                 + f"median {statistics.median(found):.2f} s, max {max(found):.2f} s ({len(found)} moves){verdict}"
             )
 

@@ -54,6 +54,7 @@ def main() -> None:
         spec = " ".join(f"{k}={v}" for k, v in options.items())
         print(
             f"{level:7s} {name} {spec}".ljust(32)
+            + " "
             + f"median {statistics.median(times):.2f} s, max {max(times):.2f} s"
             + ("" if max(times) < TARGET_S else "  OVER TARGET")
         )

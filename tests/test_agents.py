@@ -172,3 +172,15 @@ def test_choose_refuses_what_is_not_a_position_in_one_line(name):
     for wrong in (game, "B 0,0", None, game.new_state(seed=1).to_json()):
         with pytest.raises(TypeError, match=r"^agent .*: choose\(\) takes a position .*, not \w+$"):
             kumiki.load_agent(name).choose(wrong)
+
+
+@pytest.mark.parametrize("cap", [0.001, 0.05])
+def test_mcts_max_seconds_caps_a_search_by_iterations(cap):
+    # The web app's Kozo hard level: 250 iterations, but never much over its cap where a position is slow.
+    state = after()
+    agent = kumiki.load_agent("mcts", iterations=10**9, max_seconds=cap, seed=1)
+    move = agent.choose(state)
+    assert move in state.legal_moves() and 1 <= agent.last_iterations < 10**9
+    uncapped = kumiki.load_agent("mcts", iterations=30, max_seconds=60.0, seed=1)
+    plain = kumiki.load_agent("mcts", iterations=30, seed=1)
+    assert uncapped.choose(state) == plain.choose(state) and uncapped.last_iterations == 30

@@ -108,7 +108,8 @@ class MCTSAgent(Agent):
     """Monte Carlo tree search (UCT) for any game and any number of players: each node keeps every player's total
     reward, so each mover maximises their own. Where a game offers them it uses its one-ply move values as a
     progressive bias and prior, progressive widening over many moves, and its own fast or heuristic playouts.
-    The budget is ``iterations`` (reproducible with a seed) or ``seconds``."""
+    The budget is ``iterations`` (reproducible with a seed) or ``seconds``; ``max_seconds`` caps a search by
+    iterations in wall time (the web app's levels keep a move within 3 s so)."""
 
     name = "mcts"
     option_spec = (
@@ -118,6 +119,16 @@ class MCTSAgent(Agent):
             float,
             None,
             "time per move instead of a fixed number of iterations",
+            0.001,
+            86400.0,
+            nullable=True,
+        ),
+        Option(
+            "max_seconds",
+            float,
+            None,
+            "a wall-clock cap on a move searched by iterations: it stops at whichever comes first (a move is the same "
+            "every time only where the cap does not bind)",
             0.001,
             86400.0,
             nullable=True,
@@ -190,7 +201,10 @@ class MCTSAgent(Agent):
         c = self.options["c"]
         seconds = self.options["seconds"]
         iterations = self.options["iterations"]
-        deadline = time.perf_counter() + seconds if seconds is not None else math.inf
+        began = time.perf_counter()
+        deadline = began + seconds if seconds is not None else math.inf
+        cap = self.options["max_seconds"]
+        cap_at = began + cap if cap is not None and seconds is None else math.inf  # the root's expansion counts
         has_prior = has_hook(state, "move_values")
         bias = self.options["bias"]
         if bias is None:
@@ -206,7 +220,9 @@ class MCTSAgent(Agent):
         log = math.log
         sqrt = math.sqrt
         done = 0
-        while done < iterations if seconds is None else time.perf_counter() < deadline:
+        while (done < iterations if seconds is None else time.perf_counter() < deadline) and (
+            done == 0 or cap_at == math.inf or time.perf_counter() < cap_at
+        ):
             node = root
             path = [root]
             # Selection: descend by UCB1 on the mover's own reward while the node may not grow.
