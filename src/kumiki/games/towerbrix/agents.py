@@ -341,16 +341,9 @@ class TeamKnowledge:
         self._rules = [card.compiled for card in self.cards]
 
     def holds(self, facts: Any) -> np.ndarray:
-        """Which candidate cards hold on the tower of ``facts`` (each rule's verdict kept in ``facts.memo``, as
-        :meth:`Rule.evaluate` keeps it: the solver reads our own cards and the narrowed hands there too)."""
-        memo = facts.memo
-        out = np.empty(len(self.cards), dtype=bool)
-        for index, rule in enumerate(self._rules):
-            verdict = memo.get(rule.text)
-            if verdict is None:
-                verdict = memo[rule.text] = rule.test(facts)
-            out[index] = verdict
-        return out
+        """Which candidate cards hold on the tower of ``facts`` (:meth:`Rule.evaluate` keeps each verdict on the
+        tower: the solver reads our own cards and the narrowed hands there too)."""
+        return np.fromiter((rule.evaluate(facts) for rule in self._rules), dtype=bool, count=len(self._rules))
 
     def observe(self, player: int, facts: Any, ok: bool, made: bool = False) -> None:
         if player in self.models:
