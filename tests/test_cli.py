@@ -90,6 +90,27 @@ def test_the_contract_example_record_replays(cli, tmp_path: Path) -> None:
     assert code == 0 and out.splitlines() == [str(m) for m in played("B 1,0", "B -1,0", "F 1,1").legal_moves()]
 
 
+def test_replay_of_a_game_whose_result_says_it_goes_on(cli, tmp_path: Path) -> None:
+    """[Result "*"] (the game goes on) is a valid record: replay printed the board, then failed with exit 2 and
+    "invalid literal for int() with base 10: '*'"."""
+    path = tmp_path / "open.kmk"
+    path.write_text('[Game "kuzushi"]\n[Result "*"]\n\nB 1,0\n', encoding="utf-8")
+    code, out, err = cli("replay", path)
+    assert (code, err) == (0, "")
+    assert "The game goes on" in out and "[Result]" not in out
+
+
+@pytest.mark.parametrize("game", kumiki.games())
+def test_replay_shows_player_names_as_written_not_as_markup(cli, tmp_path: Path, game: str) -> None:
+    """A [PlayerN] tag is any text: Blokus 3D's board read "[/]" as rich markup and replay ended in "internal error
+    (MarkupError ...)", exit status 1."""
+    path = tmp_path / "names.kmk"
+    path.write_text(f'[Game "{game}"]\n[Player0 "[/]"]\n[Player1 "[bold]x"]\n\n', encoding="utf-8")
+    code, out, err = cli("replay", path)
+    assert (code, err) == (0, "")
+    assert "[/]" in out
+
+
 def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     state = finished_game()
     path = tmp_path / "done.kmk"

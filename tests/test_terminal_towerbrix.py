@@ -104,3 +104,18 @@ def test_layers_are_slabs_between_brick_heights():
     top, bottom = shown[0][1], shown[1][1]
     assert top == ["·PP·", "·PP·", "·PP·", "·PP·"]
     assert bottom == ["····", "YYyy", "YYyy", "····"]
+
+
+def test_layers_of_bricks_far_apart_elide_the_empty_table_between_them():
+    """Corners lie within 1,000 of the origin: two bricks at opposite corners were a map of 4,000 × 4,000 cells, and
+    ``kumiki replay`` of that two-move record drew for minutes. A run of empty columns (rows) is now one mark."""
+    from kumiki.games.towerbrix.text import GAP, layers
+
+    state = kumiki.load_game("towerbrix").new_state(seed=1)
+    state.play("Y1 x -1000,0")
+    state.play("Y2 x 998,0")
+    shown = layers(state.bricks_in_order(), 0.5)
+    assert shown == [(0.0, ["YYYY" + GAP + "yyyy", "YYYY" + GAP + "yyyy"])]
+    state.play("P1 x 998,998")
+    (_, rows), *_ = layers(state.bricks_in_order(), 0.5)
+    assert len(rows) == 5 and rows[2] == GAP * 9 and max(len(row) for row in rows) == 9

@@ -276,7 +276,7 @@ def replay(
             line = f"{seat_name(resigned, names)} resigned after the last move: {winners} won."
         console.print(Text(line, style="bold"))
         given = record.tags.get("Result", "").split()
-        if given and not state.over:  # read_record took a result decided off the board: say whose word it is
+        if given and given != ["*"] and not state.over:  # a result decided off the board: say whose word it is
             winners = ", ".join(seat_name(int(seat), names) for seat in given)
             console.print(Text(f"The record's [Result] says {winners} won (not by the moves: they end no game)."))
 

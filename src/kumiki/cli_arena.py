@@ -250,7 +250,7 @@ class Leaderboard:
             table.add_column(column, justify="left" if column == "agent" else "right")
         for i in sorted(range(len(agents)), key=lambda i: -skills[i]):
             if events.games[agents[i]]:  # an agent yet to play has the prior's 0, which would read as a rating
-                table.add_row(agents[i], f"{skills[i]:+.0f}", str(events.games[agents[i]]))
+                table.add_row(Text(agents[i]), f"{skills[i]:+.0f}", str(events.games[agents[i]]))  # no markup
         self.shown = table
 
     def __rich__(self) -> RenderableType:

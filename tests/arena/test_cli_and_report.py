@@ -412,6 +412,20 @@ def test_the_leaderboard_shows_no_agent_that_has_not_played_yet(tmp_path: Path) 
     assert not re.search(r"^ r ", text, re.M), text
 
 
+def test_the_leaderboard_shows_agent_names_as_written_not_as_markup(tmp_path: Path) -> None:
+    """An agent's name is any TOML key: one such as "[/]" was read as rich markup by the live table under the
+    progress bar, and `kumiki arena run` ended in "internal error (MarkupError ...)", exit status 1."""
+    agents = {"[/]": "greedy", "[bold]r": "random"}
+    study = arena.Study(name="markup", game="kuzushi", agents=agents, games=2, options={"size": 4})
+    arena.run(study, tmp_path / "out", backend="serial")
+    board = Leaderboard(tmp_path / "out", study)
+    board.refresh(force=True)
+    shown = Console(width=80, record=True)
+    shown.print(board.shown)
+    text = shown.export_text()
+    assert "[/]" in text and "[bold]r" in text, text
+
+
 def test_the_report_of_a_study_stopped_early_says_it_is_unfinished(finished: Path, run: CliRunner) -> None:
     """A run stopped early leaves some line-ups and seatings unplayed; the report read like a finished study's
     ("9 games"), seat shares that mix an agent's skill with its seat included. It says how many are left."""

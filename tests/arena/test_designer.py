@@ -228,6 +228,20 @@ def test_a_comparison_without_a_test_has_no_verdict() -> None:
     assert math.isnan(length["p"]) and verdict.comparison(length) == "no verdict (too few games)"
 
 
+def test_one_game_on_one_side_of_a_comparison_gives_no_verdict() -> None:
+    """Five games in A, one in B (a study stopped early): the length read "higher in B" with p = 0 and an interval
+    of width 0, though one game has no spread to test against."""
+
+    def row(size: int, moves: int) -> dict[str, Any]:
+        return {"options": {"size": size}, "seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "moves": moves}
+
+    rows = [row(5, moves) for moves in (18, 19, 20, 21, 22)] + [row(6, 35)]
+    for found in (rows, rows[-1:] + rows[:-1]):  # the lone game in B, then in A
+        length = next(c.to_json() for c in stats.variant_comparisons(found, "kuzushi") if c.figure == "game length")
+        assert math.isnan(length["p"]) and math.isnan(length["low"]) and math.isnan(length["high"])
+        assert verdict.comparison(length) == "no verdict (too few games)"
+
+
 def test_an_sprt_still_running_is_not_said_to_have_stopped(tmp_path: Path, run: CliRunner) -> None:
     """A report read while an SPRT is unfinished (stopped, or still running) said it 'stopped at max_games'."""
     state = sprt_state([1, 1, 1, 1, 1], arena.Sprt(0, 50, max_games=400)).to_json()
@@ -346,3 +360,29 @@ def test_a_variant_whose_games_all_had_one_length_is_compared_without_a_warning(
     length = next(c for c in found if c["figure"] == "game length")
     # by hand: B 4,5,4,5,… mean 4.5, sd 0.5345, t(7, 0.975) = 2.3646: 1.5 ± 0.4469
     assert (length["difference"], length["low"], length["high"]) == (1.5, 1.0531, 1.9469)
+
+
+def test_the_report_says_what_it_measured_and_with_which_commands(tmp_path: Path, run: CliRunner) -> None:
+    """The report named the game, the format, the root seed and the agents, but not the option grid, `games` nor
+    the command that played the games; and its variant comparisons did not say they were unpaired, beside a note
+    that every option set meets the same game seeds (which reads as paired games)."""
+    study = arena.Study(
+        name="provenance",
+        game="kuzushi",
+        format="self-play",
+        agents={"g": "greedy"},
+        games=3,
+        seed=9,
+        options={"players": 2, "size": [5, 6]},
+    )
+    out = tmp_path / "the results"
+    arena.run(study, out, backend="serial")
+    code, _, err = run("arena", "report", out)
+    assert code == 0, err
+    page = (out / "report.html").read_text()
+    command = f"kumiki arena run '{out}/study.toml' --out '{out}'"
+    assert command in page and f"kumiki arena report '{out}'" in page
+    assert "size = [5, 6]" in page and "games = 3" in page
+    assert "two independent samples" in page and "not of paired games" in page
+    code, _, err = run("arena", "run", out / "study.toml", "--out", out, "--backend", "serial", "--quiet")
+    assert code == 0 and len(arena.Results(out)) == 6  # the command shown resumes: nothing left to play

@@ -290,3 +290,39 @@ def test_sigterm_stops_a_pool_run_with_status_143_and_leaves_no_process(tmp_path
     while time.monotonic() < deadline and any(_running(pid) for pid in children):
         time.sleep(0.1)
     assert not any(_running(pid) for pid in children)
+
+
+def test_an_sprt_stopped_mid_window_keeps_the_games_it_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool plays an SPRT in windows of pairs and wrote a window's games only once all of it was in: a Ctrl-C
+    (or SIGTERM, a crash) lost every game the window had finished, though the docs promise only those in flight."""
+    from kumiki.arena import runner
+    from kumiki.arena.backends import execute
+
+    study = arena.Study(
+        name="sprt",
+        game="kuzushi",
+        format="sprt",
+        agents={"random": "random", "greedy": "greedy"},
+        seed=4,
+        options={"size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=2000, max_games=40),  # far apart: the test does not decide in a few pairs
+    )
+
+    def stopped_after_three(job: Any, specs: Any, *_: Any) -> Any:
+        for done, rows in enumerate(execute(job, specs, "serial")):
+            if done == 3:
+                raise KeyboardInterrupt
+            yield rows
+
+    monkeypatch.setattr(runner, "execute", stopped_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        arena.run(study, tmp_path / "stopped", backend="pool", workers=2)  # a window of 4 pairs
+    kept = arena.Results(tmp_path / "stopped")
+    assert sorted(r["index"] for r in kept.rows) == [0, 1, 2]  # the first pair, and the second's first game
+    assert kept.sprt().pairs == 1
+    monkeypatch.undo()
+    resumed = arena.run(study, tmp_path / "stopped", backend="serial")
+    whole = arena.run(study, tmp_path / "whole", backend="serial")
+    assert comparable(resumed) == comparable(whole) and resumed.sprt() == whole.sprt()

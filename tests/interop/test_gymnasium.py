@@ -32,6 +32,20 @@ def test_gymnasium_env_checker_passes(name: str, options: dict[str, Any]) -> Non
         check_env(gymnasium.make(env_id(name), **options).unwrapped)
 
 
+def test_human_render_shows_the_board_at_reset_and_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    """Gymnasium's rule for "human": rendered continuously, during reset() and step(), render() need not be called.
+    The board was printed only by render(), so gymnasium.make(..., render_mode="human") showed nothing."""
+    environment = make("kuzushi", opponents=["greedy"], seat=1, render_mode="human", size=4)
+    observation, _ = environment.reset(seed=0)
+    assert capsys.readouterr().out.strip() == environment.state.render().strip()
+    environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert capsys.readouterr().out.strip() == environment.state.render().strip()
+    quiet = make("kuzushi", render_mode="ansi", size=4)
+    observation, _ = quiet.reset(seed=0)
+    quiet.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert capsys.readouterr().out == ""
+
+
 def test_gymnasium_make_knows_every_game_by_its_id() -> None:
     """There was no id: gymnasium.make raised NamespaceNotFound, and check_env warned that it could not test the
     render modes of an environment without a spec."""

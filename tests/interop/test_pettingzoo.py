@@ -98,6 +98,27 @@ def test_human_render_prints_the_board_and_pettingzoo_render_test_passes(capsys:
     render_test(lambda render_mode=None: env("kuzushi", render_mode=render_mode, size=4))
 
 
+def test_human_render_shows_the_board_at_every_step_without_a_call(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's rule for "human" (its classic games follow it): the environment renders as it steps, without a
+    call to render(). It printed only when render() was called, so a game made with render_mode="human" showed
+    nothing."""
+    aec = env("kuzushi", render_mode="human", size=4)
+    aec.reset(seed=0)
+    capsys.readouterr()
+    aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    assert capsys.readouterr().out.strip() == aec.state.render().strip()
+    parallel = parallel_env("kuzushi", render_mode="human", size=4)
+    observations, _ = parallel.reset(seed=0)
+    capsys.readouterr()
+    mover = f"player_{parallel.state.to_move}"
+    parallel.step({mover: int(np.flatnonzero(observations[mover]["action_mask"])[0])})
+    assert capsys.readouterr().out.strip() == parallel.state.render().strip()
+    quiet = env("kuzushi", render_mode="ansi", size=4)
+    quiet.reset(seed=0)
+    quiet.step(int(np.flatnonzero(quiet.observe(quiet.agent_selection)["action_mask"])[0]))
+    assert capsys.readouterr().out == ""
+
+
 def test_towerbrix_observations_never_show_another_seats_cards() -> None:
     environment = env("towerbrix", players=3)
     environment.reset(seed=9)
@@ -227,6 +248,29 @@ def test_a_bad_action_in_a_parallel_step_raises_before_any_is_played() -> None:
     with pytest.raises(ValueError, match="an action is an int"):
         environment.step({first: encode(environment.game, "Y1 z 0,0"), second: "x"})
     assert environment.state.history == []
+
+
+def test_a_learners_array_of_one_action_is_that_action_as_in_gymnasium() -> None:
+    """A policy's output of shape () or (1,) (np.array(5), a torch tensor's .numpy()) is an action in the Gymnasium
+    environment; PettingZoo's refused it with ValueError, so the same loop failed on the other adapter."""
+    aec = env("kuzushi", size=4)
+    aec.reset(seed=0)
+    legal = int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])
+    aec.step(np.array(legal))
+    assert aec.state.history[-1] == aec.game.encoding.decode(legal, None)
+    legal = int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])
+    aec.step(np.array([legal], dtype=np.int32))
+    assert len(aec.state.history) == 2 and not any(aec.terminations.values())
+    with pytest.raises(ValueError, match="an action is an int"):
+        aec.step(np.array([legal, legal]))
+    with pytest.raises(ValueError, match="an action is an int"):
+        aec.step(np.array(float(legal)))
+    parallel = parallel_env("kuzushi", size=4)
+    observations, _ = parallel.reset(seed=0)
+    mover = f"player_{parallel.state.to_move}"
+    legal = int(np.flatnonzero(observations[mover]["action_mask"])[0])
+    parallel.step({mover: np.array([legal])})
+    assert len(parallel.state.history) == 1
 
 
 def test_an_aec_step_before_reset_or_after_every_agent_is_done_says_so() -> None:

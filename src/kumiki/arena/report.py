@@ -8,11 +8,13 @@ import io
 import json
 import math
 import re
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kumiki.arena import stats, verdict
+from kumiki.arena.results import STUDY_FILE
 from kumiki.arena.study import Sprt
 from kumiki.arena.tables import write_table
 
@@ -420,6 +422,19 @@ def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, mo
     ]
 
 
+def _provenance(results: Results) -> str:
+    """What was measured and with which commands: the study as run (its ``study.toml``, in full), the command that
+    played its games (again: the games still missing) and the one that wrote this report."""
+    folder = html.escape(shlex.quote(str(results.path)), quote=False)  # in text, a quote needs no escape
+    study_file = html.escape(shlex.quote(str(results.path / STUDY_FILE)), quote=False)
+    return (
+        f"<p class='note'>The games were played by <code>kumiki arena run {study_file} --out {folder}</code> (run "
+        "again, it plays the games still missing; into a new folder, the same games again) and this report written "
+        f"by <code>kumiki arena report {folder}</code>, from this study:</p>"
+        f"<pre>{html.escape(results.study.to_toml(), quote=False)}</pre>"
+    )
+
+
 def _html(results: Results, summary: dict[str, Any]) -> str:
     study, rows = results.study, results.rows
     esc = html.escape
@@ -430,6 +445,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         f"<p>{esc(study.game)}, format {esc(study.format)}, {len(rows)} games, root seed {study.seed}. Agents: "
         + ", ".join(f"<b>{esc(k)}</b> = <code>{esc(v)}</code>" for k, v in study.agents.items())
         + ".</p>",
+        _provenance(results),
         "<p class='note'>Every figure carries its 95% interval: Wilson intervals for rates, t intervals for means, "
         f"bootstrap intervals over {'game seeds' if study.chance else 'seed blocks'} for ratings. A difference is "
         "marked <span class='real'>real</span> when its interval excludes zero (p &lt; 0.05): real here means "
@@ -564,7 +580,10 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "difference” means the interval still holds zero, and its ends show how large a difference the games "
             "allow. Shares are in percentage points, lengths in moves. "
             f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
-            "differ at all, about one row in twenty is still marked real by chance.</p>"
+            "differ at all, about one row in twenty is still marked real by chance. The intervals and p-values are "
+            "those of two independent samples (Newcombe's interval and the two-proportion test for shares, Welch's "
+            "for lengths), not of paired games: both variants meet the same game seeds, but every game's agents "
+            "draw seeds of their own, so no game of B replays one of A.</p>"
         )
         parts.append(
             "<table><tr><th>option</th><th>A</th><th>B</th><th>figure</th><th>in A</th><th>in B</th>"

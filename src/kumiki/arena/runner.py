@@ -94,13 +94,39 @@ def _run_sprt(
             return
         wanted = [spec for pair in chunk for spec in pair if spec.index not in store.done]
         finished: dict[int, dict[str, Any]] = {}
-        for rows in execute(job, wanted, backend, workers, address):
-            finished.update((int(r["index"]), r) for r in rows)
-        for pair in chunk:  # in block order: the decision falls on the same pair whatever finished first
-            rows = [store.rows.get(s.index) or finished[s.index] for s in pair]
-            store.extend(rows)
-            counts[pair_bin(rows, first)] += 1
-            if progress:
-                progress(len(store.done), total)
-            if sprt_state(counts, test).decision:
-                return
+        try:
+            for rows in execute(job, wanted, backend, workers, address):
+                finished.update((int(r["index"]), r) for r in rows)
+        finally:  # stopped (Ctrl-C, SIGTERM, a crash) or not: the games finished so far are kept, in block order
+            decided = _keep(chunk, finished, store, counts, first, test, progress, total)
+        if decided:
+            return
+        if any(spec.index not in store.done for spec in wanted):  # no backend drops a game: never decide on a gap
+            raise RuntimeError("the backend returned fewer games than it was given")
+
+
+def _keep(
+    chunk: list[list[GameSpec]],
+    finished: dict[int, dict[str, Any]],
+    store: ResultsDir,
+    counts: list[int],
+    first: str,
+    test: Sprt,
+    progress: Progress | None,
+    total: int,
+) -> bool:
+    """Write the window's finished games pair by pair in block order, so the decision falls on the same pair
+    whatever finished first; True once the test decides. A pair not yet complete (a run stopped mid-window) ends
+    the writing, its finished games written with it: the folder keeps a prefix of the pairs, and the next run
+    plays only the games missing from it."""
+    for pair in chunk:
+        rows = [store.rows.get(s.index) or finished.get(s.index) for s in pair]
+        store.extend(row for row in rows if row is not None)
+        if progress:
+            progress(len(store.done), total)
+        if any(row is None for row in rows):
+            return False
+        counts[pair_bin([row for row in rows if row is not None], first)] += 1
+        if sprt_state(counts, test).decision:
+            return True
+    return False

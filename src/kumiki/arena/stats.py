@@ -448,9 +448,11 @@ def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float],
 
     ma, mb = mean_interval(xa), mean_interval(xb)
     d = mb.value - ma.value
-    if ma.n < 2 or mb.n < 2 or (ma.sd == 0 and mb.sd == 0):
+    if ma.n < 2 or mb.n < 2:  # one game on a side: no spread to test against, no interval (no verdict)
+        return Comparison(option, a, b, figure, "moves", ma.value, mb.value, d, math.nan, math.nan, math.nan)
+    if ma.sd == 0 and mb.sd == 0:
         same = 1.0 if d == 0 else 0.0
-        return Comparison(option, a, b, figure, "moves", ma.value, mb.value, d, d, d, same if ma.n > 1 else math.nan)
+        return Comparison(option, a, b, figure, "moves", ma.value, mb.value, d, d, d, same)
     with warnings.catch_warnings():  # one side all one length (sd 0): Welch is still right, scipy warns of "precision"
         warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
         test = ttest_ind(xb, xa, equal_var=False)

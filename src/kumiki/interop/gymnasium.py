@@ -131,6 +131,7 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             self._reset_once, self._ended = True, False
             self._others_play()
             if not self.state.over:
+                self._render_human()
                 return self._observation(), {}
         raise ValueError(
             f"in {REDRAWS} games of {self.game.name} the others ended the game before seat {self.seat} had a move: "
@@ -162,10 +163,18 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
             state.play_unchecked(move)  # the mask has checked it
         except (IllegalMove, ValueError, IndexError) as error:
             self._ended = True
+            self._render_human()
             return self._observation(), ILLEGAL_RETURN, True, False, {"illegal": str(error)}
         self._others_play()
+        self._render_human()
         reward = utilities(state)[self.seat] if state.over else 0.0
         return self._observation(), float(reward), bool(state.over), False, {}
+
+    def _render_human(self) -> None:
+        """With ``render_mode="human"`` the board is printed by ``reset()`` and every ``step()`` (Gymnasium's rule for
+        that mode: rendered continuously, without a call to ``render()``)."""
+        if self.render_mode == "human":
+            render(self.state, "human")
 
     def render(self) -> str | None:
         """The game's text board (``render_mode="ansi"``; printed with ``"human"``), else None."""

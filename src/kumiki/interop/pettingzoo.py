@@ -44,6 +44,14 @@ def _seeded(seed: object) -> random.Random:
     return random.Random(checked_seed(seed))
 
 
+def _one_action(action: object) -> object:
+    """The number a learner's array of one action holds (shape ``()`` or ``(1,)``, as a policy's output often is, and
+    as the Gymnasium environment takes it); anything else as it is, for the type check that follows."""
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+        return action.reshape(())[()]
+    return action
+
+
 class KumikiEnv(AECEnv):  # type: ignore[misc]
     """One Kumiki game as an AEC environment."""
 
@@ -143,9 +151,10 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, np.integer):
+            number = _one_action(action)
+            if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
                 raise ValueError(f"{agent}: an action is an int in 0…{self._num_actions - 1}, not {action!r}")
-            action = int(action)
+            action = int(number)
         if not 0 <= action < self._num_actions:
             raise ValueError(f"{agent}: action {action} is out of range 0…{self._num_actions - 1}")
         state = self.state
@@ -166,6 +175,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[state.to_move]  # type: ignore[index]
+        if self.render_mode == "human":  # PettingZoo's rule for that mode: every step shows the board
+            render(state, "human")
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
         """The agent to act, again and again, until every agent is done (or ``max_iter`` turns): PettingZoo's
@@ -180,6 +191,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         self.infos[agent]["illegal"] = refusal(self.state, action)
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            render(self.state, "human")
 
     def render(self) -> str | None:
         """The game's text board (``render_mode="ansi"``; printed with ``"human"``), else None."""
@@ -324,10 +337,11 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         # every action checked before any is played (a bad one raised after the seats before it had played)
         chosen: dict[str, int] = {}
         for agent in live:
-            action = actions.get(agent, self.wait)
-            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise ValueError(f"{agent}: an action is an int in 0…{self.wait}, not {action!r}")
-            action = int(action)
+            given = actions.get(agent, self.wait)
+            number = _one_action(given)
+            if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+                raise ValueError(f"{agent}: an action is an int in 0…{self.wait}, not {given!r}")
+            action = int(number)
             if not 0 <= action <= self.wait:
                 raise ValueError(f"{agent}: action {action} is out of range 0…{self.wait}")
             chosen[agent] = action
@@ -366,6 +380,8 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._keep_masks(observations)
         if done or truncated:
             self.agents = []
+        if self.render_mode == "human":  # PettingZoo's rule for that mode: every step shows the board
+            render(state, "human")
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:

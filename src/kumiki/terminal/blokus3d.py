@@ -227,7 +227,7 @@ def colours_table(state: Blokus3DState, names: Sequence[str] | None = None) -> T
         swatch.append(f" {letter(colour)} ", style=block(colour))
         swatch.append(" " + colour_name(colour), style=ink(colour))
         table.add_row(
-            swatch, f"{player} {name}".strip(), f"{visible} − {len(left)} = {scores[colour]:>2}", pieces, status
+            swatch, Text(f"{player} {name}".strip()), f"{visible} − {len(left)} = {scores[colour]:>2}", pieces, status
         )
     return table
 

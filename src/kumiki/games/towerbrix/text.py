@@ -13,28 +13,61 @@ if TYPE_CHECKING:
     from kumiki.games.towerbrix.rules import TowerBrixState
 
 EMPTY = "·"
+GAP = "…"  # a long run of cells no brick reaches, drawn as one
+MAX_GAP = 20  # cells: ten brick thicknesses on the default grid, more than the box's long side
 
 
 def layers(bricks: Sequence[Brick], grid: float = 0.5) -> list[tuple[float, list[str]]]:
     """For each layer (top first) its bottom ``z`` and a map of grid cells seen from above, y growing upward: a cell
     shows the first letter of the brick filling it (lower case for the second brick of a colour, e.g. ``y`` for
-    Y2), ``·`` when empty. A layer is the slab between two consecutive heights where a brick starts or ends."""
+    Y2), ``·`` when empty. A layer is the slab between two consecutive heights where a brick starts or ends.
+
+    A run of more than ``MAX_GAP`` columns (rows) that no brick reaches is drawn as one column (row) of ``GAP``: two
+    bricks at opposite corners of the table (corners lie within 1,000 of the origin) would otherwise be a map of
+    millions of cells, which took minutes to draw (``kumiki replay`` of a two-move record)."""
     if not bricks:
         return []
     lo_x = min(b.box[0] for b in bricks)
     lo_y = min(b.box[1] for b in bricks)
     nx = math.ceil((max(b.box[3] for b in bricks) - lo_x) / grid - TOL)
     ny = math.ceil((max(b.box[4] for b in bricks) - lo_y) / grid - TOL)
+    xs = _centres([(b.box[0], b.box[3]) for b in bricks], lo_x, nx, grid)
+    ys = _centres([(b.box[1], b.box[4]) for b in bricks], lo_y, ny, grid)
     heights = sorted({round(v, 9) for b in bricks for v in (b.box[2], b.box[5])})
     out = []
     for bottom, top in reversed(list(pairwise(heights))):
         z = (bottom + top) / 2
         rows = []
-        for j in range(ny - 1, -1, -1):
-            y = lo_y + (j + 0.5) * grid
-            rows.append("".join(_mark(bricks, lo_x + (i + 0.5) * grid, y, z) for i in range(nx)))
-        if any(set(r) != {EMPTY} for r in rows):
+        filled = False
+        for y in reversed(ys):
+            if y is None:
+                rows.append(GAP * len(xs))
+                continue
+            row = "".join(GAP if x is None else _mark(bricks, x, y, z) for x in xs)
+            filled = filled or any(mark not in (EMPTY, GAP) for mark in row)
+            rows.append(row)
+        if filled:
             out.append((bottom, rows))
+    return out
+
+
+def _centres(spans: Sequence[tuple[float, float]], lo: float, cells: int, grid: float) -> list[float | None]:
+    """The centres of the ``cells`` grid cells from ``lo`` that a map draws along one axis, in order, with None for
+    each run of more than ``MAX_GAP`` cells that none of ``spans`` reaches."""
+    reached: set[int] = set()
+    for start, end in spans:
+        first = max(0, math.floor((start - lo) / grid + TOL))
+        reached.update(range(first, min(cells, math.ceil((end - lo) / grid - TOL))))
+    out: list[float | None] = []
+    previous = -1
+    for index in [*sorted(reached), cells]:
+        if index - previous - 1 > MAX_GAP:
+            out.append(None)
+        else:
+            out.extend(lo + (i + 0.5) * grid for i in range(previous + 1, index))
+        if index < cells:
+            out.append(lo + (index + 0.5) * grid)
+        previous = index
     return out
 
 
