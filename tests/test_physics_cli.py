@@ -173,6 +173,22 @@ def test_a_body_too_small_to_weigh_anything_is_one_line(cli, tmp_path: Path) -> 
     assert_one_line_error(code, err, "tower.json: bodies[1] (speck) is too small")
 
 
+@pytest.mark.parametrize("length", [1e5, 1e8])
+def test_a_face_too_narrow_for_the_knife_edge_band_is_refused_not_a_fall(cli, tmp_path: Path, length: float) -> None:
+    # A plank 10^5 times as long as it is wide, lying on the table: its face vanished when the contacts were shrunk
+    # by the band (1e-5 of the tower's size), so it read as balanced on an edge and "fell".
+    plank = {"bodies": [{"name": "plank", "boxes": [[0, 0, 0, length, 1, 1]]}]}
+    code, out, err = cli("stability", write(tmp_path, plank), "--json")
+    assert json.loads(out)["error"].startswith("plank touches the table over a face 1.0e-")
+    assert_one_line_error(code, err, "too fine to tell a knife edge from a face")
+    shorter = {"bodies": [{"name": "plank", "boxes": [[0, 0, 0, 1e4, 1, 1]]}]}
+    code, out, _ = cli("stability", write(tmp_path, shorter), "--json")
+    assert (code, json.loads(out)["stands"], json.loads(out)["edge"]) == (0, True, False)
+    overhang = {"bodies": [*COLUMN["bodies"], {"name": "hair", "boxes": [[1 - 1e-7, 0, 4, 2 - 1e-7, 1, 5]]}]}
+    code, out, _ = cli("stability", write(tmp_path, overhang), "--json")  # a clear fall on a hair is still a fall
+    assert (code, json.loads(out)["stands"], json.loads(out)["edge"]) == (0, False, False)
+
+
 def test_stdin(cli) -> None:
     code, out, _ = cli("stability", "-", "--json", stdin=json.dumps(COLUMN))
     assert code == 0

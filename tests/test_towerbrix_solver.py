@@ -159,6 +159,8 @@ def test_cli_solve_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "towerbrix", "--cards", "G01", "--deck", "blue"], "blue: no such deck file"),
         (["cards", "towerbrix", "--deck", "blue"], "blue: no such deck file"),
         (["cards", "kozo"], "towerbrix only"),
+        (["solve", "towerbrix", "--cards", "G01", "--seconds", "inf"], "--seconds must be a positive number"),
+        (["solve", "towerbrix", "--cards", "G01", "--seconds", "nan"], "--seconds must be a positive number"),
     ],
 )
 def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -80,9 +80,9 @@ def test_an_illegal_action_ends_the_episode_with_the_lowest_return() -> None:
     environment = make("kuzushi")
     observation, _ = environment.reset(seed=1)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    legal = int(np.flatnonzero(observation["action_mask"])[0])  # legal in the position, which the game still is in
     _, reward, done, _, info = environment.step(illegal)
     assert done and reward == -1.0 and "not a legal move" in info["illegal"]
-    legal = int(np.flatnonzero(environment.action_masks())[0])
     with pytest.raises(RuntimeError, match="the episode is over"):  # never a second return for one episode
         environment.step(legal)
     observation, _ = environment.reset(seed=1)
@@ -114,6 +114,34 @@ def test_an_illegal_action_costs_minus_one_in_every_game_as_in_pettingzoo(name: 
     agent = aec.agent_selection
     aec.step(illegal)
     assert aec.rewards[agent] == reward
+
+
+def test_the_observation_after_an_illegal_action_offers_no_action_in_any_adapter() -> None:
+    """An illegal action ends the episode (the game itself is not over): the mask handed out then is all zero, as at
+    the end of a played-out game, in the Gymnasium, PettingZoo AEC and parallel environments alike."""
+    from kumiki.interop.pettingzoo import env, parallel_env
+
+    environment = make("kuzushi")
+    observation, _ = environment.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    after, _, done, _, _ = environment.step(illegal)
+    assert done and not environment.state.over
+    assert not after["action_mask"].any() and not environment.action_masks().any()
+
+    aec = env("kuzushi")
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    aec.step(illegal)
+    assert aec.terminations[agent] and not aec.state.over
+    assert not any(aec.observe(a)["action_mask"].any() for a in aec.possible_agents)
+
+    parallel = parallel_env("kuzushi")
+    observations, _ = parallel.reset(seed=0)
+    mover = next(a for a, o in observations.items() if o["action_mask"][: parallel.wait].any())
+    wrong = int(np.flatnonzero(observations[mover]["action_mask"] == 0)[0])
+    ended, rewards, terminations, _, _ = parallel.step({mover: wrong})
+    assert all(terminations.values()) and rewards[mover] == -1.0
+    assert not any(o["action_mask"].any() for o in ended.values())
 
 
 def test_step_before_reset_and_actions_that_are_no_whole_number_raise() -> None:

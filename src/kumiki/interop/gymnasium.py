@@ -98,6 +98,8 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
     def _observation(self) -> dict[str, Any]:
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, self.seat)
+        if self._ended:  # an illegal action ended the episode: no action is left, as at the end of a game
+            mask[:] = 0
         # the legality check keeps its own copy: a learner may write in the array it is handed
         self._mask, self._mask_of = mask.copy(), (state, len(state.history))
         return {"observation": observation, "action_mask": mask}

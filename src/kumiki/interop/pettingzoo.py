@@ -113,9 +113,10 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         player = self._seat[agent]
         state = self.state
         observation, mask = self._encoding.observe_and_mask(state, player)
-        if state.to_move == player:  # kept apart from the array handed out: a learner may write in that one
+        ended = self.terminations.get(agent, False) or self.truncations.get(agent, False)
+        if state.to_move == player and not ended:  # kept apart from the array handed out: a learner may write in it
             self._shown = (state, len(state.history), mask.copy())
-        else:  # free turns let every seat act, but here one seat acts a step: the one to move
+        else:  # free turns let every seat act, but here one seat acts a step: the one to move; none once it ended
             mask[:] = 0
         return {"observation": observation, "action_mask": mask}
 
@@ -378,8 +379,10 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         truncations = dict.fromkeys(live, truncated)
         observations = {agent: self._observe(self.possible_agents.index(agent)) for agent in live}
         self._keep_masks(observations)
-        if done or truncated:
+        if done or truncated:  # the episode ended (an illegal action too): no action is left in any mask
             self.agents = []
+            for observation in observations.values():
+                observation["action_mask"][:] = 0
         if self.render_mode == "human":  # PettingZoo's rule for that mode: every step shows the board
             render(state, "human")
         return observations, rewards, terminations, truncations, infos

@@ -196,4 +196,28 @@ def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = 
 
     if not isinstance(tower, Tower):
         tower = tower_from_json(tower)  # TowerError for anything that is not the contract's JSON object
-    return judge(in_judged_units(tower), margin, explain)
+    tower = in_judged_units(tower)
+    setup = prepare(tower)
+    verdict = judge(tower, margin, explain, setup=setup)
+    if verdict.edge:
+        _refuse_too_fine(setup)
+    return verdict
+
+
+def _refuse_too_fine(setup: Setup) -> None:
+    """TowerError when a knife edge may be only a face too narrow for the band: a face narrower than 2 ε of the
+    tower's size vanishes when the contacts are shrunk by ε, so a body resting on it reads as balanced on an edge
+    wherever its centre lies (a plank 10⁵ times as long as it is wide, lying on the table, "fell" so)."""
+    from kumiki.physics.model import TowerError
+
+    bodies, scale = setup.tower.bodies, setup.scale
+    for interface in setup.interfaces:
+        for u0, v0, u1, v1 in interface.rects:
+            width = min(u1 - u0, v1 - v0)
+            if TOLERANCE * scale < width < 2 * EPSILON * scale:
+                lower = "the table" if interface.lower == GROUND else bodies[interface.lower].name
+                raise TowerError(
+                    f"{bodies[interface.upper].name} touches {lower} over a face {width / scale:.1e} of the tower's "
+                    f"size wide, below the judge's knife-edge band (2 × {EPSILON:g}): too fine to tell a knife edge "
+                    "from a face (docs/physics.md, Knife edges)"
+                )
