@@ -60,7 +60,7 @@ def run_command(
 ) -> None:
     """Play a study's games (again: only those not yet in its results folder)."""
     from kumiki import arena
-    from kumiki.arena.backends import BACKENDS, BackendError
+    from kumiki.arena.backends import BACKENDS, BackendError, check_backend
     from kumiki.arena.results import ResultsDir
 
     if backend not in BACKENDS:
@@ -74,6 +74,10 @@ def run_command(
     except arena.StudyError as error:
         _fail(str(error))
     folder = Path(out) if out else arena.default_out(study)
+    try:  # a backend that cannot run (no Ray) before anything is written
+        check_backend(backend)
+    except BackendError as error:
+        _fail(str(error))
     try:  # the folder's problems (another study's, in use by another run, a file) before any progress bar
         ResultsDir(folder, study).close()
     except arena.StudyError as error:

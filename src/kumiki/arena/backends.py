@@ -147,6 +147,19 @@ def _unreachable(address: str) -> str | None:
     return None
 
 
+NEEDS_RAY = "the Ray backend needs Ray: pip install 'kumiki[ray]'"
+
+
+def check_backend(backend: str) -> None:
+    """Refuse, before anything is written, a backend this machine cannot run (Ray not installed)."""
+    if backend != "ray":
+        return
+    try:
+        import ray  # noqa: F401  # only whether it imports
+    except ImportError:
+        raise BackendError(NEEDS_RAY) from None
+
+
 def run_ray(
     job: Job, specs: Sequence[GameSpec], workers: int | None, address: str | None
 ) -> Iterator[list[dict[str, Any]]]:
@@ -155,7 +168,7 @@ def run_ray(
     try:
         import ray
     except ImportError:
-        raise BackendError("the Ray backend needs Ray: pip install 'kumiki[ray]'") from None
+        raise BackendError(NEEDS_RAY) from None
     started_here = False
     if not ray.is_initialized():
         problem = _unreachable(address) if address else None

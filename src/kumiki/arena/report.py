@@ -44,7 +44,12 @@ def _mean(mean: stats.Mean, digits: int = 1) -> str:
     if math.isnan(mean.value):
         return "–"
     if math.isnan(mean.low):
-        why = "one game" if mean.n == 1 else f"the same in all {mean.n} games"
+        if mean.n == 1:
+            why = "one game"
+        elif mean.sd > 0:  # a spread, yet no interval: every game on one deal (a game of chance), none beyond it
+            why = "one deal"
+        else:
+            why = f"the same in all {mean.n} games"
         return f"{mean.value:.{digits}f} ({why}: no interval)"
     return f"{mean.value:.{digits}f} [{mean.low:.{digits}f}, {mean.high:.{digits}f}]"
 
@@ -182,17 +187,18 @@ def summarise(results: Results) -> dict[str, Any]:
     """Every figure of the report, with its interval, as JSON-ready data."""
     study, rows = results.study, results.rows
     agents = list(study.agents)
+    chance = study.chance  # a game of chance: the games of one deal are clustered in every interval (stats.deals)
     sets = []
     groups = stats.by_option_set(rows)
     for label, group in groups.items():
         entry: dict[str, Any] = {"options": group[0]["options"], "label": label, "games": len(group)}
-        rates = stats.seat_wins(group)
+        rates = stats.seat_wins(group, chance)
         entry["seat_wins"] = [r.to_json() for r in rates]
         entry["first_mover"] = stats.first_mover(study.game, group[0]["options"])
-        entry["fairness_p"], entry["fairness_test"] = stats.fairness(group)
+        entry["fairness_p"], entry["fairness_test"] = stats.fairness(group, chance)
         competitive = [r for r in group if not stats.is_coop(r)]
-        success = stats.coop_success(group)
-        draws = stats.draw_rate(group)
+        success = stats.coop_success(group, chance)
+        draws = stats.draw_rate(group, chance)
         if competitive:
             entry["reading"], entry["verdict"] = verdict.fairness(
                 rates,
@@ -209,18 +215,18 @@ def summarise(results: Results) -> dict[str, Any]:
             solo = all(len(r["seats"]) == 1 and "success" not in (r.get("measures") or {}) for r in group)
             entry["verdict"] = verdict.cooperative(success, solo)
         entry["draw_rate"] = draws.to_json()
-        entry["forfeit_rate"] = stats.forfeit_rate(group).to_json()
-        entry["length"] = stats.lengths(group).to_json()
-        entry["margin"] = stats.margins(group).to_json()
-        entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group)]
+        entry["forfeit_rate"] = stats.forfeit_rate(group, chance).to_json()
+        entry["length"] = stats.lengths(group, chance).to_json()
+        entry["margin"] = stats.margins(group, chance).to_json()
+        entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group, chance)]
         if any("branching" in r for r in group):
-            entry["branching_by_ply"] = [m.to_json() for m in stats.branching_by_ply(group)]
-            entry["lead_changes"] = stats.lead_changes(group).to_json()
-        entry["measures"] = {name: m.to_json() for name, m in stats.measure_means(group).items()}
+            entry["branching_by_ply"] = [m.to_json() for m in stats.branching_by_ply(group, chance=chance)]
+            entry["lead_changes"] = stats.lead_changes(group, chance).to_json()
+        entry["measures"] = {name: m.to_json() for name, m in stats.measure_means(group, chance).items()}
         if any(stats.is_coop(r) for r in group):
             entry["teams"] = {
                 name: {"success": rate.to_json(), "score": mean.to_json()}
-                for name, (rate, mean) in stats.coop_by_team(group).items()
+                for name, (rate, mean) in stats.coop_by_team(group, chance).items()
             }
             entry["success"] = success.to_json()
         sets.append(entry)
@@ -239,11 +245,11 @@ def summarise(results: Results) -> dict[str, Any]:
         "option_sets": sets,
         "comparisons": [
             {**found, "reading": verdict.comparison(found)}
-            for found in (c.to_json() for c in stats.variant_comparisons(rows, study.game))
+            for found in (c.to_json() for c in stats.variant_comparisons(rows, study.game, chance))
         ],
     }
     competitive = [r for r in rows if not stats.is_coop(r)]
-    matrix = stats.win_matrix(rows, agents)
+    matrix = stats.win_matrix(rows, agents, chance)
     if len(agents) > 1 and competitive and matrix:  # no matrix: self-play, every agent met only itself (no ratings)
         # an agent with no game yet (a study stopped early) has no rating, only the prior's 0: as `arena ratings`
         summary["ratings"] = [r.to_json() for r in results.ratings() if r.games > 0]
@@ -260,7 +266,8 @@ def summarise(results: Results) -> dict[str, Any]:
         ]
     if study.format == "ladder":
         summary["ladder"] = [
-            {"agent": high, "below": low, **rate.to_json()} for high, low, rate in stats.ladder_steps(rows, agents)
+            {"agent": high, "below": low, **rate.to_json()}
+            for high, low, rate in stats.ladder_steps(rows, agents, chance)
         ]
     sprt = results.sprt()
     if sprt is not None:
@@ -350,7 +357,7 @@ def _common_first(entries: Sequence[dict[str, Any]]) -> int | None:
     return next(iter(firsts)) if len(firsts) == 1 else None
 
 
-def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) -> list[str]:
+def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]], chance: bool = False) -> list[str]:
     """The option sets side by side: one row each, the seats' shares (or the team's success), the fairness test,
     the length and the reading — the table a designer compares variants on."""
     esc = html.escape
@@ -367,7 +374,7 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) ->
         )
         for e in competitive:
             cells = []
-            rates = stats.seat_wins(groups[e["label"]])
+            rates = stats.seat_wins(groups[e["label"]], chance)
             for s in range(seats):
                 if s < len(rates):
                     mark = " (first)" if first is None and s == e["first_mover"] else ""
@@ -379,7 +386,7 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) ->
             p_cell = esc(verdict.p_text(p)) if p == p else "–"
             parts.append(
                 f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>{''.join(cells)}"
-                f"<td{real}>{p_cell}</td><td class='n'>{_mean(stats.lengths(groups[e['label']]))}</td>"
+                f"<td{real}>{p_cell}</td><td class='n'>{_mean(stats.lengths(groups[e['label']], chance))}</td>"
                 f"<td>{esc(e['reading'])}</td></tr>"
             )
         parts.append("</table>")
@@ -389,8 +396,8 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) ->
         for e in coop:
             parts.append(
                 f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>"
-                f"<td class='n'>{_pct(stats.coop_success(groups[e['label']]))}</td>"
-                f"<td class='n'>{_mean(stats.lengths(groups[e['label']]))}</td></tr>"
+                f"<td class='n'>{_pct(stats.coop_success(groups[e['label']], chance))}</td>"
+                f"<td class='n'>{_mean(stats.lengths(groups[e['label']], chance))}</td></tr>"
             )
         parts.append("</table>")
     if len(competitive) > 1:
@@ -437,6 +444,7 @@ def _provenance(results: Results) -> str:
 
 def _html(results: Results, summary: dict[str, Any]) -> str:
     study, rows = results.study, results.rows
+    chance = study.chance
     esc = html.escape
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
@@ -452,6 +460,17 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         "unlikely to be chance alone, not large. "
         "The agents are computer players: a seat advantage found with them is the game's as they play it.</p>",
     ]
+    if chance:
+        parts.append(
+            "<p class='note'>In this game the seed is the deal, and every game played on one seed (a seed block's "
+            "seatings, every line-up and option set on it) met the same deal: those games are alike, not "
+            "independent, so every interval here counts deals, not games. Rates take Wilson's interval on Korn "
+            "&amp; Graubard's effective number of games (the games over the design effect, with their "
+            "degrees-of-freedom correction; never narrower than Wilson's on the games), means a t interval on the "
+            "standard error clustered by deal (deals − 1 degrees of freedom), the seats' test Rao &amp; Scott's "
+            "correction of chi-square where the deals make the seats' shares vary more than independent games "
+            "would.</p>"
+        )
     if summary.get("unfinished"):
         parts.append(f"<p class='note'><b>This study is {esc(summary['unfinished'])}.</b></p>")
     if not study.reproducible:
@@ -459,7 +478,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<p class='note'>This study has a time budget or move limit: its results depend on the machine.</p>"
         )
     groups = stats.by_option_set(rows)  # the figures unrounded, as each set's own table shows them
-    parts += _glance(summary, groups)
+    parts += _glance(summary, groups, study.chance)
     if stats.only_self_play(rows, list(study.agents)):
         parts.append(
             "<h2>Ratings</h2><p class='note'>No ratings: no game set two different agents against each other "
@@ -483,7 +502,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts += _few_blocks_note(rows, study.chance, "These intervals")
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
-        parts.append("<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents), agents) + "</figure>")
+        parts.append(
+            "<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents, chance), agents) + "</figure>"
+        )
     if summary.get("ladder"):
         parts.append("<h2>The ladder</h2><table><tr><th>agent</th><th>against the one below</th><th>score</th></tr>")
         for step in summary["ladder"]:
@@ -533,7 +554,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         group = groups[entry["label"]]
         first = entry["first_mover"]
         parts.append(f"<h2>{esc(entry['label'])}</h2><p>{entry['games']} games.</p>")
-        rates = stats.seat_wins(group)
+        rates = stats.seat_wins(group, chance)
         parts.append(f"<p class='verdict'>{esc(entry['verdict'])}</p>")
         parts.append("<table>")
         for seat, rate in enumerate(rates):
@@ -544,24 +565,30 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             test = esc(entry.get("fairness_test") or "chi-square")
             parts.append(f"<tr><td>all seats equal ({test} p)</td><td class='n'{mark}>{p:.3g}</td></tr>")
         if rates:
-            parts.append(f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group))}</td></tr>")
-        parts.append(f"<tr><td>forfeits</td><td class='n'>{_pct(stats.forfeit_rate(group))}</td></tr>")
-        parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(stats.lengths(group))}</td></tr>")
+            parts.append(
+                f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group, chance))}</td></tr>"
+            )
+        parts.append(f"<tr><td>forfeits</td><td class='n'>{_pct(stats.forfeit_rate(group, chance))}</td></tr>")
+        parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(stats.lengths(group, chance))}</td></tr>")
         if rates:
-            parts.append(f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group))}</td></tr>")
-        for seat, mean in enumerate(stats.seat_scores(group)):
+            parts.append(
+                f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group, chance))}</td></tr>"
+            )
+        for seat, mean in enumerate(stats.seat_scores(group, chance)):
             name = esc(verdict.seat_name(seat, first))
             parts.append(f"<tr><td>{name} score</td><td class='n'>{_mean(mean)}</td></tr>")
         if "lead_changes" in entry:
-            parts.append(f"<tr><td>lead changes</td><td class='n'>{_mean(stats.lead_changes(group), 2)}</td></tr>")
-        for name, mean in stats.measure_means(group).items():
+            parts.append(
+                f"<tr><td>lead changes</td><td class='n'>{_mean(stats.lead_changes(group, chance), 2)}</td></tr>"
+            )
+        for name, mean in stats.measure_means(group, chance).items():
             parts.append(f"<tr><td>{esc(name.replace('_', ' '))} (mean)</td><td class='n'>{_mean(mean, 2)}</td></tr>")
         if "success" in entry:
-            parts.append(f"<tr><td>team success</td><td class='n'>{_pct(stats.coop_success(group))}</td></tr>")
+            parts.append(f"<tr><td>team success</td><td class='n'>{_pct(stats.coop_success(group, chance))}</td></tr>")
         parts.append("</table>")
         if "teams" in entry:
             parts.append("<table><tr><th>team</th><th>success</th><th>score</th></tr>")
-            for name, (rate, mean) in stats.coop_by_team(group).items():
+            for name, (rate, mean) in stats.coop_by_team(group, chance).items():
                 parts.append(
                     f"<tr><td>{esc(name)}</td><td class='n'>{_pct(rate)}</td><td class='n'>{_mean(mean)}</td></tr>"
                 )
@@ -572,7 +599,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         title = f"{entry['label']}: game lengths"
         parts.append(f"<figure>{_histogram(lengths, 'game length (moves)', title)}</figure>")
         if "branching_by_ply" in entry:
-            parts.append(f"<figure>{_by_ply(stats.branching_by_ply(group))}</figure>")
+            parts.append(f"<figure>{_by_ply(stats.branching_by_ply(group, chance=chance))}</figure>")
     if summary["comparisons"]:
         parts.append(
             "<h2>Variants compared</h2><p class='note'>Two option sets that differ in one option, B against A. "
@@ -580,10 +607,19 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "difference” means the interval still holds zero, and its ends show how large a difference the games "
             "allow. Shares are in percentage points, lengths in moves. "
             f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
-            "differ at all, about one row in twenty is still marked real by chance. The intervals and p-values are "
-            "those of two independent samples (Newcombe's interval and the two-proportion test for shares, Welch's "
-            "for lengths), not of paired games: both variants meet the same game seeds, but every game's agents "
-            "draw seeds of their own, so no game of B replays one of A.</p>"
+            "differ at all, about one row in twenty is still marked real by chance. "
+            + (
+                "Both variants met the same deals (this game deals from its seed), so the games are clustered by "
+                "deal across both: for shares, Zou &amp; Donner's interval for correlated estimates (MOVER) from "
+                "the two clustered Wilson intervals and their correlation over the deals; for lengths, the "
+                "difference ± t times its standard error clustered by deal; the p-values from the same clustered "
+                "variance, t on deals − 1 degrees of freedom.</p>"
+                if chance
+                else "The intervals and p-values are those of two independent samples (Newcombe's interval and the "
+                "two-proportion test for shares, Welch's for lengths), not of paired games: both variants meet the "
+                "same game seeds, but every game's agents draw seeds of their own, so no game of B replays one of "
+                "A.</p>"
+            )
         )
         parts.append(
             "<table><tr><th>option</th><th>A</th><th>B</th><th>figure</th><th>in A</th><th>in B</th>"

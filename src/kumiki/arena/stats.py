@@ -7,7 +7,7 @@ import itertools
 import json
 import math
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -62,26 +62,104 @@ def wilson(successes: float, trials: float) -> Rate:
     return Rate(successes, trials, p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
-def mean_interval(values: Sequence[float], rate: bool = False, lower: float | None = None) -> Mean:
+Clusters = Sequence[Hashable] | None  # each value's cluster (its game's deal: ``deals``), or None: independent games
+
+
+def _student(q: float, df: float) -> float:
+    from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
+
+    return float(t.ppf(q, df))
+
+
+def _cluster_sums(values: Sequence[float], clusters: Sequence[Hashable], centre: float) -> dict[Hashable, float]:
+    sums: dict[Hashable, float] = {}
+    for value, cluster in zip(values, clusters, strict=True):
+        sums[cluster] = sums.get(cluster, 0.0) + value - centre
+    return sums
+
+
+def cluster_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> tuple[float, int]:
+    """The cluster-robust (linearization, "sandwich") variance of the mean of ``values`` and the number G of
+    clusters: G/(G − 1) · Σ_c (Σ_{i in c} (x_i − x̄))² / n². With one value a cluster it is s²/n, the variance of
+    independent values (Cameron & Miller 2015, "A practitioner's guide to cluster-robust inference")."""
+    n = len(values)
+    mean = sum(values) / n
+    sums = _cluster_sums(values, clusters, mean)
+    g = len(sums)
+    if g < 2:
+        return math.nan, g
+    return g / (g - 1) * sum(v * v for v in sums.values()) / (n * n), g
+
+
+def effective_trials(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
+    """Korn & Graubard's (1998) degrees-of-freedom-adjusted effective sample size of a proportion estimated from
+    clustered games: n / deff · (t(n − 1) / t(G − 1))², at most n. deff (Kish's design effect) is the cluster-robust
+    variance over the variance of n independent games (s²/n); where every value is the same it is taken as 1, and the
+    t ratio (97.5% quantiles) pays for estimating the variance from G clusters, not n games. One cluster: 0."""
+    n = len(values)
+    variance, g = cluster_variance(values, clusters)
+    if g < 2:
+        return 0.0
+    mean = sum(values) / n
+    s2 = sum((v - mean) ** 2 for v in values) / (n - 1)
+    deff = variance / (s2 / n) if s2 > 0 else 1.0
+    ratio = (_student(0.975, n - 1) / _student(0.975, g - 1)) ** 2
+    return n if deff <= 0 else min(float(n), n / deff * ratio)
+
+
+def clustered_rate(values: Sequence[float], clusters: Clusters = None) -> Rate:
+    """The share ``mean(values)`` (each game's part of a success, 0 to 1) with its 95% Wilson interval; with
+    ``clusters``, games of one cluster are not independent: Wilson's interval on Korn & Graubard's effective sample
+    size (``effective_trials``; Dean & Pagano 2015 found it among the intervals that keep their coverage on
+    clustered data), never narrower than Wilson's on the n games. One value a cluster: Wilson's on n exactly; one
+    cluster: [0, 1], the games set no limit on the share over other clusters."""
+    n = len(values)
+    successes = float(sum(values))
+    if clusters is None or n == 0 or len(set(clusters)) == n:
+        return wilson(successes, n)
+    trials = effective_trials(values, clusters)
+    p = successes / n
+    if trials <= 0:
+        return Rate(successes, n, p, 0.0, 1.0)
+    interval = wilson(p * trials, trials)
+    return Rate(successes, n, p, min(p, interval.low), max(p, interval.high))
+
+
+def deals(rows: Sequence[dict[str, Any]], chance: bool) -> Clusters:
+    """Each game's cluster for the figures' intervals: in a game of ``chance``, its game seed (the deal, which every
+    line-up, seating and option set meets on that seed: ``bootstrap_unit``), else None (every game independent)."""
+    return [bootstrap_unit(row, True) for row in rows] if chance else None
+
+
+def mean_interval(
+    values: Sequence[float], rate: bool = False, lower: float | None = None, clusters: Clusters = None
+) -> Mean:
     """The sample mean with its 95% interval: Wilson's for a ``rate`` (every value 0 or 1 by definition: "card held",
     "success"), else Student's t, cut at ``lower`` where no value can be below it (a count, a length: a t interval on
     three games may reach far below zero, which no count can). Where every game gave the same value there is no
-    interval (NaN): no spread to estimate one from, and a width of 0 would claim certainty."""
+    interval (NaN): no spread to estimate one from, and a width of 0 would claim certainty. With ``clusters`` (games
+    on one deal are alike) a rate's interval is ``clustered_rate``'s, a mean's t interval takes the cluster-robust
+    standard error on G − 1 degrees of freedom (G clusters; ``cluster_variance``): one value a cluster, it is the
+    plain t interval; one cluster, no interval."""
     n = len(values)
     if n == 0:
         return Mean(math.nan, math.nan, math.nan, math.nan, 0)
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else math.nan
     if rate:
-        interval = wilson(sum(values), n)
+        interval = clustered_rate(values, clusters)
         return Mean(mean, interval.low, interval.high, sd, n)
     if n == 1:
         return Mean(mean, math.nan, math.nan, math.nan, 1)
     if max(values) == min(values):  # every game gave the same value: t would claim a certainty of width 0
         return Mean(mean, math.nan, math.nan, sd, n)
-    from scipy.stats import t  # type: ignore[import-untyped]  # scipy ships no type information
-
-    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    if clusters is not None and len(set(clusters)) < n:
+        variance, g = cluster_variance(values, clusters)
+        if not variance > 0:  # one cluster (NaN), or clusters that cancel exactly: nothing to size an interval by
+            return Mean(mean, math.nan, math.nan, sd, n)
+        half = _student(0.975, g - 1) * math.sqrt(variance)
+    else:
+        half = _student(0.975, n - 1) * sd / math.sqrt(n)
     low = mean - half if lower is None else max(lower, mean - half)
     return Mean(mean, low, mean + half, sd, n)
 
@@ -148,8 +226,9 @@ def is_coop(row: dict[str, Any]) -> bool:
     return len(set(sides(row))) < 2
 
 
-def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
-    """Each seat's share of the wins (a shared win split evenly) over the competitive games, with Wilson intervals.
+def seat_wins(rows: Sequence[dict[str, Any]], chance: bool = False) -> list[Rate]:
+    """Each seat's share of the wins (a shared win split evenly) over the competitive games, with Wilson intervals
+    (in a game of ``chance``, on the games' effective number: ``clustered_rate`` over their deals).
 
     In a game of teams the seats of a side win together: their wins are one count (the side's), not independent
     ones, so each seat's share and interval are its side's divided among the side's seats."""
@@ -159,26 +238,39 @@ def seat_wins(rows: Sequence[dict[str, Any]]) -> list[Rate]:
     seats = max(len(r["seats"]) for r in games)
     teams = _fixed_teams(games)
     if teams is not None:
-        sides = side_rates(games, teams)
+        sides = side_rates(games, teams, chance)
         out = []
         for seat in range(seats):
             rate, k = sides[teams[seat]], teams.count(teams[seat])
             out.append(Rate(rate.successes / k, rate.trials, rate.value / k, rate.low / k, rate.high / k))
         return out
-    wins = [0.0] * seats
-    for row in games:
-        for w in row["winners"]:
-            wins[w] += 1.0 / len(row["winners"])
-    return [wilson(wins[s], len(games)) for s in range(seats)]
+    clusters = deals(games, chance)
+    return [clustered_rate(seat_credits(games, s), clusters) for s in range(seats)]
+
+
+def seat_credits(games: Sequence[dict[str, Any]], seat: int) -> list[float]:
+    """Each game's win credited to ``seat``: 1, a shared win's part (1 / its winners), or 0."""
+    return [1.0 / len(row["winners"]) if seat in row["winners"] else 0.0 for row in games]
 
 
 def _competitive(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if not is_coop(r)]
 
 
-def side_rates(games: Sequence[dict[str, Any]], teams: list[int]) -> dict[int, Rate]:
-    """Each side's share of the competitive ``games``' wins, with its Wilson interval."""
-    return {side: wilson(wins, len(games)) for side, wins in side_wins(games, teams).items()}
+def side_rates(games: Sequence[dict[str, Any]], teams: list[int], chance: bool = False) -> dict[int, Rate]:
+    """Each side's share of the competitive ``games``' wins, with its Wilson interval (``chance``: see
+    ``seat_wins``)."""
+    clusters = deals(games, chance)
+    return {side: clustered_rate(side_credits(games, teams, side), clusters) for side in sorted(set(teams))}
+
+
+def side_credits(games: Sequence[dict[str, Any]], teams: list[int], side: int) -> list[float]:
+    """Each game's win credited to ``side`` (a win the sides share split evenly between them)."""
+    out = []
+    for row in games:
+        winning = {teams[w] for w in row["winners"]}
+        out.append(1.0 / len(winning) if side in winning else 0.0)
+    return out
 
 
 def _fixed_teams(games: Sequence[dict[str, Any]]) -> list[int] | None:
@@ -204,17 +296,22 @@ EXACT_OUTCOMES = 50_000  # up to this many ways to share the wins, the fairness 
 CHI_SQUARE_EXPECTED = 5  # wins expected a seat below which the chi-square test is named approximate
 
 
-def fairness_p(rows: Sequence[dict[str, Any]]) -> float:
+def fairness_p(rows: Sequence[dict[str, Any]], chance: bool = False) -> float:
     """The p-value of "every seat wins equally often" (see ``fairness``)."""
-    return fairness(rows)[0]
+    return fairness(rows, chance)[0]
 
 
-def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
+RAO_SCOTT = "chi-square, Rao–Scott adjusted for the games of one deal"
+
+
+def fairness(rows: Sequence[dict[str, Any]], chance: bool = False) -> tuple[float, str]:
     """The p-value of "every seat wins equally often" and the test's name: the exact multinomial test (the chance,
     if every seat were equal, of a share of the wins at most as likely as the one seen) while the ways to share the
     wins are few enough to count; else, or when shared wins split a game, the chi-square test (good once each seat
     expects 5 wins; below that its name says it is approximate). In a game of teams the sides are what win, so the
-    test compares the sides' wins."""
+    test compares the sides' wins. In a game of ``chance`` whose deals were each played more than once, the games of
+    a deal are alike: where that makes the seats' shares vary more than independent games would (``rao_scott``
+    above 1), the chi-square statistic is divided by it (Rao & Scott's first-order correction, 1981)."""
     games = _competitive(rows)
     if not games:
         return math.nan, ""
@@ -222,13 +319,28 @@ def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
     if teams is not None:
         observed = list(side_wins(games, teams).values())
         single = all(len({teams[w] for w in r["winners"]}) == 1 for r in games)
+        credits = [side_credits(games, teams, side) for side in sorted(set(teams))]
     else:
         observed = [r.successes for r in seat_wins(games)]
         single = all(len(r["winners"]) == 1 for r in games)  # a shared win is no multinomial draw
+        credits = [seat_credits(games, seat) for seat in range(len(observed))]
     total = sum(observed)
     if len(observed) < 2 or total <= 0:
         return math.nan, ""
     cells = len(observed)
+    clusters = deals(games, chance)
+    if clusters is not None and len(set(clusters)) < len(games):
+        if len(set(clusters)) < 2:
+            return 1.0, "one deal: no test beyond it"
+        delta = rao_scott(credits, clusters)
+        if delta > 1:
+            from scipy.stats import chi2, chisquare
+
+            statistic = float(chisquare(observed, [total / cells] * cells).statistic) / delta
+            p = float(chi2.sf(statistic, cells - 1))
+            if total / cells < CHI_SQUARE_EXPECTED:
+                return p, f"{RAO_SCOTT}, approximate: under {CHI_SQUARE_EXPECTED} wins expected a seat"
+            return p, RAO_SCOTT
     if single and math.comb(int(total) + cells - 1, cells - 1) <= EXACT_OUTCOMES:
         return _exact_multinomial_p([int(w) for w in observed]), "exact multinomial"
     from scipy.stats import chisquare
@@ -237,6 +349,23 @@ def fairness(rows: Sequence[dict[str, Any]]) -> tuple[float, str]:
     if total / cells < CHI_SQUARE_EXPECTED:  # the approximation is poor there: say so beside the p-value
         return p, f"chi-square, approximate: under {CHI_SQUARE_EXPECTED} wins expected a seat"
     return p, "chi-square"
+
+
+def rao_scott(credits: Sequence[Sequence[float]], clusters: Sequence[Hashable]) -> float:
+    """Rao & Scott's (1981) mean design effect of a table of shares, δ = Σ_k (1 − p_k)·d_k / (K − 1): p_k the k-th
+    cell's share of the wins, d_k the design effect of its mean credit a game (cluster-robust variance over s²/n,
+    ``effective_trials``). 1 for independent games; the chi-square statistic divided by it is again chi-square."""
+    n = len(clusters)
+    totals = [sum(c) for c in credits]
+    whole = sum(totals)
+    delta = 0.0
+    for values, total in zip(credits, totals, strict=True):
+        mean = total / n
+        s2 = sum((v - mean) ** 2 for v in values) / (n - 1)
+        variance, _ = cluster_variance(values, clusters)
+        deff = variance / (s2 / n) if s2 > 0 else 1.0
+        delta += (1 - total / whole) * deff
+    return delta / (len(credits) - 1)
 
 
 def _exact_multinomial_p(counts: list[int]) -> float:
@@ -257,30 +386,31 @@ def _exact_multinomial_p(counts: list[int]) -> float:
     return min(1.0, total)
 
 
-def draw_rate(rows: Sequence[dict[str, Any]]) -> Rate:
-    """How often a competitive game ends with more than one side sharing the win (a draw or a shared tie)."""
+def draw_rate(rows: Sequence[dict[str, Any]], chance: bool = False) -> Rate:
+    """How often a competitive game ends with more than one side sharing the win (a draw or a shared tie); every
+    figure's ``chance``: the games of one deal are clustered (``clustered_rate``, ``mean_interval``)."""
     games = _competitive(rows)
-    shared = 0
+    shared = []
     for row in games:
         teams = sides(row)
-        if len({teams[w] for w in row["winners"]}) > 1 or not row["winners"]:
-            shared += 1
-    return wilson(shared, len(games))
+        shared.append(1.0 if len({teams[w] for w in row["winners"]}) > 1 or not row["winners"] else 0.0)
+    return clustered_rate(shared, deals(games, chance))
 
 
-def forfeit_rate(rows: Sequence[dict[str, Any]]) -> Rate:
+def forfeit_rate(rows: Sequence[dict[str, Any]], chance: bool = False) -> Rate:
     """How often a game ended by forfeit."""
-    return wilson(sum(1 for r in rows if r.get("forfeit")), len(rows))
+    return clustered_rate([1.0 if r.get("forfeit") else 0.0 for r in rows], deals(rows, chance))
 
 
-def lengths(rows: Sequence[dict[str, Any]]) -> Mean:
+def lengths(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
     """The game length in moves."""
-    return mean_interval([float(r["moves"]) for r in rows], lower=0.0)
+    return mean_interval([float(r["moves"]) for r in rows], lower=0.0, clusters=deals(rows, chance))
 
 
-def margins(rows: Sequence[dict[str, Any]]) -> Mean:
+def margins(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
     """The winner's score minus the second's (by side), over competitive games without forfeit."""
     values = []
+    counted = []
     for row in rows:
         if is_coop(row) or row.get("forfeit"):
             continue
@@ -291,58 +421,72 @@ def margins(rows: Sequence[dict[str, Any]]) -> Mean:
         ordered = sorted(totals.values(), reverse=True)
         if len(ordered) >= 2:
             values.append(ordered[0] - ordered[1])
-    return mean_interval(values, lower=0.0)
+            counted.append(row)
+    return mean_interval(values, lower=0.0, clusters=deals(counted, chance))
 
 
-def seat_scores(rows: Sequence[dict[str, Any]]) -> list[Mean]:
+def seat_scores(rows: Sequence[dict[str, Any]], chance: bool = False) -> list[Mean]:
     """Each seat's mean score."""
     if not rows:
         return []
     seats = max(len(r["scores"]) for r in rows)
-    return [mean_interval([float(r["scores"][s]) for r in rows if s < len(r["scores"])]) for s in range(seats)]
+    out = []
+    for s in range(seats):
+        group = [r for r in rows if s < len(r["scores"])]
+        out.append(mean_interval([float(r["scores"][s]) for r in group], clusters=deals(group, chance)))
+    return out
 
 
-def measure_means(rows: Sequence[dict[str, Any]]) -> dict[str, Mean]:
+def measure_means(rows: Sequence[dict[str, Any]], chance: bool = False) -> dict[str, Mean]:
     """The mean of each of the game's own measures (``State.measures()``: falls, tiles left, …) over the games."""
     names: dict[str, None] = {}
     for row in rows:
         names.update(dict.fromkeys(row.get("measures") or {}))
-    return {
-        n: mean_interval(
-            [float(r["measures"][n]) for r in rows if n in (r.get("measures") or {})],
+    out = {}
+    for n in names:
+        group = [r for r in rows if n in (r.get("measures") or {})]
+        out[n] = mean_interval(
+            [float(r["measures"][n]) for r in group],
             rate=is_rate_measure(n),
             lower=0.0,  # the others are counts (State.measures): a count that happened to be 0 or 1 may be 2
+            clusters=deals(group, chance),
         )
-        for n in names
-    }
+    return out
 
 
-def coop_success(rows: Sequence[dict[str, Any]]) -> Rate:
+def coop_success(rows: Sequence[dict[str, Any]], chance: bool = False) -> Rate:
     """The share of co-operative games the team won (the game's own measure ``success``, else a positive score)."""
     games = [r for r in rows if is_coop(r)]
-    won = 0
+    return clustered_rate(_successes(games), deals(games, chance))
+
+
+def _successes(games: Sequence[dict[str, Any]]) -> list[float]:
+    out = []
     for row in games:
         measures = row.get("measures") or {}
-        won += bool(measures["success"]) if "success" in measures else row["scores"][0] > 0
-    return wilson(won, len(games))
+        out.append(float(bool(measures["success"]) if "success" in measures else row["scores"][0] > 0))
+    return out
 
 
-def branching_by_ply(rows: Sequence[dict[str, Any]], plies: int = 60) -> list[Mean]:
+def branching_by_ply(rows: Sequence[dict[str, Any]], plies: int = 60, chance: bool = False) -> list[Mean]:
     """The mean number of legal moves at each ply (studies with ``trace = true``), up to ``plies``."""
-    traced = [r["branching"] for r in rows if "branching" in r]
-    return [
-        mean_interval([float(t[ply]) for t in traced if ply < len(t)], lower=0.0)
-        for ply in range(plies)
-        if any(ply < len(t) for t in traced)
-    ]
+    traced = [r for r in rows if "branching" in r]
+    out = []
+    for ply in range(plies):
+        group = [r for r in traced if ply < len(r["branching"])]
+        if group:
+            values = [float(r["branching"][ply]) for r in group]
+            out.append(mean_interval(values, lower=0.0, clusters=deals(group, chance)))
+    return out
 
 
-def lead_changes(rows: Sequence[dict[str, Any]]) -> Mean:
+def lead_changes(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
     """How often the lead changed hands in a game (studies with ``trace = true``)."""
-    return mean_interval([float(r["lead_changes"]) for r in rows if "lead_changes" in r], lower=0.0)
+    group = [r for r in rows if "lead_changes" in r]
+    return mean_interval([float(r["lead_changes"]) for r in group], lower=0.0, clusters=deals(group, chance))
 
 
-def coop_by_team(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[Rate, Mean]]:
+def coop_by_team(rows: Sequence[dict[str, Any]], chance: bool = False) -> dict[str, tuple[Rate, Mean]]:
     """For each team composition (the agents at the table, whatever their seats) of the co-operative games: the
     success rate and the mean score."""
     teams: dict[str, list[dict[str, Any]]] = {}
@@ -350,14 +494,19 @@ def coop_by_team(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[Rate, Mean]]
         if is_coop(row):
             teams.setdefault(" + ".join(sorted(row["seats"])), []).append(row)
     return {
-        name: (coop_success(group), mean_interval([float(r["scores"][0]) for r in group]))
+        name: (
+            coop_success(group, chance),
+            mean_interval([float(r["scores"][0]) for r in group], clusters=deals(group, chance)),
+        )
         for name, group in teams.items()
     }
 
 
-def ladder_steps(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> list[tuple[str, str, Rate]]:
+def ladder_steps(
+    rows: Sequence[dict[str, Any]], agents: Sequence[str], chance: bool = False
+) -> list[tuple[str, str, Rate]]:
     """Each agent of a ladder against the one below it: its score with its interval (does skill pay here?)."""
-    matrix = win_matrix(rows, agents)
+    matrix = win_matrix(rows, agents, chance)
     return [(high, low, matrix[(high, low)]) for low, high in itertools.pairwise(agents) if (high, low) in matrix]
 
 
@@ -367,13 +516,16 @@ def only_self_play(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> boo
     return len(agents) > 1 and any(not is_coop(r) for r in rows) and not win_matrix(rows, agents)
 
 
-def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tuple[str, str], Rate]:
+def win_matrix(
+    rows: Sequence[dict[str, Any]], agents: Sequence[str], chance: bool = False
+) -> dict[tuple[str, str], Rate]:
     """For each ordered pair of agents, the first's score against the second, with its Wilson interval: in each game
     where they sat on different sides, the mean over their pairs of seats of 1 for finishing ahead, ½ level, 0
     behind. One game is one trial, however many seats each agent filled (an agent in two seats of a three-player
-    game meets the other twice in one game, not in two)."""
-    score: dict[tuple[str, str], float] = {}
-    count: dict[tuple[str, str], int] = {}
+    game meets the other twice in one game, not in two); in a game of ``chance`` the games of one deal are
+    clustered (``clustered_rate``)."""
+    score: dict[tuple[str, str], list[float]] = {}
+    games: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         if is_coop(row):
             continue
@@ -386,9 +538,13 @@ def win_matrix(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[tu
             ri, rj = ranks[i], ranks[j]
             meetings.setdefault((a, b), []).append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
         for pair, points in meetings.items():
-            score[pair] = score.get(pair, 0.0) + sum(points) / len(points)
-            count[pair] = count.get(pair, 0) + 1
-    return {pair: wilson(score[pair], count[pair]) for pair in count if pair[0] in agents and pair[1] in agents}
+            score.setdefault(pair, []).append(sum(points) / len(points))
+            games.setdefault(pair, []).append(row)
+    return {
+        pair: clustered_rate(score[pair], deals(games[pair], chance))
+        for pair in score
+        if pair[0] in agents and pair[1] in agents
+    }
 
 
 def unbounded(rows: Sequence[dict[str, Any]], agents: Sequence[str]) -> dict[str, str]:
@@ -432,8 +588,11 @@ class Comparison:
 
 
 def compare_rates(option: str, a: str, b: str, figure: str, ra: Rate, rb: Rate) -> Comparison:
-    """B − A for two independent rates: Newcombe's interval and the p-value of a two-proportion z-test."""
+    """B − A for two independent rates: Newcombe's interval and the p-value of a two-proportion z-test; fewer than
+    two games on a side: no interval and no test (no verdict), as for lengths."""
     d = rb.value - ra.value
+    if ra.trials < 2 or rb.trials < 2:
+        return Comparison(option, a, b, figure, "share", ra.value, rb.value, d, math.nan, math.nan, math.nan)
     low = d - math.sqrt((rb.value - rb.low) ** 2 + (ra.high - ra.value) ** 2)
     high = d + math.sqrt((rb.high - rb.value) ** 2 + (ra.value - ra.low) ** 2)
     pooled = (ra.successes + rb.successes) / (ra.trials + rb.trials)
@@ -472,6 +631,74 @@ def compare_means(option: str, a: str, b: str, figure: str, xa: Sequence[float],
     )
 
 
+def _shared_clusters(
+    xa: Sequence[float], ca: Sequence[Hashable], xb: Sequence[float], cb: Sequence[Hashable]
+) -> tuple[float, float, float, int]:
+    """The cluster-robust variances of the means of ``xa`` and ``xb`` and their covariance, their clusters shared
+    (the same deal met by both variants), and the number of clusters in all: for a cluster c, with a_c = Σ_{i in c}
+    (a_i − ā) / n_A and b_c likewise, G/(G − 1) · Σ_c a_c², Σ_c b_c² and Σ_c a_c·b_c."""
+    ma, mb = sum(xa) / len(xa), sum(xb) / len(xb)
+    sa = {k: v / len(xa) for k, v in _cluster_sums(xa, ca, ma).items()}
+    sb = {k: v / len(xb) for k, v in _cluster_sums(xb, cb, mb).items()}
+    every = set(sa) | set(sb)
+    g = len(every)
+    if g < 2:
+        return math.nan, math.nan, math.nan, g
+    factor = g / (g - 1)
+    va = factor * sum(v * v for v in sa.values())
+    vb = factor * sum(v * v for v in sb.values())
+    cov = factor * sum(sa[k] * sb[k] for k in set(sa) & set(sb))
+    return va, vb, cov, g
+
+
+def compare_clustered(
+    option: str,
+    a: str,
+    b: str,
+    figure: str,
+    unit: str,
+    xa: Sequence[float],
+    ca: Sequence[Hashable],
+    xb: Sequence[float],
+    cb: Sequence[Hashable],
+) -> Comparison:
+    """B − A where the games of one cluster (a deal, met by both variants) are alike: the p-value of the Wald test
+    on the cluster-robust variance of the difference, t on G − 1 degrees of freedom (G deals in all: Cameron &
+    Miller 2015). A share's interval is Zou & Donner's (2008) MOVER for correlated estimates, from each side's
+    ``clustered_rate`` interval and their cluster-robust correlation (Newcombe's interval when they are
+    uncorrelated); a length's is the difference ± t·se. Fewer than 2 games a side, or one deal in all: no verdict."""
+    ma, mb = (sum(xa) / len(xa) if xa else math.nan), (sum(xb) / len(xb) if xb else math.nan)
+    d = mb - ma
+    none = Comparison(option, a, b, figure, unit, ma, mb, d, math.nan, math.nan, math.nan)
+    if len(xa) < 2 or len(xb) < 2:
+        return none
+    va, vb, cov, g = _shared_clusters(xa, ca, xb, cb)
+    if g < 2:
+        return none
+    variance = max(0.0, va + vb - 2 * cov)
+    if variance > 0:
+        from scipy.stats import t
+
+        p = float(2 * t.sf(abs(d) / math.sqrt(variance), g - 1))
+    else:  # every game of each side alike (or clusters that cancel): a difference is certain, none is none
+        p = 1.0 if d == 0 else 0.0
+    if unit == "share":
+        ra, rb = clustered_rate(xa, ca), clustered_rate(xb, cb)
+        r = cov / math.sqrt(va * vb) if va > 0 and vb > 0 else 0.0
+        r = max(-1.0, min(1.0, r))
+
+        def spread(x: float, y: float) -> float:
+            return math.sqrt(max(0.0, x * x + y * y - 2 * r * x * y))
+
+        low = d - spread(rb.value - rb.low, ra.high - ra.value)
+        high = d + spread(rb.high - rb.value, ra.value - ra.low)
+        return Comparison(option, a, b, figure, unit, ma, mb, d, low, high, p)
+    if variance <= 0:
+        return Comparison(option, a, b, figure, unit, ma, mb, d, d, d, p)
+    half = _student(0.975, g - 1) * math.sqrt(variance)
+    return Comparison(option, a, b, figure, unit, ma, mb, d, d - half, d + half, p)
+
+
 def first_mover(game: str, options: dict[str, Any]) -> int | None:
     """The seat that moves first in ``game`` with ``options`` (Kuzushi's is seat 1, the others' seat 0); None
     where no seat opens the whole game (Kozo's rounds rotate the opener), so no seat is called "moves first"."""
@@ -480,10 +707,13 @@ def first_mover(game: str, options: dict[str, Any]) -> int | None:
     return load_game(game, **options).first_mover()
 
 
-def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None) -> list[Comparison]:
+def variant_comparisons(
+    rows: Sequence[dict[str, Any]], game: str | None = None, chance: bool = False
+) -> list[Comparison]:
     """For every two option sets that differ in exactly one option: the game length, (with the same number of
     seats) the first mover's share of the wins, B against A (seat 0's when ``game`` is not given), and for
-    co-operative games the team's success rate (what a designer of one asks of a variant)."""
+    co-operative games the team's success rate (what a designer of one asks of a variant). In a game of ``chance``
+    the two sets met the same deals: the games are clustered by deal, across both sets (``compare_clustered``)."""
     sets: dict[str, dict[str, Any]] = {}
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
@@ -504,17 +734,60 @@ def variant_comparisons(rows: Sequence[dict[str, Any]], game: str | None = None)
             figure = f"{who} share of the wins"
             rate_a, rate_b = wins_a[seat], wins_b[seat]
             games_a, games_b = _competitive(groups[ka]), _competitive(groups[kb])
+            credits_a, credits_b = seat_credits(games_a, seat), seat_credits(games_b, seat)
             teams = _fixed_teams(games_a)
             if teams is not None and teams == _fixed_teams(games_b):  # the first mover's side wins, not the seat alone
                 side_of = "seat 0's side" if first is None else f"first mover's side (seat {seat}'s)"
                 figure = f"{side_of} share of the wins"
                 side = teams[seat]
                 rate_a, rate_b = side_rates(games_a, teams)[side], side_rates(games_b, teams)[side]
-            out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
+                credits_a, credits_b = side_credits(games_a, teams, side), side_credits(games_b, teams, side)
+            if chance:
+                out.append(_clustered(differing[0], ka, kb, figure, "share", credits_a, games_a, credits_b, games_b))
+            else:
+                out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
         coop_a, coop_b = coop_success(groups[ka]), coop_success(groups[kb])
         if coop_a.trials and coop_b.trials:
-            out.append(compare_rates(differing[0], ka, kb, "team success rate", coop_a, coop_b))
+            if chance:
+                coop_games_a = [r for r in groups[ka] if is_coop(r)]
+                coop_games_b = [r for r in groups[kb] if is_coop(r)]
+                out.append(
+                    _clustered(
+                        differing[0],
+                        ka,
+                        kb,
+                        "team success rate",
+                        "share",
+                        _successes(coop_games_a),
+                        coop_games_a,
+                        _successes(coop_games_b),
+                        coop_games_b,
+                    )
+                )
+            else:
+                out.append(compare_rates(differing[0], ka, kb, "team success rate", coop_a, coop_b))
         length_a = [float(r["moves"]) for r in groups[ka]]
         length_b = [float(r["moves"]) for r in groups[kb]]
-        out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))
+        if chance:
+            out.append(
+                _clustered(differing[0], ka, kb, "game length", "moves", length_a, groups[ka], length_b, groups[kb])
+            )
+        else:
+            out.append(compare_means(differing[0], ka, kb, "game length", length_a, length_b))
     return out
+
+
+def _clustered(
+    option: str,
+    a: str,
+    b: str,
+    figure: str,
+    unit: str,
+    xa: Sequence[float],
+    rows_a: Sequence[dict[str, Any]],
+    xb: Sequence[float],
+    rows_b: Sequence[dict[str, Any]],
+) -> Comparison:
+    ca, cb = deals(rows_a, True), deals(rows_b, True)
+    assert ca is not None and cb is not None
+    return compare_clustered(option, a, b, figure, unit, xa, ca, xb, cb)
