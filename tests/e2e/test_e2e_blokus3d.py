@@ -78,3 +78,13 @@ def test_place_pieces_with_the_mouse_and_with_the_keys(server: Any, pages: Any, 
     page.keyboard.press("End")
     expect(page.get_by_test_id("status")).to_contain_text(f"Move {moves} of {moves}")
     expect(page.get_by_test_id("colour-score-0")).to_be_visible()
+
+
+def test_the_result_says_why_the_game_ended(server: Any, pages: Any) -> None:
+    """At the end the result names the winner, the scores and why it ended, as Kuzushi's does."""
+    random = {"kind": "agent", "level": "random"}
+    created = server.create("blokus3d", [random, random])
+    page = pages()
+    page.goto(server.url + f"/game/{created['id']}")
+    until(page, "window.__kumiki.over")
+    expect(page.get_by_test_id("game-over")).to_contain_text("no colour can place another piece.")

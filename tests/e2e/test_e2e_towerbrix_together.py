@@ -117,3 +117,22 @@ def test_a_challenge_9_vote_waives_the_chosen_card(server: Any, pages: Any) -> N
     until(ann, "window.__kumiki.over")
     evaluation = server.get(f"/api/games/{created['id']}/replay")["states"][-1]["evaluations"][-1]
     assert evaluation["waived"] == card  # the card the team chose, revealed at the evaluation
+
+
+def test_the_page_says_computer_teammates_wait_and_an_ok_hands_them_the_tower(server: Any, pages: Any) -> None:
+    """A computer teammate leaves an unfinished tower to whoever builds it and plays no "I wait": the status says
+    so, and a thumbs-up on the empty table hands the build over (before, the page kept silent, and a player could
+    wait for a teammate that waited for them)."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "medium"}]
+    created = server.create("towerbrix", seats, players=2, turns="free", difficulty="easy")
+    ann = pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    until(ann, READY)
+    expect(ann.get_by_test_id("status")).to_contain_text("Computer teammates wait")
+    expect(ann.get_by_test_id("status")).to_contain_text("press OK to hand it over")
+    ann.get_by_test_id("ok-button").click()
+    ann.get_by_test_id("ok-button").click()  # the table is empty: the page asks again
+    deadline = time.monotonic() + 60
+    while 1 not in server.state(created["id"]).movers and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert 1 in server.state(created["id"]).movers  # the computer builds

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+import kumiki
+
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
@@ -85,9 +87,45 @@ def test_the_towerbrix_tutorial_explains_the_gray_brick(server: Any, pages: Any)
     page = pages()
     start(page, server, "towerbrix")
     until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    # one click of the mouse puts the brick down (a second one, as the step once said, only got "Pick a brick first")
+    expect(page.get_by_test_id("tutorial-step")).to_contain_text("click the table to put it down (on a phone: tap,")
     page.get_by_test_id("brick-Y1").click()
     page.get_by_test_id("axis-z").click()
     page.mouse.click(*page.evaluate("window.__kumiki.towerbrix.project(0.5, 0.5, 0)"))
     expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    expect(page.get_by_test_id("error")).to_have_text("")
     ask_why(page, "G z 0,0")
     expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "3")
+
+
+def test_the_kozo_tutorial_goes_on_after_the_tower_falls_on_the_first_move(server: Any, pages: Any) -> None:
+    """A newcomer's first piece (or the random computer's reply) often topples the tower: the tutorial's game must
+    go on to a new round, or step 3 ("Play another turn") could never be done (with one round the game was over)."""
+    state = kumiki.load_game("kozo").new_state()
+    toppling = set()
+    for move in state.legal_moves():
+        after = state.copy()
+        after.play(move)
+        if after.falls:
+            toppling.add(str(move).split(" + ")[0])
+    page = pages()
+    start(page, server, "kozo")
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("1234567890-="[page.evaluate("window.__kumiki.kozo.pool").index("L4")])
+    for _ in range(200):  # the next place, then the next orientation, until the ghost is a placement that topples
+        if page.evaluate("window.__kumiki.kozo.ghost") in toppling:
+            break
+        page.keyboard.press("ArrowRight")
+        if page.evaluate("window.__kumiki.kozo.ghost") in toppling:
+            break
+        page.keyboard.press("o")
+    assert page.evaluate("window.__kumiki.kozo.ghost") in toppling
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # the balance cube on its first spot: the tower has fallen already
+    until(page, "window.__kumiki.ply >= 1")
+    expect(page.get_by_test_id("fall-banner")).to_contain_text("tower fell! you made it fall placing L4")
+    expect(page.get_by_test_id("tutorial")).to_have_attribute("data-step", "2")
+    # the next round: the computer opens it, then it is the newcomer's turn again
+    until(page, "window.__kumiki.over || (window.__kumiki.toMove === 0 && window.__kumiki.ply >= 2)")
+    assert not page.evaluate("window.__kumiki.over"), "the tutorial's game ended on the newcomer's first move"

@@ -20,10 +20,11 @@ export function typing(event: KeyboardEvent): boolean {
   return !!target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
-/** A player's name for a game's own panels, "(you)" after the viewer's seat. */
+/** A player's name for a game's own panels, "(you)" after the viewer's seat (not after the tutorial's seat, named
+ * "you": "you (you) made it fall"). */
 export function playerName(seats: { seat: number; name: string }[] | undefined, player: number, you: number | null): string {
   const name = seats?.find((s) => s.seat === player)?.name || `player ${player}`;
-  return player === you ? `${name} (you)` : name;
+  return player === you && name !== "you" ? `${name} (you)` : name;
 }
 
 export function seatLabel(seat: { seat: number; kind: string; name: string; level?: string }): string {

@@ -341,6 +341,12 @@ class Blokus3DModule implements GameModule, GhostActions {
     hooks.blokus = { ...(hooks.blokus as object), selected: this.selected, shape: this.shape, ghost: this.choice?.text ?? null };
   }
 
+  /** Why the game ended (docs/rules/blokus3d.md): every colour is out, none can place another piece. */
+  endReason(msg: BoardUpdate): string | null {
+    const view = msg.view as BlokusView;
+    return view.out.length >= view.pieces_left.length ? "no colour can place another piece" : null;
+  }
+
   /** Enter or a click: place the piece where the ghost is. */
   confirm(): void {
     if (!this.choice || !this.ctx.interactive) return;

@@ -185,7 +185,12 @@ export function gamePage(app: HTMLElement, id: string): void {
       const actors = msg.actors ?? (msg.to_move === null ? [] : [msg.to_move]);
       const lastBy = msg.movers && msg.movers.length ? msg.movers[msg.movers.length - 1] : null;
       const byWhom = actors.length > 1 && lastBy !== null && lastBy !== undefined && msg.last ? ` Last: ${msg.last} by ${name(lastBy)}.` : "";
-      if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." : "Everyone is building.") + byWhom;
+      // computer teammates (docs/towerbrix-solver.md) leave an unfinished tower to whoever is building it, and say
+      // nothing while they wait: without a word here a player could wait for a teammate that waits for them
+      const waiting = msg.seats.some((s) => s.kind === "agent" && s.level !== "random")
+        ? " Computer teammates wait while someone else builds an unfinished tower: press OK to hand it over."
+        : "";
+      if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." + waiting : "Everyone is building.") + byWhom;
       else status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
     }
     const teamed = sides.length > 1 && sides.length < msg.seats.length; // teams of several seats

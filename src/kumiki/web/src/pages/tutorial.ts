@@ -52,7 +52,9 @@ const TUTORIALS: Record<string, Tutorial> = {
   },
   kozo: {
     seats: [{ kind: "human", name: "you" }, { kind: "agent", level: "random" }],
-    options: { rounds: 1 },
+    // three rounds: a fall ends a round, and a newcomer's first piece (or the random computer's reply) often topples
+    // the tower; round 3 is the newcomer's to open, so step 3's second turn always comes (with one round it often did not)
+    options: { rounds: 3 },
     steps: [
       { text: "Pick a piece, point at the tower and click: it is lowered straight down. Then click a spot on top of a column for the small balance cube.", done: moves(1) },
       { text: "Nothing may go over the chimney in the middle. Type a move over it in the box “Why can't I play…” (for example I2 1,1,0 1,2,0 + 1,2,1) and press Why not?", done: refused },
@@ -64,7 +66,7 @@ const TUTORIALS: Record<string, Tutorial> = {
     seats: [{ kind: "human", name: "you" }],
     options: { players: 1, mode: "solo", difficulty: "easy", rounds: 1 },
     steps: [
-      { text: "Your cards (beside the tower) say what the tower must meet. Pick a brick, choose how it lies, and click the table twice to put it down.", done: moves(1) },
+      { text: "Your cards (beside the tower) say what the tower must meet. Pick a brick, choose how it lies, and click the table to put it down (on a phone: tap, then tap the same place again).", done: moves(1) },
       { text: "Not every brick may be used: the green deck leaves the gray one out. Type G z 0,0 in the box “Why can't I play…” and press Why not?", done: refused },
       { text: "Build until every card shows ✓ — all eight coloured bricks, touching, standing — then press OK (thumbs-up) to have it judged.", done: (p) => p.over || p.myMoves >= 12 },
       { text: "A tower that stands and meets every card scores the cards' points, plus bonuses for height and few bricks on the table. Play on, or start a real game.", done: never },
