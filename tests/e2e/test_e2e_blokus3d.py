@@ -88,3 +88,45 @@ def test_the_result_says_why_the_game_ended(server: Any, pages: Any) -> None:
     page.goto(server.url + f"/game/{created['id']}")
     until(page, "window.__kumiki.over")
     expect(page.get_by_test_id("game-over")).to_contain_text("no colour can place another piece.")
+
+
+def test_two_colours_each_the_status_names_the_colour_to_place_and_the_moves_wear_it(server: Any, pages: Any) -> None:
+    """Two colours each (ann plays 0 and 2): the status says which of her colours she places now, and the move list
+    marks each move in the colour of the piece played (ann's second piece is green, colour 2, not her seat's blue)."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}]
+    created = server.create("blokus3d", seats, players=2, colours_per_player=2)
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn: place colour 0 (blue).")
+    for ply in (0, 2):
+        until(page, f"window.__kumiki.ply === {ply} && window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
+        page.locator("body").click(position={"x": 5, "y": 5})
+        page.keyboard.press("1")  # the first piece of the colour to place, where its ghost starts; Enter places it
+        until(page, "window.__kumiki.blokus.ghost !== null")
+        page.keyboard.press("Enter")
+        until(page, f"window.__kumiki.ply >= {ply + 1}")
+        if ply == 0:
+            until(page, "window.__kumiki.ply === 2 && window.__kumiki.toMove === 0")
+            expect(page.get_by_test_id("status")).to_have_text("Your turn: place colour 2 (green).")
+    moves = page.get_by_test_id("move-list").locator("li")
+    expect(moves.nth(0)).to_have_css("border-left-color", "rgb(0, 114, 178)")  # colour 0: blue
+    expect(moves.nth(1)).to_have_css("border-left-color", "rgb(230, 159, 0)")  # colour 1: orange
+    expect(moves.nth(2)).to_have_css("border-left-color", "rgb(0, 158, 115)")  # colour 2: green, ann's second
+
+
+def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> None:
+    """After the end (here ann resigns) nothing more can be placed: no turning, placing or "Why not here?"."""
+    created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
+    controls = ["ghost-rotate-x", "why-here"]
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_visible()
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    until(page, "window.__kumiki.over")
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_hidden()
+    expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)

@@ -205,3 +205,20 @@ def test_after_a_fall_the_round_is_over_then_the_next_round_starts_on_an_empty_b
     bob.get_by_test_id("fall-banner").click()
     expect(bob.get_by_test_id("kozo-new-round")).to_have_text("A new tower: round 1 ended when ann made it fall.")
     assert kozo(bob, "drawn") == 1 and kozo(ann, "drawn") == 1
+
+
+def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> None:
+    """After the end (here ann resigns) nothing more can be placed: no Place, Back, turning or "Why not here?"."""
+    created = server.create("kozo", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0 && window.__kumiki.kozo")
+    controls = ["kozo-place", "kozo-back", "ghost-rotate-x", "why-here"]
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_visible()
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    until(page, "window.__kumiki.over")
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_hidden()
+    expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)

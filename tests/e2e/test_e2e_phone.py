@@ -159,3 +159,37 @@ def test_the_sticky_hint_never_covers_the_tray(server: Any, phone: Page, game: s
     until(phone, "window.__kumiki.legal > 0")
     expect(phone.get_by_test_id("ghost-info")).to_be_visible()
     assert phone.evaluate(COVERED_TRAY_BUTTONS) == []
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options", "ask", "refusal"),
+    [
+        ("blokus3d", ANN_VS_COMPUTER, {}, "why-here", "Pick a piece, point at the board"),
+        ("kozo", ANN_VS_COMPUTER, {}, "why-here", "Pick a piece, point at a column"),
+        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}, "ok-button", "cannot pass"),
+    ],
+)
+def test_whose_turn_and_a_refusal_show_just_under_the_board(
+    server: Any, phone: Page, pages: Any, game: str, seats: Any, options: Any, ask: str, refusal: str
+) -> None:
+    """On a phone the panel with the status comes after the whole tray, far below the board: a line right under the
+    board repeats whose turn it is and the last refusal. A wide screen has the panel beside the board: no such line."""
+    created = server.create(game, seats, **options)
+    phone.goto(server.url + created["seats"][0]["invite"])
+    until(phone, "window.__kumiki.legal > 0")
+    line = phone.get_by_test_id("turn-line")
+    expect(line).to_have_text("Your turn.")
+    phone.get_by_test_id(ask).tap()  # a question the page answers with a hint in the error line
+    expect(phone.get_by_test_id("error")).to_contain_text(refusal)
+    expect(line).to_contain_text(refusal)
+    phone.get_by_test_id("board").scroll_into_view_if_needed()
+    board, shown = phone.get_by_test_id("board").bounding_box(), line.bounding_box()
+    assert board is not None and shown is not None
+    assert board["y"] + board["height"] - 1 <= shown["y"] <= board["y"] + board["height"] + 40, (board, shown)
+    assert shown["y"] + shown["height"] <= PHONE["height"], shown  # in sight with the board
+    fits_the_width(phone)
+    wide = pages()  # 1280×800: the status beside the board as before
+    wide.goto(server.url + created["seats"][0]["invite"])
+    until(wide, "window.__kumiki.legal > 0")
+    expect(wide.get_by_test_id("status")).to_be_visible()
+    expect(wide.get_by_test_id("turn-line")).to_be_hidden()

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import expect
+from tests.helpers import until
 
 import kumiki
 
@@ -57,3 +58,28 @@ def test_towerbrix_ends_with_the_teams_score_not_a_tied_match(server: Any, pages
     expect(page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first).to_contain_text(
         "over, shared by everyone"
     )
+
+
+def test_two_computers_of_one_level_are_named_apart(server: Any, pages: Any) -> None:
+    """Two random computers at one table: the resign question, the result, the status and the lobby's recent games
+    name each by its seat ("random computer (seat 1)"), not twice the same name."""
+    seats = [
+        {"kind": "human", "name": "ann"},
+        {"kind": "agent", "level": "random"},
+        {"kind": "agent", "level": "random"},
+    ]
+    created = server.create("kuzushi", seats, players=3)
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
+    both = "random computer (seat 1), random computer (seat 2)"
+    expect(page.get_by_test_id("score-1")).to_contain_text("random computer (seat 1)")
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("resign-ask")).to_contain_text(f"Resign this game? {both} win.")
+    page.get_by_test_id("resign-confirm").click()
+    until(page, "window.__kumiki.over")
+    expect(page.get_by_test_id("status")).to_have_text(f"Game over. Winners: {both}.")
+    expect(page.get_by_test_id("game-over")).to_contain_text(f"A shared win: {both} (")
+    page.goto(server.url + "/")
+    row = page.get_by_role("listitem").filter(has_text=f"kuzushi: ann vs {both.replace(', ', ' vs ')}")
+    expect(row.first).to_contain_text(f"won by {both}")

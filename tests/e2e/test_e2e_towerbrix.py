@@ -121,3 +121,69 @@ def test_challenge_2_shows_its_clock_and_ends_the_build_when_it_runs_out(server:
     assert page.evaluate("window.__kumiki.last") == "time"
     expect(page.get_by_test_id("evaluation-0")).to_contain_text("the time ran out (4 s)")
     expect(page.get_by_test_id("towerbrix-clock")).to_have_count(0)
+
+
+# Sends moves on a socket of the page's own seat (its invite's token), one at a time, each once the last is applied.
+SEND_MOVES = """async (moves) => {
+  const token = new URLSearchParams(location.search).get('token');
+  const id = location.pathname.split('/').pop();
+  const ws = new WebSocket(`ws://${location.host}/ws/games/${id}?token=${token}`);
+  await new Promise((done) => {
+    let sent = 0;
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type !== 'view') return;
+      if (sent === moves.length) { ws.close(); done(); return; }
+      if (msg.ply === sent) ws.send(JSON.stringify({ type: 'move', ply: msg.ply, move: moves[sent++] }));
+    };
+  });
+}"""
+
+
+def test_an_ok_while_your_own_cards_fail_asks_again(server: Any, pages: Any) -> None:
+    """A finished tower (all eight bricks, connected) that none of the player's cards holds on: the first ok only
+    warns (the player may be wrong on purpose: the second one is sent), as an ok on an unfinished tower does."""
+    created = server.post(
+        "/api/games",
+        {
+            "game": "towerbrix",
+            "seats": [{"kind": "human", "name": "sol"}],
+            "options": {"players": 1, "mode": "solo"},
+            "seed": 0,
+        },
+    )
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, READY)
+    row = [f"{brick} x 0,{y}" for y, brick in enumerate(["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"])]
+    page.evaluate(SEND_MOVES, row)  # a flat row of the eight bricks: finished, and seed 0's cards all fail on it
+    until(page, "window.__kumiki.ply === 8")
+    view = engine_view(server, created["id"])
+    assert not any(view["holds"].values())
+    assert_cards_match(page, view)
+    page.get_by_test_id("ok-button").click()
+    expect(page.get_by_test_id("error")).to_contain_text("Your cards do not all hold")
+    expect(page.get_by_test_id("error")).to_contain_text("Press ok again to give your thumbs-up anyway")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__kumiki.ply") == 8  # nothing sent
+    page.get_by_test_id("ok-button").click()  # meant: the build ends and the tower is judged
+    until(page, "window.__kumiki.ply === 9")
+    assert page.evaluate("window.__kumiki.last") == "ok"
+
+
+def test_the_building_controls_go_once_the_game_is_over(server: Any, pages: Any) -> None:
+    """One round of one attempt, ended by a thumbs-up: no bricks to pick, no axes, no ok or take-away after it."""
+    options = {"players": 1, "mode": "solo", "rounds": 1, "attempts": 1}
+    created = server.create("towerbrix", [{"kind": "human", "name": "sol"}], **options)
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, READY)
+    controls = ["axis-z", "ok-button", "remove-button"]
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_visible()
+    page.get_by_test_id("ok-button").click()
+    page.get_by_test_id("ok-button").click()  # the table is empty: the page asks again
+    until(page, "window.__kumiki.over")
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_hidden()
+    expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)

@@ -52,3 +52,16 @@ def test_kozo_says_why_a_piece_cannot_go_over_the_chimney(server: Any, pages: An
     page.get_by_test_id("why-here").click()
     expect(page.get_by_test_id("why")).to_contain_text("chimney")
     assert page.evaluate("window.__kumiki.ply") == 0
+
+
+def test_an_answer_that_names_seats_by_number_names_the_players_too(server: Any, pages: Any) -> None:
+    """The server's answer names seats by number (its wording is kept): the page adds who sits there."""
+    created = server.create("kuzushi", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.toMove === 1")  # player 1 moves first: not ann's turn
+    page.get_by_test_id("why-move").fill("B 3,3")
+    page.get_by_test_id("why-ask").click()
+    expect(page.get_by_test_id("why")).to_have_text(
+        "Why not: it is seat 1's turn, not yours (seat 0) — seat 1 is bob, seat 0 is you (ann)."
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
@@ -149,6 +151,32 @@ def test_a_replay_that_grows_with_the_square_of_its_moves_is_refused_at_its_budg
     assert answer.status_code == 413 and "too large" in answer.json()["error"], answer.text[:200]
     game = create(client, [HUMAN, HUMAN], seed=8)  # a game of ordinary size replays as before
     assert client.get(f"/api/games/{game['id']}/replay").json()["states"][0]["size"] == 6
+
+
+def test_replays_asked_for_at_once_are_built_a_few_at_a_time(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long replay takes seconds of a core and some 200 MB to build: six asked for at once were built at once (the
+    default thread pool's size), 680 MB, and every game's event loop waited up to 1.4 s."""
+    game = create(client, [HUMAN, HUMAN], seed=8)
+    building, most = 0, 0
+    lock = threading.Lock()
+
+    def slow_positions(*args: Any) -> Any:
+        nonlocal building, most
+        with lock:
+            building += 1
+            most = max(most, building)
+        time.sleep(0.2)
+        yield from positions(*args)
+        with lock:
+            building -= 1
+
+    monkeypatch.setattr(app, "positions", slow_positions)
+    with ThreadPoolExecutor(5) as askers:
+        answers = list(askers.map(lambda _: client.get(f"/api/games/{game['id']}/replay"), range(5)))
+    assert [a.status_code for a in answers] == [200] * 5
+    assert most == app.MAX_REPLAYS
 
 
 def test_a_connection_that_does_not_read_is_dropped_by_the_size_of_what_waits_for_it() -> None:

@@ -124,6 +124,9 @@ MAX_OPTION_TEXT = 2000
 # the square of the moves. A 20-round TowerBrix game of random moves (bench/server_replay.py: 1,868 moves) is 72.6 MB;
 # 4,000 oks (2,000 empty evaluations, rounds 20 and attempts 100) would be 1.5 GB.
 MAX_REPLAY_BYTES = 128 * 2**20
+# Replays built at once: a long one takes seconds of a core and some 200 MB while it is built; six built at once (the
+# default thread pool's size) took 680 MB and held every game's event loop up to 1.4 s. Those asked for meanwhile wait.
+MAX_REPLAYS = 2
 OPEN_SEAT = "open seat"
 # The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
 # (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
@@ -474,6 +477,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(Storage(db), pool_factory, agent_pace=limits.agent_pace)
         app.state.hub = hub
+        app.state.replays = asyncio.Semaphore(MAX_REPLAYS)
         hub.resume()
         try:
             yield
@@ -683,7 +687,8 @@ def create_app(
             return "[" + ",".join(encoded) + "]", state.scores(), winners
 
         # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
-        states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
+        async with request.app.state.replays:
+            states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
         rest = {
             "game": row.game,
             "options": row.options,

@@ -23,13 +23,28 @@ export function typing(event: KeyboardEvent): boolean {
 /** A player's name for a game's own panels, "(you)" after the viewer's seat (not after the tutorial's seat, named
  * "you": "you (you) made it fall"). */
 export function playerName(seats: { seat: number; name: string }[] | undefined, player: number, you: number | null): string {
-  const name = seats?.find((s) => s.seat === player)?.name || `player ${player}`;
+  let name = seats?.find((s) => s.seat === player)?.name || `player ${player}`;
+  if ((seats ?? []).filter((s) => s.name === name).length > 1) name = `${name} (seat ${player})`; // two of one name (two random computers)
   return player === you && name !== "you" ? `${name} (you)` : name;
 }
 
-export function seatLabel(seat: { seat: number; kind: string; name: string; level?: string }): string {
+type SeatLike = { seat: number; kind: string; name: string; level?: string };
+
+export function seatLabel(seat: SeatLike): string {
   if (seat.kind !== "agent") return seat.name;
   return /computer/i.test(seat.name) ? seat.name : `${seat.name} (computer${seat.level ? `, ${seat.level}` : ""})`;
+}
+
+/** Each seat's label, told apart: seats of one label (two random computers, two players named ann) are named with
+ * their seat number too ("random computer (seat 1)"). */
+export function seatLabels(seats: SeatLike[]): (seat: number) => string {
+  const labels = new Map(seats.map((s) => [s.seat, seatLabel(s)]));
+  const counts = new Map<string, number>();
+  for (const label of labels.values()) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return (seat) => {
+    const label = labels.get(seat) ?? `seat ${seat}`;
+    return label && (counts.get(label) ?? 0) > 1 ? `${label} (seat ${seat})` : label;
+  };
 }
 
 /** How a player confirms a placement the ghost shows: a second tap on a touch screen (no hover), else a click or

@@ -31,6 +31,11 @@ export interface GameModule {
   highlight?(at: string, seat: number): void;
   /** Why a finished game ended, in a few words the page adds to its result ("the grid is full"). */
   endReason?(msg: BoardUpdate, name: (seat: number) => string): string | null;
+  /** What the seat to move plays now, where the seat alone does not tell: "place colour 2 (green)" (Blokus 3D with
+   * two colours each); the status says "Your turn: …" or "Waiting for ann to …". */
+  turnNote?(msg: BoardUpdate): string | null;
+  /** The colour of each move in the move list, where it is not the mover's seat colour (null: the seat's). */
+  moveColours?(msg: BoardUpdate): (string | null)[];
   /** Keys the page forwards while no form field has focus; true if handled. */
   key?(event: KeyboardEvent): boolean;
   destroy(): void;
@@ -58,4 +63,11 @@ export const SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E
 
 export function seatColour(seat: number): string {
   return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+}
+
+/** The names of the seat colours, in words (for a colour named in a sentence). */
+const COLOUR_NAMES = ["blue", "orange", "green", "pink", "sky blue", "vermilion"];
+
+export function colourName(seat: number): string {
+  return COLOUR_NAMES[seat % COLOUR_NAMES.length];
 }

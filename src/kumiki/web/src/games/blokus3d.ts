@@ -2,7 +2,7 @@
 
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
-import { registerGame, seatColour } from "../module";
+import { colourName, registerGame, seatColour } from "../module";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
@@ -58,6 +58,7 @@ class Blokus3DModule implements GameModule, GhostActions {
   private topView!: HTMLCanvasElement;
   private topScores!: HTMLElement;
   private order!: HTMLElement;
+  private keys!: HTMLElement; // the ghost's buttons and "Why not here?": for a seat, while the game goes on
   private msg: BoardUpdate | null = null;
   private legal: Placement[] = [];
   private selected: string | null = null;
@@ -97,6 +98,7 @@ class Blokus3DModule implements GameModule, GhostActions {
       if (view) this.setCamera(view === "top");
     });
     const keys = ghostButtons(this);
+    this.keys = keys;
     keys.hidden = !ctx.interactive;
     const whyButton = document.createElement("button");
     whyButton.type = "button";
@@ -137,6 +139,7 @@ class Blokus3DModule implements GameModule, GhostActions {
 
   update(msg: BoardUpdate): void {
     this.msg = msg;
+    this.keys.hidden = !this.ctx.interactive || msg.over; // nothing more is placed after the end
     const view = msg.view as BlokusView;
     this.legal = msg.legal.map(parsePlacement);
     for (const p of this.legal) PIECE_SHAPES[p.piece] ??= p.shape;
@@ -345,6 +348,25 @@ class Blokus3DModule implements GameModule, GhostActions {
   endReason(msg: BoardUpdate): string | null {
     const view = msg.view as BlokusView;
     return view.out.length >= view.pieces_left.length ? "no colour can place another piece" : null;
+  }
+
+  /** With two colours each, the colour to place now (the seat alone does not tell it). */
+  turnNote(msg: BoardUpdate): string | null {
+    const view = msg.view as BlokusView;
+    const colour = view.colour_to_move;
+    if (colour === null || view.pieces_left.length <= this.ctx.playerCount) return null;
+    return `place colour ${colour} (${colourName(colour)})`;
+  }
+
+  /** Each move in the colour of its piece: the colour of the cube now at its first cell (cubes are never taken away). */
+  moveColours(msg: BoardUpdate): (string | null)[] {
+    const view = msg.view as BlokusView;
+    const colours = new Map(view.cubes.map((c) => [`${c.x},${c.y},${c.z}`, c.colour]));
+    return msg.history.map((move) => {
+      const cell = parsePlacement(move).cells[0];
+      const colour = cell ? colours.get(cell.join(",")) : undefined;
+      return colour === undefined ? null : seatColour(colour);
+    });
   }
 
   /** Enter or a click: place the piece where the ghost is. */

@@ -130,6 +130,7 @@ class KozoModule implements GameModule, GhostActions {
   private table!: HTMLElement;
   private falls!: HTMLElement;
   private banner!: HTMLElement;
+  private actions!: HTMLElement; // Place, Back, the turns and "Why not here?": for a seat, while the game goes on
   private msg: BoardUpdate | null = null;
   private view: KozoView | null = null;
   private previous: { view: KozoView; ply: number } | null = null;
@@ -181,9 +182,9 @@ class KozoModule implements GameModule, GhostActions {
     back.addEventListener("click", () => this.back());
     const why = h("button", { "data-testid": "why-here", title: "the rule that stops the chosen piece, in this orientation, where you point" }, "Why not here?");
     why.addEventListener("click", () => this.whyHere());
-    const actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false), why);
-    actions.hidden = !ctx.interactive;
-    side.append(this.round, buttons, this.info, this.tray, actions, this.table, this.falls); // the hint above the tray (as Blokus 3D)
+    this.actions = h("div", { class: "view-buttons" }, place, back, ghostButtons(this, false), why);
+    this.actions.hidden = !ctx.interactive;
+    side.append(this.round, buttons, this.info, this.tray, this.actions, this.table, this.falls); // the hint above the tray (as Blokus 3D)
     root.append(this.stage.element, side);
 
     this.stage.scene.add(this.baseMesh(), this.tower, this.ghost);
@@ -293,6 +294,7 @@ class KozoModule implements GameModule, GhostActions {
     this.msg = msg;
     this.view = view;
     this.previous = { view, ply };
+    this.actions.hidden = !this.ctx.interactive || msg.over; // nothing more is placed after the end
     if (!view.pieces.length || !this.order.length) this.order = [...view.pool, ...view.pieces.map((p) => p.piece).filter((p) => !view.pool.includes(p))];
     const keep = this.step === "balance" ? this.choice?.key : null;
     this.places = placements(msg.legal);

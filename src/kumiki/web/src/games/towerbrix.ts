@@ -186,7 +186,8 @@ class TowerBrixModule implements GameModule {
   private evalBox!: HTMLElement;
   private banner!: HTMLElement;
   private okButton!: HTMLButtonElement;
-  private okArmedUntil = 0; // an ok on an unfinished tower asks once more (see sayOk)
+  private controls: HTMLElement[] = []; // the axes, ok and take away: for a seat, while the game goes on
+  private okArmedUntil = 0; // an ok on an unfinished tower, or with one's own cards ✗, asks once more (see sayOk)
   private removeButton!: HTMLButtonElement;
   private msg: BoardUpdate | null = null;
   private view: TowerBrixView | null = null;
@@ -229,6 +230,7 @@ class TowerBrixModule implements GameModule {
     this.removeButton = h("button", { "data-testid": "remove-button", title: "take the chosen brick away (Delete)" }, "Take away (Del)");
     this.removeButton.addEventListener("click", () => this.remove());
     const actions = h("div", { class: "view-buttons" }, this.okButton, this.removeButton);
+    this.controls = [axes, actions];
     actions.hidden = axes.hidden = !ctx.interactive;
     const views = this.stage.viewButtons((top) => this.setCamera(top));
     const side = h("div", { class: "side" }, this.roundBox, this.cardsBox, this.info, this.tray, axes, actions, this.teamBox, views, this.evalBox); // the hint above the tray (as Blokus 3D)
@@ -434,6 +436,7 @@ class TowerBrixModule implements GameModule {
     const view = msg.view as TowerBrixView;
     this.msg = msg;
     this.view = view;
+    for (const controls of this.controls) controls.hidden = !this.ctx.interactive || msg.over; // no building after the end
     this.clockDeadline = msg.clock ? performance.now() + msg.clock.left * 1000 : null;
     for (const [id, face] of Object.entries(view.cards ?? {})) this.faces.set(id, face);
     if (this.selected && !this.canPick(this.selected)) this.selected = null;
@@ -655,7 +658,7 @@ class TowerBrixModule implements GameModule {
         h("span", { class: "brick-chip", style: `background:${colour.fill};color:${colour.ink}` }, id));
       if (onTable.has(id)) b.classList.add("placed");
       if (id === this.selected) b.classList.add("selected");
-      b.disabled = !this.ctx.interactive || this.blind();
+      b.disabled = !this.ctx.interactive || this.blind() || !!this.msg?.over;
       b.addEventListener("click", () => this.select(id === this.selected ? null : id));
       this.tray.append(b);
     });
@@ -930,11 +933,26 @@ class TowerBrixModule implements GameModule {
     return allConnected(v.bricks.map((b) => b.box)) ? null : "the bricks are not all connected";
   }
 
+  /** The seat's own cards the helper marks ✗ on the tower now. */
+  private failingCards(): string[] {
+    const v = this.view;
+    const seat = this.ctx.seat;
+    if (!v?.holds || seat === null) return [];
+    return (v.hands[seat] ?? []).filter((id) => v.holds?.[id] === false);
+  }
+
   sayOk(): void {
     const why = this.unfinished();
-    if (why && !(this.okArmedUntil > performance.now())) {
+    const failing = why ? [] : this.failingCards();
+    // a player may be wrong on purpose (an ok is allowed whether or not the cards hold): asked, not refused
+    const warning = why
+      ? `The tower cannot pass yet: ${why}. Press ok again to end the build anyway — it ends once everyone has said ok.`
+      : failing.length
+        ? `Your cards do not all hold (✗ ${failing.join(" ")}). Press ok again to give your thumbs-up anyway.`
+        : null;
+    if (warning && !(this.okArmedUntil > performance.now())) {
       this.okArmedUntil = performance.now() + 10_000; // a second ok within ten seconds is meant
-      this.ctx.hint(`The tower cannot pass yet: ${why}. Press ok again to end the build anyway — it ends once everyone has said ok.`);
+      this.ctx.hint(warning);
       return;
     }
     this.okArmedUntil = 0;

@@ -3,7 +3,7 @@
 import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
-import { h, seatLabel, typing } from "../dom";
+import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
 
@@ -71,6 +71,14 @@ export function gamePage(app: HTMLElement, id: string): void {
   const download = h("span", {}, " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), download);
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
+  // On a narrow screen the panel comes after the board and all its tray: a line right under a 3D board repeats
+  // whose turn it is and the last refusal or answer (style.css shows it there only; the status stays the live region)
+  const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line", "aria-hidden": "true" });
+  const mirrored: [HTMLElement, string][] = [[status, "turn-status"], [error, "turn-error"], [whyAnswer, "turn-why"]];
+  const mirror = () => turnLine.replaceChildren(...mirrored.filter(([from]) => from.textContent)
+    .map(([from, kind]) => h("span", { class: from.classList.contains("legal") ? `${kind} legal` : kind }, from.textContent ?? "")));
+  const watcher = new MutationObserver(mirror);
+  for (const [from] of mirrored) watcher.observe(from, { childList: true, characterData: true, subtree: true, attributes: true });
   let seatNames: (seat: number) => string = (seat) => `seat ${seat}`;
   const chat = chatPanel((message) => socket.send(message), (seat) => seatNames(seat), !!token, () => module?.target?.() ?? null);
   // Learn to play (?tutorial=1): the steps box, made once the page knows the game and the seat
@@ -87,6 +95,17 @@ export function gamePage(app: HTMLElement, id: string): void {
 
   const showError = (text: string) => {
     error.textContent = text;
+  };
+
+  // A line from the server or the engine names seats by number ("it is seat 1's turn, not yours (seat 0)"): it is
+  // kept as written, and who sits there is added ("— seat 1 is bob, seat 0 is you (ann).")
+  const withNames = (text: string): string => {
+    const seats = last?.seats ?? [];
+    const named = [...new Set([...text.matchAll(/\bseat (\d+)\b/g)].map((m) => Number(m[1])))].filter((n) => seats.some((s) => s.seat === n));
+    if (!named.length) return text;
+    const name = seatLabels(seats);
+    const who = named.map((n) => `seat ${n} is ${n === last?.seat && name(n) !== "you" ? `you (${name(n)})` : name(n)}`);
+    return `${text.replace(/\.$/, "")} — ${who.join(", ")}.`;
   };
 
   const clearWhy = () => {
@@ -120,6 +139,12 @@ export function gamePage(app: HTMLElement, id: string): void {
         why: (move) => socket.send({ type: "why", move }),
       });
       whyForm.hidden = msg.seat === null;
+      const stage = boardEl.querySelector<HTMLElement>(".stage");
+      if (stage) {
+        const under = h("div", { class: "stage-wrap" }); // the board's own box, with the line under it
+        stage.replaceWith(under);
+        under.append(stage, turnLine);
+      }
       if (wantsTutorial && msg.seat !== null) {
         tutorial = tutorialBox(msg.game);
         tutorialSlot.append(tutorial.element);
@@ -140,7 +165,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     download.hidden = msg.record_ready === false; // the seed in a record would tell the hidden cards
     tutorial?.update({ myMoves: (msg.movers ?? []).filter((s) => s === msg.seat).length, over: msg.over });
     module.update(msg);
-    const name = (seat: number) => seatLabel(msg.seats[seat]);
+    const name = seatLabels(msg.seats); // two seats of one name (two random computers) named with their seat numbers
     seatNames = name;
     const sides = sidesOf(msg);
     const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)); // per side
@@ -191,12 +216,18 @@ export function gamePage(app: HTMLElement, id: string): void {
         ? " Computer teammates wait while someone else builds an unfinished tower: press OK to hand it over."
         : "";
       if (actors.length > 1) status.textContent = (msg.seat !== null && actors.includes(msg.seat) ? "Build together: everyone may act at any moment." + waiting : "Everyone is building.") + byWhom;
-      else status.textContent = msg.seat !== null && msg.to_move === msg.seat ? "Your turn." : `Waiting for ${mover}.`;
+      else {
+        // what the seat to move plays now, where the seat alone does not tell (Blokus 3D's colour, two colours each)
+        const note = module.turnNote?.(msg) ?? null;
+        status.textContent = msg.seat !== null && msg.to_move === msg.seat
+          ? note ? `Your turn: ${note}.` : "Your turn."
+          : `Waiting for ${mover}${note ? ` to ${note}` : ""}.`;
+      }
     }
     const teamed = sides.length > 1 && sides.length < msg.seats.length; // teams of several seats
     scores.replaceChildren(h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), ...(teamed ? [h("th", {}, "team")] : []), h("th", {}, "score")));
     for (const seat of msg.seats) {
-      const label = seatLabel(seat);
+      const label = name(seat.seat);
       const you = seat.seat === msg.seat && label !== "you" ? " (you)" : ""; // the tutorial's seat is named "you"
       const side = sides.findIndex((members) => members.includes(seat.seat));
       const team = side < 0 ? "" : `${side + 1} (${totals[side]})`;
@@ -211,9 +242,12 @@ export function gamePage(app: HTMLElement, id: string): void {
       scores.append(row);
     }
     // who made each move (where several act at once the order does not tell): the seat's colour and name
+    // (in the colour of the piece played where the game says it: Blokus 3D's seat with two colours plays both)
+    const played = module.moveColours?.(msg) ?? [];
     moves.replaceChildren(...msg.history.map((m, i) => {
       const by = msg.movers?.[i];
-      const who: Record<string, string> = by === null || by === undefined ? {} : { title: `by ${name(by)}`, "data-seat": String(by), style: `border-left: 0.35em solid ${seatColour(by)}; padding-left: 0.3em` };
+      const colour = played[i] ?? (by === null || by === undefined ? null : seatColour(by));
+      const who: Record<string, string> = by === null || by === undefined ? {} : { title: `by ${name(by)}`, "data-seat": String(by), style: `border-left: 0.35em solid ${colour}; padding-left: 0.3em` };
       return h("li", { class: i === msg.history.length - 1 ? "last" : "", ...who }, m);
     }));
     moves.scrollTop = moves.scrollHeight;
@@ -237,7 +271,7 @@ export function gamePage(app: HTMLElement, id: string): void {
       return;
     }
     if (chat.waiting() || msg.code === "silence") chat.refused(`Not sent: ${msg.message}`);
-    else showError(`Move refused: ${msg.message}`);
+    else showError(`Move refused: ${withNames(msg.message)}`);
     hooks.lastError = msg.code;
     if (msg.code === "illegal") tutorial?.refused();
   };
@@ -248,7 +282,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   };
 
   const onWhy = (msg: WhyMessage) => {
-    whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${msg.reason}`;
+    whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${withNames(msg.reason)}`;
     whyAnswer.classList.toggle("legal", msg.legal);
     if (!msg.legal) tutorial?.refused();
   };
@@ -267,7 +301,8 @@ export function gamePage(app: HTMLElement, id: string): void {
     if (!last || last.seat === null) return;
     // the seats that would win: every seat not on this one's side
     const teams = last.teams ?? last.seats.map((seat) => seat.seat);
-    const others = last.seats.filter((seat) => teams[seat.seat] !== teams[last!.seat!]).map((seat) => seatLabel(seat));
+    const name = seatLabels(last.seats);
+    const others = last.seats.filter((seat) => teams[seat.seat] !== teams[last!.seat!]).map((seat) => name(seat.seat));
     resignWho.textContent = others.length ? `Resign this game? ${others.join(", ")} ${others.length > 1 ? "win" : "wins"}.` : "Resign this game? It ends here.";
     resignAsk.hidden = false;
     resign.hidden = true;

@@ -1,7 +1,7 @@
 // Home: the four games as cards, the open tables to join, the new-game form, recent games and a record import.
 
 import { api, type CatalogGame, type GameSummary } from "../api";
-import { h, seatLabel } from "../dom";
+import { h, seatLabels } from "../dom";
 import { loadCatalog, newGameForm, showCreated } from "./newgame";
 import { openTables } from "./tables";
 
@@ -48,8 +48,9 @@ async function loadRecent(list: HTMLElement): Promise<void> {
     list.replaceChildren();
     if (!games.length) list.append(h("li", {}, "No games yet."));
     for (const g of games) {
-      const who = g.seats.map(seatLabel).join(" vs ");
-      const winners = g.winners.map((w) => (g.seats[w] ? seatLabel(g.seats[w]) : `seat ${w}`));
+      const name = seatLabels(g.seats);
+      const who = g.seats.map((s) => name(s.seat)).join(" vs ");
+      const winners = g.winners.map(name);
       const shared = g.seats.length > 1 && g.winners.length === g.seats.length; // a co-operative game, or a draw
       const result = shared ? "shared by everyone" : `won by ${winners.join(", ") || "nobody"}`;
       const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} moves`;

@@ -1,7 +1,7 @@
 // The lobby's open tables: games with a seat anyone may take. Taking one gives you that seat's own link.
 
 import { api, postJson, type OpenTable } from "../api";
-import { h, seatLabel } from "../dom";
+import { h, seatLabels } from "../dom";
 import { NAME_KEY } from "./newgame";
 
 /** Fill `box` with the open tables (of one game, or of all) and a name field; refreshes every 10 s. */
@@ -15,7 +15,8 @@ export function openTables(box: HTMLElement, error: HTMLElement, game?: string):
       list.replaceChildren();
       if (!tables.length) list.append(h("li", {}, "No open table now. Make a game with an open seat and it shows here."));
       for (const t of tables) {
-        const who = t.seats.map((s) => (s.kind === "open" ? "(free)" : seatLabel(s))).join(", ");
+        const label = seatLabels(t.seats);
+        const who = t.seats.map((s) => (s.kind === "open" ? "(free)" : label(s.seat))).join(", ");
         const buttons = t.free.map((seat) => {
           const b = h("button", { type: "button", "data-testid": `join-${t.id}-${seat}` }, `Take seat ${seat}`);
           b.addEventListener("click", async () => {
