@@ -334,3 +334,15 @@ def test_a_game_without_a_view_plays_with_the_plain_renderer() -> None:
     assert "'x': write how many sticks to take" in text
     assert "Player 0 (you) plays 3" in text
     assert "{'left': " in text  # state.render()
+
+
+def test_a_game_without_a_view_seats_the_human_where_the_game_begins() -> None:
+    """``kumiki play`` of a new game seated the newcomer at seat 1 (Kuzushi's first mover), so in a game that seat 0
+    opens the computer moved first; a view without ``human_seat`` leaves the seat to the game's first mover."""
+    game = TakeAway()
+    assert game.first_mover() == 0
+    seats = build_seats(2, [], view_for(game.name), game.name, game.first_mover())
+    assert [seat.human for seat in seats] == [True, False]
+    kuzushi = kumiki.load_game("kuzushi")
+    seats = build_seats(2, [], view_for("kuzushi"), "kuzushi", kuzushi.first_mover())
+    assert [seat.human for seat in seats] == [False, True]  # Kuzushi's player 1 moves first

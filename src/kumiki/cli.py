@@ -208,7 +208,7 @@ def play(
     with _reported(f"kumiki play {game}"):
         options = _game_options(players, size, option or [])
         loaded = kumiki.load_game(game, **options)
-        seats = build_seats(loaded.players, seat or [], view_for(loaded.name), loaded.name)
+        seats = build_seats(loaded.players, seat or [], view_for(loaded.name), loaded.name, loaded.first_mover())
         if save is not None and save.is_dir():
             raise Failure(f"--save {save}: is a directory")
         if save is not None and save.exists() and (not save.is_file() or save.stat().st_size > 0):

@@ -47,8 +47,9 @@ class GameView:
     syntax_hint: str | None = None
     # An extra sentence on how the result was decided (e.g. a tie-break), or None.
     result_note: Callable[[State], str | None] | None = None
-    # The seat a newcomer plays when no --seat says otherwise (taken modulo the number of players) ...
-    human_seat: int = FIRST_HUMAN
+    # The seat a newcomer plays when no --seat says otherwise (taken modulo the number of players; None: the seat
+    # that moves first, ``Game.first_mover()``, or FIRST_HUMAN where no seat opens the whole game) ...
+    human_seat: int | None = None
     # ... and the agent (an agent spec) on every other seat nobody chose.
     default_agent: str = DEFAULT_AGENT
     # The game's own commands at a human's prompt, tried before the generic ones (moves, undo, board ...)

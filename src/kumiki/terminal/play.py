@@ -51,22 +51,28 @@ class Seat:
         return HUMAN if self.agent is None else self.agent.describe()
 
 
-def default_seat_specs(players: int, view: GameView | None = None) -> dict[int, str]:
-    """Who sits where when nobody says: the game's view names the human's seat and the agent on the others."""
-    human = (view.human_seat if view is not None else FIRST_HUMAN) % players
+def default_seat_specs(players: int, view: GameView | None = None, first: int | None = None) -> dict[int, str]:
+    """Who sits where when nobody says: the game's view names the human's seat (or leaves it to ``first``, the seat
+    that moves first) and the agent on the others."""
+    seat = view.human_seat if view is not None else None
+    human = (seat if seat is not None else first if first is not None else FIRST_HUMAN) % players
     agent = view.default_agent if view is not None else DEFAULT_AGENT
     return {seat: HUMAN if seat == human else agent for seat in range(players)}
 
 
 def build_seats(
-    players: int, specs: Sequence[str], view: GameView | None = None, game: str | None = None
+    players: int,
+    specs: Sequence[str],
+    view: GameView | None = None,
+    game: str | None = None,
+    first: int | None = None,
 ) -> list[Seat]:
     """Seats from ``N=human`` / ``N=mcts:iterations=3000``; a seat not given keeps its default (the view's).
 
     Raises ValueError naming the bad spec, also an agent that plays only another game than ``game`` (before the
     game starts, not at that seat's first turn).
     """
-    chosen = default_seat_specs(players, view)
+    chosen = default_seat_specs(players, view, first)
     given: set[int] = set()
     for spec in specs:
         number, eq, what = spec.partition("=")
