@@ -122,7 +122,8 @@ def run_command(
     except OSError as error:
         _fail(f"{folder}: {error.strerror or error}")
     except Terminated:
-        sys.stderr.write(f"stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
+        lead = "" if quiet or console.is_terminal else "\n"  # off a terminal the bar's last line is still open
+        sys.stderr.write(f"{lead}stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
         raise typer.Exit(143) from None
     except KeyboardInterrupt:
         sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")

@@ -292,6 +292,27 @@ def test_sigterm_stops_a_pool_run_with_status_143_and_leaves_no_process(tmp_path
     assert not any(_running(pid) for pid in children)
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_sigterm_off_a_terminal_says_stopped_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """Off a terminal (a log file, a CI) the progress bar's last line is still open when SIGTERM stops the run: the
+    "stopped" line was joined onto it."""
+    study = tmp_path / "long.toml"
+    study.write_text(
+        'name = "long"\ngame = "kuzushi"\ngames = 200\n[agents]\nm = "mcts:iterations=400"\ng = "greedy"\n'
+    )
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "kumiki.cli", "arena", "run", str(study), "--out", str(out), "--backend", "serial"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out / "games.jsonl").exists():
+        time.sleep(0.1)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143
+    assert any(line.startswith("stopped (SIGTERM)") for line in err.splitlines()), err[-300:]
+
+
 def test_an_sprt_stopped_mid_window_keeps_the_games_it_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
