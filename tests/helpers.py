@@ -182,6 +182,22 @@ def until(page: Any, condition: str) -> None:
     page.wait_for_function(f"() => window.__kumiki !== undefined && ({condition})")
 
 
+def assert_controls_go_at_the_end(page: Any, controls: Iterable[str]) -> None:
+    """In a browser test: the move controls (test ids) shown while the game goes on are hidden once the player resigns,
+    and the piece tray has no enabled button left."""
+    from playwright.sync_api import expect
+
+    controls = list(controls)
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_visible()
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    until(page, "window.__kumiki.over")
+    for control in controls:
+        expect(page.get_by_test_id(control)).to_be_hidden()
+    expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)
+
+
 def play_kuzushi_to_the_end(page: Any, seat: int, limit: int = 60) -> None:
     """In a browser test: click ``seat``'s first legal Kuzushi move whenever it is to move, until the game is over."""
     for _ in range(limit):

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import until
+from tests.helpers import assert_controls_go_at_the_end, until
 
 import kumiki
 
@@ -214,11 +214,4 @@ def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> 
     page.goto(server.url + created["seats"][0]["invite"])
     until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0 && window.__kumiki.kozo")
     controls = ["kozo-place", "kozo-back", "ghost-rotate-x", "why-here"]
-    for control in controls:
-        expect(page.get_by_test_id(control)).to_be_visible()
-    page.get_by_test_id("resign").click()
-    page.get_by_test_id("resign-confirm").click()
-    until(page, "window.__kumiki.over")
-    for control in controls:
-        expect(page.get_by_test_id(control)).to_be_hidden()
-    expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)
+    assert_controls_go_at_the_end(page, controls)

@@ -124,12 +124,15 @@ def test_the_page_says_computer_teammates_wait_and_an_ok_hands_them_the_tower(se
     so, and a thumbs-up on the empty table hands the build over (before, the page kept silent, and a player could
     wait for a teammate that waited for them)."""
     seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "medium"}]
-    created = server.create("towerbrix", seats, players=2, turns="free", difficulty="easy")
+    options = {"players": 2, "turns": "free", "difficulty": "easy"}  # seed 0: two cards each, so ann builds first
+    created = server.post("/api/games", {"game": "towerbrix", "seats": seats, "options": options, "seed": 0})
     ann = pages()
     ann.goto(server.url + created["seats"][0]["invite"])
     until(ann, READY)
     expect(ann.get_by_test_id("status")).to_contain_text("Computer teammates wait")
     expect(ann.get_by_test_id("status")).to_contain_text("press OK to hand it over")
+    time.sleep(3)  # the computer's "I wait" is not played: it has not moved
+    assert server.state(created["id"]).movers == []
     ann.get_by_test_id("ok-button").click()
     ann.get_by_test_id("ok-button").click()  # the table is empty: the page asks again
     deadline = time.monotonic() + 60

@@ -165,10 +165,9 @@ def run_ray(
 ) -> Iterator[list[dict[str, Any]]]:
     """Play the games as Ray tasks (a local Ray, or the cluster at ``address``); rows stream back as tasks end and
     Ray re-runs the tasks of a worker that dies."""
-    try:
-        import ray
-    except ImportError:
-        raise BackendError(NEEDS_RAY) from None
+    check_backend("ray")
+    import ray
+
     started_here = False
     if not ray.is_initialized():
         problem = _unreachable(address) if address else None

@@ -91,18 +91,27 @@ def cluster_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> t
     return g / (g - 1) * sum(v * v for v in sums.values()) / (n * n), g
 
 
-def effective_trials(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
-    """Korn & Graubard's (1998) degrees-of-freedom-adjusted effective sample size of a proportion estimated from
-    clustered games: n / deff · (t(n − 1) / t(G − 1))², at most n. deff (Kish's design effect) is the cluster-robust
-    variance over the variance of n independent games (s²/n); where every value is the same it is taken as 1, and the
-    t ratio (97.5% quantiles) pays for estimating the variance from G clusters, not n games. One cluster: 0."""
+def design_effect(values: Sequence[float], clusters: Sequence[Hashable]) -> tuple[float, int]:
+    """Kish's design effect of the mean of ``values`` and the number G of clusters: the cluster-robust variance
+    (``cluster_variance``) over the variance of n independent values (s²/n); 1 where every value is the same, NaN
+    for one cluster."""
     n = len(values)
     variance, g = cluster_variance(values, clusters)
     if g < 2:
-        return 0.0
+        return math.nan, g
     mean = sum(values) / n
     s2 = sum((v - mean) ** 2 for v in values) / (n - 1)
-    deff = variance / (s2 / n) if s2 > 0 else 1.0
+    return (variance / (s2 / n) if s2 > 0 else 1.0), g
+
+
+def effective_trials(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
+    """Korn & Graubard's (1998) degrees-of-freedom-adjusted effective sample size of a proportion estimated from
+    clustered games: n / deff · (t(n − 1) / t(G − 1))², at most n (deff: ``design_effect``); the t ratio (97.5%
+    quantiles) pays for estimating the variance from G clusters, not n games. One cluster: 0."""
+    n = len(values)
+    deff, g = design_effect(values, clusters)
+    if g < 2:
+        return 0.0
     ratio = (_student(0.975, n - 1) / _student(0.975, g - 1)) ** 2
     return n if deff <= 0 else min(float(n), n / deff * ratio)
 
@@ -319,11 +328,9 @@ def fairness(rows: Sequence[dict[str, Any]], chance: bool = False) -> tuple[floa
     if teams is not None:
         observed = list(side_wins(games, teams).values())
         single = all(len({teams[w] for w in r["winners"]}) == 1 for r in games)
-        credits = [side_credits(games, teams, side) for side in sorted(set(teams))]
     else:
         observed = [r.successes for r in seat_wins(games)]
         single = all(len(r["winners"]) == 1 for r in games)  # a shared win is no multinomial draw
-        credits = [seat_credits(games, seat) for seat in range(len(observed))]
     total = sum(observed)
     if len(observed) < 2 or total <= 0:
         return math.nan, ""
@@ -332,6 +339,10 @@ def fairness(rows: Sequence[dict[str, Any]], chance: bool = False) -> tuple[floa
     if clusters is not None and len(set(clusters)) < len(games):
         if len(set(clusters)) < 2:
             return 1.0, "one deal: no test beyond it"
+        if teams is not None:
+            credits = [side_credits(games, teams, side) for side in sorted(set(teams))]
+        else:
+            credits = [seat_credits(games, seat) for seat in range(cells)]
         delta = rao_scott(credits, clusters)
         if delta > 1:
             from scipy.stats import chi2, chisquare
@@ -353,18 +364,13 @@ def fairness(rows: Sequence[dict[str, Any]], chance: bool = False) -> tuple[floa
 
 def rao_scott(credits: Sequence[Sequence[float]], clusters: Sequence[Hashable]) -> float:
     """Rao & Scott's (1981) mean design effect of a table of shares, δ = Σ_k (1 − p_k)·d_k / (K − 1): p_k the k-th
-    cell's share of the wins, d_k the design effect of its mean credit a game (cluster-robust variance over s²/n,
-    ``effective_trials``). 1 for independent games; the chi-square statistic divided by it is again chi-square."""
-    n = len(clusters)
+    cell's share of the wins, d_k the design effect of its mean credit a game (``design_effect``). 1 for independent
+    games; the chi-square statistic divided by it is again chi-square."""
     totals = [sum(c) for c in credits]
     whole = sum(totals)
     delta = 0.0
     for values, total in zip(credits, totals, strict=True):
-        mean = total / n
-        s2 = sum((v - mean) ** 2 for v in values) / (n - 1)
-        variance, _ = cluster_variance(values, clusters)
-        deff = variance / (s2 / n) if s2 > 0 else 1.0
-        delta += (1 - total / whole) * deff
+        delta += (1 - total / whole) * design_effect(values, clusters)[0]
     return delta / (len(credits) - 1)
 
 
