@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -243,3 +244,97 @@ def test_the_blind_seat_of_challenge_10_is_not_sent_where_the_bricks_went(client
         assert receive_until(ann, view_at(1))["history"] == ["Y1 z 0,0"]  # the others see the table
     with client.websocket_connect(url(game)) as spectator:
         assert receive_until(spectator, view_at(1))["last"] == "Y1 z 0,0"
+
+
+@pytest.mark.parametrize("restart", ["none", "after the undo", "after the new edit"])
+def test_an_undone_first_edit_leaves_the_builds_clock_running_a_restart_included(
+    serve: Callable[..., TestClient], restart: str
+) -> None:
+    """The clock a build's first edit started keeps running when that edit is taken back: the next first edit plays
+    on against the same deadline. The live room remembered the start by its ply only, so after a restart (which
+    reads the moves stored, the undone one gone) the build was timed from the new edit instead."""
+    client = serve()
+    options = {**CLOCKED, "time_limit": 60}  # nothing rings during the test
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=options, undo=True)
+
+    def deadline(client: TestClient) -> float:
+        room = client.app.state.hub.rooms[game["id"]]  # type: ignore[attr-defined]
+        found = room.clock()
+        assert found is not None
+        return float(found[1])
+
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        edits = [m for m in view["legal"] if m != "ok" and not m.startswith("-")][:2]
+        ws.send_json({"type": "move", "ply": 0, "move": edits[0]})
+        receive_until(ws, view_at(1))
+        first = deadline(client)
+        ws.send_json({"type": "undo"})
+        assert receive_until(ws, view_at(0))["clock"] is None  # no first move: nothing to show a clock on
+        time.sleep(0.3)  # the new edit comes later than the first
+        if restart != "after the undo":
+            ws.send_json({"type": "move", "ply": 0, "move": edits[1]})
+            receive_until(ws, view_at(1))
+            live = deadline(client)
+    if restart != "none":
+        client.__exit__(None, None, None)
+        client = serve()
+    with client.websocket_connect(url(game, 0)) as ws:
+        if restart == "after the undo":
+            receive_until(ws, view_at(0))
+            ws.send_json({"type": "move", "ply": 0, "move": edits[1]})
+        view = receive_until(ws, view_at(1))
+        live = deadline(client) if restart == "after the undo" else live
+        assert deadline(client) == live == first  # exactly, as stored
+    assert view["history"] == edits[1:] and view["clock"]["left"] <= 60 - 0.3
+
+
+def test_a_one_edit_build_whose_clock_rang_rings_again_at_once_after_an_undo_and_a_restart(
+    serve: Callable[..., TestClient],
+) -> None:
+    """Undo takes back the build's only edit and the clock's move after it; its time is gone, so a new first edit
+    ends the build at once, after a restart as in the live game."""
+    client = serve()
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=CLOCKED, undo=True)
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        edit = next(m for m in view["legal"] if m != "ok" and not m.startswith("-"))
+        ws.send_json({"type": "move", "ply": 0, "move": edit})
+        assert receive_until(ws, view_at(2))["history"] == [edit, "time"]  # a second later
+        ws.send_json({"type": "undo"})
+        assert receive_until(ws, view_at(0))["clock"] is None
+    client.__exit__(None, None, None)
+    client = serve()
+    with client.websocket_connect(url(game, 0)) as ws:
+        receive_until(ws, view_at(0))
+        began = time.monotonic()
+        ws.send_json({"type": "move", "ply": 0, "move": edit})
+        view = receive_until(ws, view_at(2))
+    assert view["history"] == [edit, "time"] and time.monotonic() - began < 0.9  # not a new second
+    assert view["view"]["evaluations"][0]["problems"][0] == "the time ran out (1 s)"
+
+
+def test_a_clock_that_fails_logs_it_and_lets_its_room_go(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The clock task's error path returned without releasing the room: a game nobody watched stayed in memory."""
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    stored = hub.storage.add_move
+
+    def refuse_the_clock(game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
+        if move == "time":
+            raise RuntimeError("the disk is full")
+        return float(stored(game_id, ply, seat, move, result))
+
+    monkeypatch.setattr(hub.storage, "add_move", refuse_the_clock)
+    game = create(client, [{"kind": "human", "name": "sol"}], game="towerbrix", seed=5, options=CLOCKED)
+    with client.websocket_connect(url(game, 0)) as ws:
+        view = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": next(m for m in view["legal"] if m != "ok")})
+        receive_until(ws, view_at(1))
+    deadline = time.monotonic() + 10
+    while game["id"] in hub.rooms and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert game["id"] not in hub.rooms  # let go once the clock failed: no one is connected
+    assert any(r.getMessage() == f"the clock of game {game['id']} failed" for r in caplog.records)
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 1  # nothing stored

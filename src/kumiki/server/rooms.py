@@ -108,6 +108,20 @@ def by_the_clock(state: State, move: Move | str, seat: int | None) -> bool:
     return found is not None and str(move) == found[2] and seat == state.to_move
 
 
+def starts_clock(state: State, move: Move, seat: int | None) -> bool:
+    """Whether ``move``, played by ``seat`` in ``state``, starts a clock there (TowerBrix's challenge 2: the build's
+    first move); ``state`` is left as it is."""
+    if getattr(state, "clock", None) is None:
+        return False
+    after = state.copy()
+    try:
+        after.play(move, player=seat)
+    except (IllegalMove, ValueError):
+        return False
+    found = state_clock(after)
+    return found is not None and found[1] == len(state.history)
+
+
 def record_ready(over: bool, imported: bool, chance: bool) -> bool:
     """Whether a game's record may be given now: a record holds the seed, so while a game with ``chance`` goes on
     (TowerBrix's deals, Kozo's random sizes) it would tell every hidden card and every draw to come. An imported
@@ -473,8 +487,11 @@ class Room:
             # The stored moves are the State's own history (every commit keeps them equal): no database read.
             moves = list(zip(self.movers[:keep], (str(m) for m in self.state.history[:keep]), strict=True))
             state = rebuild(self.row, moves)
-            await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state))
+            # a clock the move taken back started keeps running (and its start is kept, for a restart too)
+            started = starts_clock(state, self.state.history[keep], self.movers[keep])
+            await self.hub.write(self.hub.storage.truncate, self.row.id, keep, result_columns(state), started)
             self.state, self.movers, self.passed = state, [s for s, _ in moves], {}
+            self._clock_start = None  # read again from what is stored now, as after a restart
             self.arm_clock()
             self.broadcast()
         self.start_agents()
@@ -483,13 +500,14 @@ class Room:
 
     def clock(self) -> tuple[float, float, int, str] | None:
         """The game's running clock as (seconds, deadline, ply, move), or None: a state may have one (TowerBrix's
-        challenge 2) through ``state.clock()``; it runs from when move ``ply`` was stored, a restart included."""
+        challenge 2) through ``state.clock()``; it runs from when move ``ply`` was stored, a restart included; where an
+        undo took back the move that started it, from when that one was (``Storage.clock_start``)."""
         found = state_clock(self.state) if not self.row.imported and self.resigned is None else None
         if found is None:
             return None
         seconds, ply, move = found
         if self._clock_start is None or self._clock_start[0] != ply:
-            stored = self.hub.storage.move_time(self.row.id, ply)
+            stored = self.hub.storage.clock_start(self.row.id, ply)
             self._clock_start = (ply, time.time() if stored is None else stored)
         return seconds, self._clock_start[1] + seconds, ply, move
 
@@ -514,8 +532,8 @@ class Room:
             self.clock_task = asyncio.get_running_loop().create_task(self._ring(found[1], found[2], found[3]))
 
     async def _ring(self, deadline: float, ply: int, move: str) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
         try:
+            await asyncio.sleep(max(0.0, deadline - time.time()))
             async with self.lock:
                 found = self.clock()
                 if found is None or found[2] != ply or len(self.state.history) >= MAX_PLIES:
@@ -525,11 +543,11 @@ class Room:
                 self.clock_task = None
                 self.arm_clock()
                 self.broadcast()
-        except Exception:  # the database refused (the state is back as stored): the next move arms it again
+            self.start_agents()
+        except Exception:  # the database refused (the state is back as stored): the next load or move arms it again
             log.exception("the clock of game %s failed", self.row.id)
-            return
-        self.start_agents()
-        self.hub.release(self)
+        finally:
+            self.hub.release(self)  # on every way out: the game may have no one watching it
 
     def cancel_clock(self) -> None:
         if self.clock_task is not None and not self.clock_task.done():

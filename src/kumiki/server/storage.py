@@ -37,7 +37,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 metadata = MetaData()
@@ -117,6 +117,17 @@ moves_table = Table(
     Column("ply", Integer, primary_key=True),
     Column("seat", Integer, nullable=True),
     Column("move", Text, nullable=False),
+    Column("time", Float, nullable=False),
+)
+
+clock_starts_table = Table(
+    "clock_starts",
+    metadata,
+    # when the clock started at move ``ply`` began, kept where an undo took that move back (TowerBrix's challenge 2:
+    # the build's clock keeps running through an undo of its first move, a restart included); a table of its own, as
+    # chosen_seeds, so an older database keeps working (create_all adds it)
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
     Column("time", Float, nullable=False),
 )
 
@@ -293,10 +304,21 @@ class Storage:
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
         return now
 
-    def truncate(self, game_id: str, plies: int, result: dict[str, Any]) -> None:
-        """Take back every move from ``plies`` on (undo)."""
+    def truncate(self, game_id: str, plies: int, result: dict[str, Any], keep_clock: bool = False) -> None:
+        """Take back every move from ``plies`` on (undo). ``keep_clock``: move ``plies`` started a clock, which keeps
+        running: its start is kept (``clock_start``) for the move played there next. A kept start of a later move
+        goes with that move."""
         now = time.time()
         with self.engine.begin() as conn:
+            if keep_clock and self._clock_start(conn, game_id, plies) is None:
+                started = self._move_time(conn, game_id, plies)
+                if started is not None:
+                    conn.execute(insert(clock_starts_table).values(game_id=game_id, ply=plies, time=started))
+            conn.execute(
+                delete(clock_starts_table).where(
+                    clock_starts_table.c.game_id == game_id, clock_starts_table.c.ply > plies
+                )
+            )
             conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= plies))
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(updated=now, **result))
 
@@ -414,9 +436,26 @@ class Storage:
     def move_time(self, game_id: str, ply: int) -> float | None:
         """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""
         with self.engine.connect() as conn:
-            query = select(moves_table.c.time).where(moves_table.c.game_id == game_id, moves_table.c.ply == ply)
-            found = conn.execute(query).first()
-            return None if found is None else float(found[0])
+            return self._move_time(conn, game_id, ply)
+
+    def clock_start(self, game_id: str, ply: int) -> float | None:
+        """When the clock started by move number ``ply`` began: when that move was stored, or, where an undo took
+        back the move that started it (``truncate``), when that one was; None if neither is stored."""
+        with self.engine.connect() as conn:
+            kept = self._clock_start(conn, game_id, ply)
+            return kept if kept is not None else self._move_time(conn, game_id, ply)
+
+    @staticmethod
+    def _move_time(conn: Connection, game_id: str, ply: int) -> float | None:
+        query = select(moves_table.c.time).where(moves_table.c.game_id == game_id, moves_table.c.ply == ply)
+        found = conn.execute(query).first()
+        return None if found is None else float(found[0])
+
+    @staticmethod
+    def _clock_start(conn: Connection, game_id: str, ply: int) -> float | None:
+        table = clock_starts_table
+        found = conn.execute(select(table.c.time).where(table.c.game_id == game_id, table.c.ply == ply)).first()
+        return None if found is None else float(found[0])
 
     def moves(self, game_id: str) -> list[tuple[int | None, str]]:
         """Every stored move of a game in order, as (seat, text)."""
