@@ -4,7 +4,8 @@ bare loop of the same games through the API.
     python -m bench.arena_speed [--games N]
 
 Targets (issue: the arena): the pool with 2 workers plays ≥ 1.8× the games/s of serial on a CPU-bound study; Ray
-(local, 2 CPUs) ≥ 85% of the pool's games/s; the serial arena costs ≤ 10% more than the bare loop.
+(local, 2 CPUs) ≥ 85% of the pool's games/s; the serial arena costs ≤ 10% more than the bare loop. Also an SPRT's
+windows of pairs on one pool kept open (``Session``) against the plain way, a pool started for every window.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from kumiki import arena, load_agent, load_game
 from kumiki.agents import parse_agent_spec
+from kumiki.arena.backends import Job, Session, execute
 from kumiki.arena.schedule import schedule
 from kumiki.core.game import Game
 
@@ -69,6 +71,21 @@ def bare_loop(study: arena.Study) -> tuple[float, int]:
     return time.perf_counter() - began, len(specs)
 
 
+def sprt_windows(study: arena.Study, workers: int, kept: bool) -> tuple[float, int]:
+    """Seconds for ``study``'s games played as an SPRT plays them on the pool, window after window of
+    ``2 × workers`` pairs: on one pool kept open (``kept``), or on a pool started for every window."""
+    specs = list(schedule(study))
+    window = 4 * workers  # games: 2 × workers pairs
+    job = Job(study.game, dict(study.agents), study.seed, None, False)
+    began = time.perf_counter()
+    with Session("pool", workers) as session:
+        for start in range(0, len(specs), window):
+            chunk = specs[start : start + window]
+            for _ in execute(job, chunk, "pool", workers, None, session if kept else None):
+                pass
+    return time.perf_counter() - began, len(specs)
+
+
 def run(games: int = 60) -> list[tuple[str, float, str]]:
     """Every figure as (what, value, comment)."""
     study = cpu_bound(games)
@@ -98,6 +115,10 @@ def run(games: int = 60) -> list[tuple[str, float, str]]:
     overhead = arena_s / bare_s - 1
     rows.append(("arena serial games/s (greedy vs random)", m / arena_s, f"{m} games"))
     rows.append(("bare API loop games/s, same games", m / bare_s, f"the arena costs {overhead:+.1%} (target ≤ +10%)"))
+    kept_s, k = sprt_windows(small, 2, kept=True)
+    plain_s, _ = sprt_windows(small, 2, kept=False)
+    rows.append(("SPRT windows on pool(2), a pool per window", k / plain_s, "games/s, the plain way"))
+    rows.append(("SPRT windows on pool(2), one pool kept", k / kept_s, f"{plain_s / kept_s:.1f}× the plain way"))
     return rows
 
 

@@ -67,3 +67,30 @@ def test_a_run_on_ray_keeps_the_sigterm_handler_it_found(tmp_path: Path) -> None
     finally:
         signal.signal(signal.SIGTERM, before)
     assert len(seen) > 1 and all(handler is mine for handler in seen)
+
+
+def test_an_sprt_on_ray_starts_ray_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every window of an SPRT's pairs started and stopped a local Ray of its own (seconds each): now once a run."""
+    import ray
+
+    real_init = ray.init
+    starts: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        starts.append(1)
+        return real_init(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ray, "init", counted)
+    study = arena.Study(
+        name="sprt",
+        game="kuzushi",
+        format="sprt",
+        agents={"one": "random", "other": "random"},
+        seed=4,
+        options={"size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=10, max_games=12),  # close: all 6 pairs, in 3 windows of 2
+    )
+    on_ray = arena.run(study, tmp_path / "ray", backend="ray", workers=1)
+    assert len(on_ray) == 12 and starts == [1] and not ray.is_initialized()
+    serial = arena.run(study, tmp_path / "serial", backend="serial")
+    assert comparable(on_ray) == comparable(serial) and on_ray.sprt() == serial.sprt()

@@ -347,3 +347,48 @@ def test_an_sprt_stopped_mid_window_keeps_the_games_it_finished(
     resumed = arena.run(study, tmp_path / "stopped", backend="serial")
     whole = arena.run(study, tmp_path / "whole", backend="serial")
     assert comparable(resumed) == comparable(whole) and resumed.sprt() == whole.sprt()
+
+
+def test_an_sprt_on_the_pool_starts_its_workers_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SPRT is played window after window of pairs, and every window started a process pool of its own (its
+    workers importing the games again): with short games most of the run was spent starting workers."""
+    from kumiki.arena import backends
+
+    started: list[int] = []
+
+    class Counted(backends.ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            started.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Counted)
+    study = arena.Study(
+        name="sprt",
+        game="kuzushi",
+        format="sprt",
+        agents={"one": "random", "other": "random"},
+        seed=4,
+        options={"size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=10, max_games=16),  # close: all 8 pairs, in 4 windows of 2
+    )
+    pooled = arena.run(study, tmp_path / "pool", backend="pool", workers=1)
+    assert len(pooled) == 16 and started == [1]
+    serial = arena.run(study, tmp_path / "serial", backend="serial")
+    assert comparable(pooled) == comparable(serial) and pooled.sprt() == serial.sprt()
+
+
+def test_a_session_replaces_a_pool_a_dead_worker_broke(tmp_path: Path) -> None:
+    """A pool kept across runs must not stay broken: the run after a worker's death gets a new one."""
+    from kumiki.arena.backends import Job, Session, execute
+
+    specs = list(schedule(SMALL))[:4]
+    job = Job(SMALL.game, dict(SMALL.agents), SMALL.seed, None, False)
+    with Session("pool", 1) as session:
+        first = [row for rows in execute(job, specs, "pool", 1, None, session) for row in rows]
+        assert session.pool is not None and session.pool.executor is not None
+        for process in list(session.pool.executor._processes.values()):
+            process.kill()
+            process.join()
+        again = [row for rows in execute(job, specs, "pool", 1, None, session) for row in rows]
+    assert sorted(r["index"] for r in again) == sorted(r["index"] for r in first) == [s.index for s in specs]
+    assert session.pool.executor is None  # let go with the session

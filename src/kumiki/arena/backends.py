@@ -88,45 +88,80 @@ def _context() -> multiprocessing.context.BaseContext:
     return context
 
 
-def run_pool(job: Job, specs: Sequence[GameSpec], workers: int) -> Iterator[list[dict[str, Any]]]:
-    """Play the games in a local process pool; a worker that dies has its games played again (one by one)."""
-    todo = batches(specs, workers)
+class Pool:
+    """A local process pool kept from one run of games to the next (an SPRT plays window after window): its workers
+    start, and import the games, once. A pool a worker's death broke is replaced at its next use."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.context = _context()
+        self.executor: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(
+                self.workers, self.context, initializer=exit_with, initargs=(os.getpid(),)
+            )
+        return self.executor
+
+    def discard(self, stop: bool = False) -> None:
+        """Let the pool go: waited for, or (``stop``) its queued games cancelled and its workers ended."""
+        if self.executor is not None:
+            if stop:
+                stop_pool(self.executor)
+            else:
+                self.executor.shutdown(wait=True)
+            self.executor = None
+
+
+def run_pool(
+    job: Job, specs: Sequence[GameSpec], workers: int, pool: Pool | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """Play the games in a local process pool (``pool``, kept by the caller, or one of their own); a worker that
+    dies has its games played again (one by one)."""
+    own = pool is None
+    kept = Pool(workers) if pool is None else pool
+    todo = batches(specs, kept.workers)
     deaths = 0
-    context = _context()
-    while todo:
-        lost: list[list[GameSpec]] = []
-        pool = ProcessPoolExecutor(workers, context, initializer=exit_with, initargs=(os.getpid(),))
-        try:
-            running: dict[Future[list[dict[str, Any]]], list[GameSpec]] = {}
+    try:
+        while todo:
+            lost: list[list[GameSpec]] = []
+            executor = kept.get()
             try:
-                for batch in todo:
-                    running[pool.submit(play_batch, job, batch)] = batch
-            except BrokenProcessPool:
-                lost += todo[len(running) :]
-            while running:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    batch = running.pop(future)
-                    try:
-                        rows = future.result()
-                    except BrokenProcessPool:
-                        lost.append(batch)
-                        continue
-                    yield rows
-        except BaseException:  # stopped (Ctrl-C, SIGTERM, the caller gone): no game may go on playing unseen
-            stop_pool(pool)
-            raise
-        pool.shutdown(wait=True)
-        if lost:
-            deaths += 1
-            if deaths > WORKER_DEATHS and all(len(b) == 1 for b in lost):
-                first = min(b[0].index for b in lost)
-                raise BackendError(
-                    f"a worker died {deaths} times; the games left start at index {first} (calling arena.run from a "
-                    'script? put the call under `if __name__ == "__main__":`, the workers import the script)'
-                )
-            lost = [[spec] for batch in lost for spec in batch]  # again, one game per task
-        todo = lost
+                running: dict[Future[list[dict[str, Any]]], list[GameSpec]] = {}
+                try:
+                    for batch in todo:
+                        running[executor.submit(play_batch, job, batch)] = batch
+                except BrokenProcessPool:
+                    lost += todo[len(running) :]
+                while running:
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        batch = running.pop(future)
+                        try:
+                            rows = future.result()
+                        except BrokenProcessPool:
+                            lost.append(batch)
+                            continue
+                        yield rows
+            except BaseException:  # stopped (Ctrl-C, SIGTERM, the caller gone): no game may go on playing unseen
+                kept.discard(stop=True)
+                raise
+            if lost:
+                kept.discard()  # broken: the next use starts a new one
+                deaths += 1
+                if deaths > WORKER_DEATHS and all(len(b) == 1 for b in lost):
+                    first = min(b[0].index for b in lost)
+                    raise BackendError(
+                        f"a worker died {deaths} times; the games left start at index {first} (calling arena.run "
+                        'from a script? put the call under `if __name__ == "__main__":`, the workers import the '
+                        "script)"
+                    )
+                lost = [[spec] for batch in lost for spec in batch]  # again, one game per task
+            todo = lost
+    finally:
+        if own:
+            kept.discard()
 
 
 REACH_SECONDS = 5.0  # how long to wait for a Ray head to answer before saying it does not
@@ -160,16 +195,22 @@ def check_backend(backend: str) -> None:
         raise BackendError(NEEDS_RAY) from None
 
 
-def run_ray(
-    job: Job, specs: Sequence[GameSpec], workers: int | None, address: str | None
-) -> Iterator[list[dict[str, Any]]]:
-    """Play the games as Ray tasks (a local Ray, or the cluster at ``address``); rows stream back as tasks end and
-    Ray re-runs the tasks of a worker that dies."""
-    check_backend("ray")
-    import ray
+class Ray:
+    """Ray, started here (a local Ray, or a connection to the cluster at ``address``) at the first run of games and
+    kept until ``close``; one that was running already is used and left running."""
 
-    started_here = False
-    if not ray.is_initialized():
+    def __init__(self, workers: int | None, address: str | None) -> None:
+        self.workers = workers
+        self.address = address
+        self.started_here = False
+
+    def start(self) -> None:
+        check_backend("ray")
+        import ray
+
+        if ray.is_initialized():
+            return
+        address = self.address
         problem = _unreachable(address) if address else None
         if problem is not None:
             raise BackendError(f"cannot start or reach Ray at {address}: {problem}")
@@ -181,13 +222,33 @@ def run_ray(
             if address:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
             else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+                ray.init(
+                    num_cpus=self.workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
+                )
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise BackendError(f"cannot start or reach Ray at {address or 'this machine'}: {error}") from None
         finally:
             if previous is not None:  # None: a handler not set from Python, which Python cannot set back
                 signal.signal(signal.SIGTERM, previous)
-        started_here = True
+        self.started_here = True
+
+    def close(self) -> None:
+        if self.started_here:
+            import ray
+
+            ray.shutdown()
+            self.started_here = False
+
+
+def run_ray(
+    job: Job, specs: Sequence[GameSpec], workers: int | None, address: str | None, cluster: Ray | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """Play the games as Ray tasks (``cluster``, kept by the caller, or Ray started for these games alone); rows
+    stream back as tasks end and Ray re-runs the tasks of a worker that dies."""
+    kept = Ray(workers, address) if cluster is None else cluster
+    kept.start()
+    import ray
+
     try:
         # [no-untyped-call]: Ray's API is only partly annotated
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
@@ -203,18 +264,48 @@ def run_ray(
             for ref in done:
                 yield ray.get(ref)
     finally:
-        if started_here:
-            ray.shutdown()
+        if cluster is None:
+            kept.close()
+
+
+class Session:
+    """A backend kept open across runs of games, so that an SPRT's windows do not each start a process pool (or
+    Ray) of their own: ``with Session(backend, workers, address) as session: execute(..., session=session)``."""
+
+    def __init__(self, backend: str, workers: int | None = None, address: str | None = None) -> None:
+        if backend not in BACKENDS:
+            raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+        self.backend = backend
+        self.pool = Pool(workers or default_workers()) if backend == "pool" else None
+        self.ray = Ray(workers, address) if backend == "ray" else None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.discard()
+        if self.ray is not None:
+            self.ray.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 def execute(
-    job: Job, specs: Sequence[GameSpec], backend: str, workers: int | None = None, address: str | None = None
+    job: Job,
+    specs: Sequence[GameSpec],
+    backend: str,
+    workers: int | None = None,
+    address: str | None = None,
+    session: Session | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
-    """The rows of ``specs``, batch by batch as they finish, from the chosen backend."""
+    """The rows of ``specs``, batch by batch as they finish, from the chosen backend (the pool or Ray of
+    ``session`` where one is given, else one started for these games alone)."""
     if backend == "serial":
         return run_serial(job, specs)
     if backend == "pool":
-        return run_pool(job, specs, workers or default_workers())
+        return run_pool(job, specs, workers or default_workers(), session.pool if session is not None else None)
     if backend == "ray":
-        return run_ray(job, specs, workers, address)
+        return run_ray(job, specs, workers, address, session.ray if session is not None else None)
     raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")

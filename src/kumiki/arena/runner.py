@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kumiki.arena.backends import Job, check_backend, default_workers, execute
+from kumiki.arena.backends import Job, Session, check_backend, default_workers, execute
 from kumiki.arena.results import ResultsDir
 from kumiki.arena.schedule import GameSpec, schedule, total_games
 from kumiki.arena.sprt import pair_bin, sprt_state
@@ -89,21 +89,22 @@ def _run_sprt(
     else:
         return
     queue = itertools.chain([pending_first], pairs)
-    while True:
-        chunk = list(itertools.islice(queue, window))
-        if not chunk:
-            return
-        wanted = [spec for pair in chunk for spec in pair if spec.index not in store.done]
-        finished: dict[int, dict[str, Any]] = {}
-        try:
-            for rows in execute(job, wanted, backend, workers, address):
-                finished.update((int(r["index"]), r) for r in rows)
-        finally:  # stopped (Ctrl-C, SIGTERM, a crash) or not: the games finished so far are kept, in block order
-            decided = _keep(chunk, finished, store, counts, first, test, progress, total)
-        if decided:
-            return
-        if any(spec.index not in store.done for spec in wanted):  # no backend drops a game: never decide on a gap
-            raise RuntimeError("the backend returned fewer games than it was given")
+    with Session(backend, workers, address) as session:  # one pool (or Ray) for every window, started once
+        while True:
+            chunk = list(itertools.islice(queue, window))
+            if not chunk:
+                return
+            wanted = [spec for pair in chunk for spec in pair if spec.index not in store.done]
+            finished: dict[int, dict[str, Any]] = {}
+            try:
+                for rows in execute(job, wanted, backend, workers, address, session):
+                    finished.update((int(r["index"]), r) for r in rows)
+            finally:  # stopped (Ctrl-C, SIGTERM, a crash) or not: the games finished so far are kept, in block order
+                decided = _keep(chunk, finished, store, counts, first, test, progress, total)
+            if decided:
+                return
+            if any(spec.index not in store.done for spec in wanted):  # no backend drops a game: never on a gap
+                raise RuntimeError("the backend returned fewer games than it was given")
 
 
 def _keep(
