@@ -4,6 +4,7 @@ and no game stops (found by an audit that attacked a running server)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import threading
 import time
@@ -158,7 +159,7 @@ def test_replays_asked_for_at_once_are_built_a_few_at_a_time(
 ) -> None:
     """A long replay takes seconds of a core and some 200 MB to build: six asked for at once were built at once (the
     default thread pool's size), 680 MB, and every game's event loop waited up to 1.4 s."""
-    game = create(client, [HUMAN, HUMAN], seed=8)
+    games = [create(client, [HUMAN, HUMAN], seed=8 + k) for k in range(5)]  # one game asked for at once is built once
     building, most = 0, 0
     lock = threading.Lock()
 
@@ -174,9 +175,73 @@ def test_replays_asked_for_at_once_are_built_a_few_at_a_time(
 
     monkeypatch.setattr(app, "positions", slow_positions)
     with ThreadPoolExecutor(5) as askers:
-        answers = list(askers.map(lambda _: client.get(f"/api/games/{game['id']}/replay"), range(5)))
+        answers = list(askers.map(lambda game: client.get(f"/api/games/{game['id']}/replay"), games))
     assert [a.status_code for a in answers] == [200] * 5
     assert most == app.MAX_REPLAYS
+
+
+def test_a_replay_asked_for_at_once_is_built_once_and_sent_in_pieces_of_one_body(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each request built the replay again and sent it as one body of its own: a slow reader kept a whole copy (up to
+    128 MiB) in its socket's buffer, so a few readers of a long game held gigabytes. Now a replay asked for while
+    it is built or sent is built once, and each request sends that one body piece by piece as its reader takes it."""
+    record = '[Game "kuzushi"]\n[Players "2"]\n[Seed "8"]\n\nB 1,0\nB -1,0\nB 0,1\n'
+    game = client.post("/api/records", content=record).json()
+    builds = []
+
+    def slow_positions(*args: Any) -> Any:
+        builds.append(1)
+        time.sleep(0.3)
+        yield from positions(*args)
+
+    monkeypatch.setattr(app, "positions", slow_positions)
+    monkeypatch.setattr(app, "REPLAY_CHUNK", 100)
+    path = f"/api/games/{game['id']}/replay"
+    with ThreadPoolExecutor(4) as askers:
+        answers = list(askers.map(lambda _: client.get(path), range(4)))
+    assert [a.status_code for a in answers] == [200] * 4 and len(builds) == 1
+    assert len({a.content for a in answers}) == 1 and len(answers[0].json()["states"]) == 4
+
+    async def pieces() -> list[bytes]:
+        """The body messages the app sends for one request (ASGI), on the app's own event loop."""
+        sent: list[bytes] = []
+        asked = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal asked
+            if asked:  # the client stays until the response ends
+                await asyncio.Event().wait()
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                sent.append(message.get("body", b""))
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [],
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("test", 80),
+            "client": ("127.0.0.1", 1),
+            "root_path": "",
+            "app": client.app,
+        }
+        await client.app(scope, receive, send)  # type: ignore[arg-type]
+        return sent
+
+    sent = client.portal.call(pieces)  # type: ignore[union-attr]
+    body = b"".join(sent)
+    assert body == answers[0].content and len(builds) == 2  # built again: nobody was reading it any more
+    assert len(sent) > (len(body) - len(sent[0])) // 100 and max(len(piece) for piece in sent[1:]) <= 100
+    gc.collect()
+    assert len(client.app.state.replay_bodies) == 0  # type: ignore[attr-defined]  # let go once sent
 
 
 def test_a_connection_that_does_not_read_is_dropped_by_the_size_of_what_waits_for_it() -> None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import math
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -127,6 +129,10 @@ MAX_REPLAY_BYTES = 128 * 2**20
 # Replays built at once: a long one takes seconds of a core and some 200 MB while it is built; six built at once (the
 # default thread pool's size) took 680 MB and held every game's event loop up to 1.4 s. Those asked for meanwhile wait.
 MAX_REPLAYS = 2
+# A replay is sent in pieces of this size, each once the client has taken the one before (uvicorn waits for the socket
+# to drain), from one body that every request for the same game at once shares: a slow reader held a copy of the
+# whole body (up to MAX_REPLAY_BYTES) in its own buffer, so a few such readers of a long game held gigabytes.
+REPLAY_CHUNK = 64 * 2**10
 OPEN_SEAT = "open seat"
 # The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
 # (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
@@ -140,6 +146,16 @@ NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</t
 <h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
 <code>cd src/kumiki/web &amp;&amp; npm ci &amp;&amp; npm run build</code> (or run <code>make run</code>).</p>
 <p>The API answers at <a href="/api/catalog">/api/catalog</a>.</p></body></html>"""
+
+
+@dataclasses.dataclass(frozen=True)
+class Replay:
+    """A game's positions as JSON text (what takes long to build and most memory), with its final scores and
+    winners."""
+
+    states: bytes
+    scores: list[float]
+    winners: list[int]
 
 
 class BadRequest(Exception):
@@ -478,6 +494,7 @@ def create_app(
         hub = Hub(Storage(db), pool_factory, agent_pace=limits.agent_pace)
         app.state.hub = hub
         app.state.replays = asyncio.Semaphore(MAX_REPLAYS)
+        app.state.replay_bodies = weakref.WeakValueDictionary()  # kept while a request builds or sends one
         hub.resume()
         try:
             yield
@@ -665,15 +682,15 @@ def create_app(
         texts = [text for _seat, text in stored]
         movers = [seat for seat, _text in stored]
 
-        def views() -> tuple[str, list[float], list[int]]:
+        def views() -> Replay:
             """The positions as one JSON list, each view encoded once as it is made (only its text is kept: a
             long game's views as objects took many times its text's memory, and encoding them again on the event
             loop held every game still)."""
-            encoded: list[str] = []
+            encoded: list[bytes] = []
             size = 0
             try:
                 for state in positions(row.game, row.options, row.seed, texts, movers):
-                    encoded.append(compact_json(state.public_view()))
+                    encoded.append(compact_json(state.public_view()).encode())
                     size += len(encoded[-1])  # each position repeats what came before (evaluations)
                     if size > MAX_REPLAY_BYTES:
                         raise BadRequest(
@@ -684,23 +701,43 @@ def create_app(
             except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
                 raise unreplayable(game_id, error) from None
             winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
-            return "[" + ",".join(encoded) + "]", state.scores(), winners
+            return Replay(b"[" + b",".join(encoded) + b"]", state.scores(), winners)
 
-        # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
-        async with request.app.state.replays:
-            states, scores, winners = await asyncio.get_running_loop().run_in_executor(None, views)
+        async def build() -> Replay:
+            # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
+            async with request.app.state.replays:
+                return await asyncio.get_running_loop().run_in_executor(None, views)
+
+        # asked for again while it is built or sent (a reload, many spectators): built once, one body for all
+        key = (game_id, resigned, tuple(stored))
+        bodies: weakref.WeakValueDictionary[Any, Any] = request.app.state.replay_bodies
+        shared = bodies.get(key)
+        if shared is None:
+            shared = bodies[key] = asyncio.ensure_future(build())
+        built: Replay = await asyncio.shield(shared)
         rest = {
             "game": row.game,
             "options": row.options,
             "players": [s.public() for s in row.seats],
             "moves": texts,
             "movers": movers,
-            "scores": scores,
-            "winners": winners,
+            "scores": built.scores,
+            "winners": built.winners,
             "resigned": resigned,
             "chat": hub.storage.chat(game_id),
         }
-        return Response(compact_json(rest)[:-1] + ',"states":' + states + "}", media_type="application/json")
+        head = (compact_json(rest)[:-1] + ',"states":').encode()
+
+        async def pieces() -> AsyncIterator[bytes | memoryview]:
+            # holds ``shared``: the body stays in ``bodies`` until the last request sending it is done
+            yield head
+            body = memoryview(shared.result().states)
+            for start in range(0, len(body), REPLAY_CHUNK):
+                yield body[start : start + REPLAY_CHUNK]
+            yield b"}"
+
+        length = len(head) + len(built.states) + 1
+        return StreamingResponse(pieces(), media_type="application/json", headers={"content-length": str(length)})
 
     @app.get("/api/games/{game_id}/chat")
     async def get_chat(request: Request, game_id: str) -> list[dict[str, Any]]:
