@@ -327,6 +327,40 @@ def test_side_contacts_can_hold_a_hook_shut() -> None:
     stands(hook(3.0))
 
 
+@pytest.mark.parametrize("anvil", [1e6, 1e9, 1e12])
+def test_a_heavy_body_far_away_does_not_hold_up_a_light_one(anvil: float) -> None:
+    # The hook of density 2 falls whatever stands elsewhere on the table. The verdict's LP held every body to 10⁻⁹
+    # of the whole tower's weight: next to an anvil 10⁹ times heavier that was all the hook and block weigh, and
+    # they "stood" (edge false, margin 0); at 10⁸ they hung on a knife edge. Now each body to 10⁻⁹ of its own.
+    far = box("anvil", (10, 0, 0, 11, 1, 1), density=anvil)
+    for shortcuts in (True, False):
+        verdict = judge(Tower((*hook(2.0).bodies, far)), shortcuts=shortcuts)
+        assert (verdict.stands, verdict.edge) == (False, False), verdict
+        assert set(verdict.moving) == {"hook", "block"}
+        verdict = judge(Tower((*hook(3.0).bodies, far)), shortcuts=shortcuts)
+        assert verdict.stands and not verdict.edge and verdict.margin_deg == pytest.approx(2.96, abs=0.01)
+    # a feather cube hanging 0.9 off another, asked of the LP: it falls however light it is
+    feather = Tower((box("base", (0, 0, 0, 1, 1, 1)), box("feather", (0.9, 0, 1, 1.9, 1, 2), density=1 / anvil)))
+    verdict = judge(feather, shortcuts=False)
+    assert (verdict.stands, verdict.edge, verdict.moving) == (False, False, ("feather",))
+
+
+def test_a_body_too_light_to_scale_is_refused_not_an_internal_error() -> None:
+    # Its share of the weight (10⁻³¹⁰) is below what a float holds as a normal number: analyse raised IndexError
+    # (`kumiki stability`: "internal error", exit 1); now the one-line TowerError of a body too small to weigh.
+    from kumiki.physics import TowerError, analyse
+
+    for density in (1e-310, 5e-324):
+        tower = {
+            "bodies": [
+                {"name": "base", "boxes": [[0, 0, 0, 1, 1, 1]]},
+                {"name": "feather", "boxes": [[0.3, 0, 1, 1.3, 1, 2]], "density": density},
+            ]
+        }
+        with pytest.raises(TowerError, match=r"^bodies\[1\] \(feather\) is too small or too light next to the rest"):
+            analyse(tower)
+
+
 # ------------------------------------------------------------------------------------------------ continuous positions
 
 

@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kumiki.physics import Body, Tower, Verdict, analyse, body_from_cells, judge
+from kumiki.physics.forces import prepare
 from kumiki.physics.model import Box, Rect
 from kumiki.physics.samples import brick_stack, ring_tower
+from kumiki.physics.statics import _fault, _first_failing_body
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MU = 0.5
@@ -156,6 +158,39 @@ def test_turning_a_tower_a_quarter_does_not_change_the_verdict(tower: Tower) -> 
 @given(towers, st.sampled_from([0.5, 2.0, 10.0, 0.1, 1000.0]))
 def test_scaling_a_tower_does_not_change_the_verdict(tower: Tower, k: float) -> None:
     assert verdict(scaled(tower, k)) == verdict(tower)
+
+
+@pytest.mark.parametrize("offset", [2.0**36, 2.0**40, 1e12, -(2.0**40), 2.0**50])
+def test_a_tower_far_from_the_origin_is_judged_as_at_the_origin(offset: float) -> None:
+    # Every coordinate here is exact at the offset (quarter units up to 2⁵⁰), so it is the same tower. The judge
+    # divides coordinates by the tower's size: 2⁴⁰ units out, a cube shifted exactly half its width on another
+    # read as standing clearly, and one shifted 10⁻⁵ short of that (inside the knife-edge band) as well.
+    def two_cubes(shift: float, at: float) -> Verdict:
+        return analyse(
+            {
+                "bodies": [
+                    {"name": "a", "boxes": [[at, at, 0, at + 1, at + 1, 1]]},
+                    {"name": "b", "boxes": [[at + shift, at, 1, at + shift + 1, at + 1, 2]]},
+                ]
+            }
+        )
+
+    for shift in (0.5, 0.25, 0.75):
+        here, there = two_cubes(shift, 0.0), two_cubes(shift, offset)
+        assert (there.stands, there.edge, there.fault) == (here.stands, here.edge, here.fault)
+        assert abs(there.margin_deg - here.margin_deg) <= 1e-9
+    if abs(offset) <= 2.0**36:  # 0.49999 is a float apart from 0.5 only up to about 2⁴⁰
+        assert (two_cubes(0.49999, offset).stands, two_cubes(0.49999, offset).edge) == (False, True)
+
+
+@FAST
+@given(dropped_towers(), st.sampled_from([2.0**40, -(2.0**44), 1e12]))
+def test_moving_a_tower_far_keeps_the_verdict_and_the_margin(tower: Tower, offset: float) -> None:
+    assume(all(c == round(c * 4) / 4 for b in tower.bodies for box in b.boxes for c in box))  # exact out there
+    assume(tower.ground is None or all(c == round(c * 4) / 4 for r in tower.ground for c in r))
+    base, far = analyse(tower, explain=False), analyse(translated(tower, offset, offset), explain=False)
+    assert (far.stands, far.edge) == (base.stands, base.edge)
+    assert abs(far.margin_deg - base.margin_deg) <= MARGIN_TOLERANCE
 
 
 # ------------------------------------------------------------------------------------------------ the margin
@@ -315,12 +350,17 @@ def test_body_from_cells_is_exactly_the_solid_of_its_cells(cells: set[tuple[int,
 
 
 def test_a_fall_without_a_ready_certificate_still_names_a_body() -> None:
-    # HiGHS kept its presolved answer here and gave no Farkas ray; the fault must still name who moves (the LP's
-    # own way, without the certificates, which find a mechanism higher up: p10 tips over the edge of p6).
+    # HiGHS kept its presolved answer here and gave no Farkas ray (while the verdict's rows were not scaled by each
+    # body's mass); the fault must still name who moves: the bisection's way, bottom up, names p3 ...
+    setup = prepare(brick_stack(11, 19042, 3))
+    first = _first_failing_body(setup)
+    assert [setup.tower.bodies[b].name for b in first] == ["p3"]
+    assert _fault(setup, first) == "p3 tips over the edge of p2"
+    # ... and the LP's own way, without the certificates, now reads a ray: the mechanism they find, higher up.
     v = judge(brick_stack(11, 19042, 3), margin=False, shortcuts=False)
     assert not v.stands
-    assert v.moving == ("p3",)
-    assert v.fault == "p3 tips over the edge of p2"
+    assert v.moving == ("p10",)
+    assert v.fault == "p10 tips over the edge of p6"
     shown = judge(brick_stack(11, 19042, 3), margin=False)
     assert (shown.stands, shown.edge) == (v.stands, v.edge)
     assert shown.moving == ("p10",)

@@ -203,6 +203,7 @@ def tower_from_json(data: Any) -> Tower:
 
 
 FAR = 2.0**30  # lengths and densities from 1 / FAR to FAR are judged as given
+LIGHTEST = 1e-300  # the lightest share of the tower's weight a body may have
 
 
 def in_judged_units(tower: Tower) -> Tower:
@@ -210,10 +211,18 @@ def in_judged_units(tower: Tower) -> Tower:
     by a power of two when its size (its densest body) is far from 1, where a box's volume, a centre's moment would
     else overflow or underflow before the judge divides by the tower's size and weight. The verdict does not depend
     on the units; a power of two changes no ratio of lengths or densities (``math.ldexp`` is exact). TowerError for a
-    body too small to weigh anything next to the rest."""
-    tower = _near_unit(tower)
-    for i, body in enumerate(tower.bodies):
-        if not 0 < body.mass < math.inf:  # a box's volume below (or above) what a float holds, next to the rest
+    body too small to weigh anything next to the rest. A tower far from the origin is also moved next to it
+    (:func:`_near_origin`), so that where it stands cannot change the verdict either."""
+    tower = _near_origin(_near_unit(tower))
+    masses = [body.mass for body in tower.bodies]
+    for i, (body, mass) in enumerate(zip(tower.bodies, masses, strict=True)):
+        if not 0 < mass < math.inf:  # a box's volume below (or above) what a float holds, next to the rest
+            raise TowerError(f"bodies[{i}] ({body.name}) is too small or too light next to the rest of the tower")
+    total = math.fsum(masses)
+    for i, (body, mass) in enumerate(zip(tower.bodies, masses, strict=True)):
+        # a body whose share of the weight is below that: the judge divides each body's equations by its share,
+        # which must stay a normal float (a density of 1e-310 beside a unit cube's 1 made an internal error)
+        if not mass / total >= LIGHTEST:
             raise TowerError(f"bodies[{i}] ({body.name}) is too small or too light next to the rest of the tower")
     return tower
 
@@ -235,4 +244,40 @@ def _near_unit(tower: Tower) -> Tower:
         for body in tower.bodies
     )
     ground = None if tower.ground is None else tuple(scaled(rect) for rect in tower.ground)
+    return Tower(bodies, ground, tower.tie)
+
+
+def _near_origin(tower: Tower) -> Tower:
+    """``tower`` moved along x and y next to the origin, if it lies at least twice its size away from it.
+
+    The judge works in coordinates divided by the tower's size: 2⁴⁰ units from the origin, a tower a few units
+    across kept only about 10⁻⁵ of its size in each coordinate, the width of the knife-edge band, and a cube
+    shifted exactly half its width on another read as standing clearly. The shift is one of the tower's own
+    coordinates (its lowest, or its highest on the negative side), and every coordinate c of a box lies within the
+    tower's size of it, so c − shift is exact (Sterbenz: the two are within a factor of two of each other): the
+    moved tower is the same tower to the last bit, and a horizontal move changes neither the table nor gravity.
+    Ground rectangles move with it (their corners within the tower's span exactly, those beyond stay beyond).
+    """
+    low, high = tower.bounds()
+    size = tower.scale()
+    shift = [0.0, 0.0]
+    for axis in (0, 1):
+        if low[axis] >= 2 * size:
+            shift[axis] = low[axis]
+        elif high[axis] <= -2 * size:
+            shift[axis] = high[axis]
+    dx, dy = shift
+    if not dx and not dy:
+        return tower
+    bodies = tuple(
+        Body(
+            body.name,
+            tuple((x0 - dx, y0 - dy, z0, x1 - dx, y1 - dy, z1) for x0, y0, z0, x1, y1, z1 in body.boxes),
+            body.density,
+        )
+        for body in tower.bodies
+    )
+    ground = None
+    if tower.ground is not None:
+        ground = tuple((x0 - dx, y0 - dy, x1 - dx, y1 - dy) for x0, y0, x1, y1 in tower.ground)
     return Tower(bodies, ground, tower.tie)

@@ -22,7 +22,7 @@ import numpy as np
 
 from kumiki.physics.certificates import load_path, mechanism
 from kumiki.physics.contacts import GROUND
-from kumiki.physics.forces import TOLERANCE, Setup, body_rhs, csc, normal_entries, points, prepare, solver
+from kumiki.physics.forces import ROWS, TOLERANCE, Setup, body_rhs, csc, normal_entries, points, prepare, solver
 from kumiki.physics.margin import tilt_margin
 from kumiki.physics.model import Tower
 
@@ -57,12 +57,27 @@ class Verdict:
         return out
 
 
+def _row_scale(setup: Setup) -> np.ndarray:
+    """Each body's six rows are divided by its mass, so that HiGHS's feasibility tolerance (10⁻⁹) is a share of
+    that body's own weight, not of the tower's: unscaled, a block of 10⁻⁹ of the total mass (a hook beside an
+    anvil far away) could hang in the air within the tolerance, and read as standing."""
+    return np.repeat(1.0 / np.asarray(setup.masses, dtype=np.float64), ROWS)
+
+
 def _feasible(setup: Setup, grow: float) -> bool:
-    """Whether compressive normal forces hold every body with the contacts grown by ``grow`` (shrunk if < 0)."""
+    """Whether compressive normal forces hold every body with the contacts grown by ``grow`` (shrunk if < 0).
+
+    Rows are scaled by :func:`_row_scale` and each force by the lighter mass of the two bodies it joins (as the
+    margin's model is), so light and heavy bodies are held to the same relative precision."""
     pts = points(setup, grow)
-    starts, index, value = csc(*normal_entries(setup, pts))
+    rows, values, mask = normal_entries(setup, pts)
+    masses = np.asarray(setup.masses, dtype=np.float64)
+    lower = np.where(pts.lower >= 0, masses[np.maximum(pts.lower, 0)], np.inf)
+    lighter = np.minimum(masses[pts.upper], lower)
+    row_scale = _row_scale(setup)
+    starts, index, value = csc(rows, values * lighter[:, None] * row_scale[rows], mask)
     n = len(starts) - 1
-    rhs = body_rhs(setup)
+    rhs = body_rhs(setup) * row_scale
     lp = solver()
     lp.load(starts, index, value, np.zeros(n), np.full(n, highspy.kHighsInf), rhs, rhs)
     return lp.run() == "optimal"
@@ -90,7 +105,7 @@ def _moving_bodies(setup: Setup) -> list[int]:
             _status, has_ray, ray = highs.getDualRay()  # type: ignore[attr-defined]  # (see above)
         finally:
             highs.setOptionValue("presolve", "choose")
-    ray = np.asarray(ray, dtype=float) if has_ray else np.zeros(0)
+    ray = np.asarray(ray, dtype=float) * _row_scale(setup) if has_ray else np.zeros(0)  # the unscaled rows' ray
     size = float(np.max(np.abs(ray))) if ray.size else 0.0
     if size <= 0:
         return _first_failing_body(setup)  # no certificate to read: find the body by bisection
