@@ -943,8 +943,18 @@ def test_registered_structure_with_a_grid_per_colour_count():
     for options, height in [({"players": 2}, 1), ({"players": 3}, 2), ({"players": 4}, 3)]:
         limits = new_state(structure="_rules_per_count", **options).to_json()["limits"]
         assert limits == limits_of({(0, 0): height, (1, 0): height})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as error:
         register_structure("_rules_bad", {2: grid({(0, 0): 1})})  # no grid for 3 or 4 colours
+    # the structure is named once, not "structure '_rules_bad': structure '_rules_bad' has no grid …"
+    assert str(error.value) == (
+        'register_structure: structure \'_rules_bad\' has no grid for 3 colours (key "3" or "heights")'
+    )
+    # a key of no meaning (a typo, a grid for 5 colours) was ignored: the structure silently used another grid
+    for key in ("hieghts", "5"):
+        with pytest.raises(
+            ValueError, match=rf"^register_structure: structure '_rules_bad' has an unknown key '{key}'"
+        ):
+            register_structure("_rules_bad", {"heights": grid({(0, 0): 1}), key: grid({(0, 0): 2})})
     with pytest.raises(ValueError):
         register_structure("_rules_bad", ["0000000000"] * 9)
     with pytest.raises(ValueError):

@@ -49,6 +49,11 @@ def _parse_grid(rows: Any, where: str) -> tuple[tuple[int, ...], ...]:
 def _from_table(name: str, table: Any, where: str) -> Structure:
     if not isinstance(table, dict):
         raise ValueError(f"{where}: structure {name!r} must be a table")
+    known = {"heights", "description", *(str(n) for n in COLOUR_COUNTS)}
+    unknown = [str(key) for key in table if str(key) not in known]
+    if unknown:  # a typo ("hieghts", a grid for "5" colours) was ignored, and the structure used another grid
+        allowed = ", ".join(f'"{k}"' for k in ("heights", *(str(n) for n in COLOUR_COUNTS), "description"))
+        raise ValueError(f"{where}: structure {name!r} has an unknown key {unknown[0]!r} (keys: {allowed})")
     grids: dict[int, tuple[tuple[int, ...], ...]] = {}
     default = table.get("heights")
     for n in COLOUR_COUNTS:
@@ -88,7 +93,7 @@ def register_structure(name: str, limits: Any, description: str = "") -> Structu
     table = dict(limits) if isinstance(limits, dict) else {"heights": limits}
     table = {str(k): v for k, v in table.items()}
     table["description"] = description
-    structure = _from_table(name, table, f"structure {name!r}")
+    structure = _from_table(name, table, "register_structure")  # _from_table names the structure itself
     _REGISTERED[name] = structure
     return structure
 
