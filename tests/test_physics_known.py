@@ -754,3 +754,18 @@ def test_the_docs_json_examples_are_what_the_engine_says() -> None:
 
 if __name__ == "__main__":
     print(known_answers_table(), end="")
+
+
+def test_a_worst_direction_between_the_sixteen_reads_at_most_two_percent_high() -> None:
+    # A slab on two legs set diagonally tips first across the footprint's edge of normal (3, -2), at -33.7°: between
+    # the tested directions -22.5° and -45°. The 16 directions read the tilt along -22.5° (11.2° off), within
+    # 1 / cos 11.25° of the true worst, as docs/physics.md says: tan 18.40° against tan 18.07°.
+    import math
+
+    from kumiki.physics import analyse
+
+    slab = {"bodies": [{"name": "leg", "boxes": [[0, 0, 0, 1, 1, 2], [2, 3, 0, 3, 4, 2], [0, 0, 2, 3, 4, 3]]}]}
+    true = 2.5 / math.sqrt(13) / 2.125  # the centre of mass (1.5, 2, 2.125) to the hull's edge, over its height
+    read = math.tan(math.radians(analyse(slab).margin_deg))
+    assert true < read <= true / math.cos(math.radians(11.25))
+    assert read == pytest.approx(true / math.cos(math.atan2(2, 3) - math.radians(22.5)), rel=1e-6)
