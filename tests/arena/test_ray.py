@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from tests.arena.test_run import SMALL, comparable
+from tests.arena.test_run import SMALL, close_sprt, comparable
 
 from kumiki import arena
 
@@ -81,15 +81,7 @@ def test_an_sprt_on_ray_starts_ray_once(tmp_path: Path, monkeypatch: pytest.Monk
         return real_init(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ray, "init", counted)
-    study = arena.Study(
-        name="sprt",
-        game="kuzushi",
-        format="sprt",
-        agents={"one": "random", "other": "random"},
-        seed=4,
-        options={"size": 5},
-        sprt=arena.Sprt(elo0=0, elo1=10, max_games=12),  # close: all 6 pairs, in 3 windows of 2
-    )
+    study = close_sprt(12)  # all 6 pairs, in 3 windows of 2
     on_ray = arena.run(study, tmp_path / "ray", backend="ray", workers=1)
     assert len(on_ray) == 12 and starts == [1] and not ray.is_initialized()
     serial = arena.run(study, tmp_path / "serial", backend="serial")

@@ -349,6 +349,19 @@ def test_an_sprt_stopped_mid_window_keeps_the_games_it_finished(
     assert comparable(resumed) == comparable(whole) and resumed.sprt() == whole.sprt()
 
 
+def close_sprt(games: int) -> arena.Study:
+    """An SPRT between two random agents with a narrow hypothesis: it plays all its ``games`` without deciding."""
+    return arena.Study(
+        name="sprt",
+        game="kuzushi",
+        format="sprt",
+        agents={"one": "random", "other": "random"},
+        seed=4,
+        options={"size": 5},
+        sprt=arena.Sprt(elo0=0, elo1=10, max_games=games),
+    )
+
+
 def test_an_sprt_on_the_pool_starts_its_workers_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An SPRT is played window after window of pairs, and every window started a process pool of its own (its
     workers importing the games again): with short games most of the run was spent starting workers."""
@@ -362,15 +375,7 @@ def test_an_sprt_on_the_pool_starts_its_workers_once(tmp_path: Path, monkeypatch
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(backends, "ProcessPoolExecutor", Counted)
-    study = arena.Study(
-        name="sprt",
-        game="kuzushi",
-        format="sprt",
-        agents={"one": "random", "other": "random"},
-        seed=4,
-        options={"size": 5},
-        sprt=arena.Sprt(elo0=0, elo1=10, max_games=16),  # close: all 8 pairs, in 4 windows of 2
-    )
+    study = close_sprt(16)  # all 8 pairs, in 4 windows of 2
     pooled = arena.run(study, tmp_path / "pool", backend="pool", workers=1)
     assert len(pooled) == 16 and started == [1]
     serial = arena.run(study, tmp_path / "serial", backend="serial")

@@ -274,7 +274,7 @@ class Session:
 
     def __init__(self, backend: str, workers: int | None = None, address: str | None = None) -> None:
         if backend not in BACKENDS:
-            raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+            raise _unknown(backend)
         self.backend = backend
         self.pool = Pool(workers or default_workers()) if backend == "pool" else None
         self.ray = Ray(workers, address) if backend == "ray" else None
@@ -308,4 +308,8 @@ def execute(
         return run_pool(job, specs, workers or default_workers(), session.pool if session is not None else None)
     if backend == "ray":
         return run_ray(job, specs, workers, address, session.ray if session is not None else None)
-    raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    raise _unknown(backend)
+
+
+def _unknown(backend: str) -> BackendError:
+    return BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
