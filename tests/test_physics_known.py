@@ -361,6 +361,25 @@ def test_a_body_too_light_to_scale_is_refused_not_an_internal_error() -> None:
             analyse(tower)
 
 
+def test_a_tower_spanning_more_than_the_largest_float_is_judged() -> None:
+    # Every coordinate is a float, but the slab's width (2e308) is not: the tower's size overflowed to inf, no unit
+    # was chosen, and the slab was refused as "too small or too light next to the rest"; now judged in units of a
+    # power of two, like any tower (a slab stands on the table; a cube 1e-300 of its size is the one refused).
+    from kumiki.physics import TowerError, analyse
+
+    slab = {"name": "slab", "boxes": [[-1e308, -1e308, 0, 1e308, 1e308, 1e308]]}
+    top = {"name": "top", "boxes": [[-1e308, -1e308, 1e308, 1e308, 1e308, 1.7e308]]}
+    for bodies in ([slab], [slab, top]):
+        verdict = analyse({"bodies": bodies})
+        assert verdict.stands and not verdict.edge
+        assert verdict.margin_deg == pytest.approx(math.degrees(math.atan(0.5)), abs=1e-6)
+    overhang = {"name": "overhang", "boxes": [[0.5e308, -1e308, 1e308, 1.7e308, 1e308, 1.7e308]]}
+    assert not analyse({"bodies": [slab, overhang]}).stands  # its centre beyond the slab's edge
+    speck = {"name": "speck", "boxes": [[0, 0, 1e308, 1, 1, 1e308 + 1e292]]}
+    with pytest.raises(TowerError, match=r"^bodies\[1\] \(speck\) is too small or too light next to the rest"):
+        analyse({"bodies": [slab, speck]})
+
+
 # ------------------------------------------------------------------------------------------------ continuous positions
 
 

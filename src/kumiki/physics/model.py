@@ -232,6 +232,9 @@ def _near_unit(tower: Tower) -> Tower:
     size = tower.scale()
     density = max(body.density for body in tower.bodies)
     lengths = 0 if 1 / FAR <= size <= FAR else -math.frexp(size)[1]
+    if size == math.inf:  # a span beyond the largest float (a box from -1e308 to 1e308), though every coordinate
+        low, high = tower.bounds()  # is one: halved once more than its largest, each span is below 2
+        lengths = -math.frexp(max(abs(c) for c in (*low, *high)))[1] - 1
     weights = 0 if 1 / FAR <= density <= FAR else -math.frexp(density)[1]
     if not lengths and not weights:
         return tower
