@@ -6,7 +6,10 @@ Four fixed sets of towers, built once per run and kept in memory:
 * 32-body towers falling: ``ring_tower(32, seed)``, the seeds whose tower falls;
 * 150-body stacks standing on a 6×6 table, built here by :func:`cantilever_stack` (``brick_stack(150, seed,
   standing=True)`` takes half a minute a tower: one judge call per piece drawn);
-* 150-body stacks falling: ``brick_stack(150, seed)``, the seeds whose tower falls.
+* 150-body stacks falling: ``brick_stack(150, seed)``, the seeds whose tower falls;
+* flat fields (:func:`field`): 20 × 10 unit cubes side by side on the table, 10 × 5 cubes two high, and the
+  20 × 10 field with a slab bridging two cubes at every other row of its first two columns. Their margin is timed
+  alone, beside the plain way's on the first field (once: it takes seconds).
 
 The verdict is ``judge(t, margin=False, explain=False)``; the margin is ``judge(t, margin=True, explain=False)``
 on the standing towers (a falling tower has no margin to find), timed in turn with the verdict of the same tower
@@ -27,7 +30,7 @@ import time
 from collections.abc import Sequence
 
 from kumiki.geometry.polycube import ROTATIONS, normalize, rotate
-from kumiki.physics import Tower, body_from_cells, judge
+from kumiki.physics import Body, Tower, body_from_cells, judge
 from kumiki.physics.contacts import hull
 from kumiki.physics.forces import prepare
 from kumiki.physics.margin import plain_tilt_margin, tilt_margin
@@ -99,6 +102,27 @@ def cantilever_stack(n: int, seed: int, width: int = WIDTH) -> Tower:
                 solid[column] += 1
         bodies.append(body)
     return Tower(tuple(bodies))
+
+
+def field(columns: int, rows: int, layers: int = 1, bridges: bool = False) -> Tower:
+    """Unit cubes side by side, ``layers`` high; with ``bridges``, a 2 × 1 slab on the cubes (0, j) and (1, j) of
+    every even row j (each resting on two bodies)."""
+    bodies = [
+        Body(f"c{i}_{j}_{k}", ((i, j, k, i + 1, j + 1, k + 1),))
+        for i in range(columns)
+        for j in range(rows)
+        for k in range(layers)
+    ]
+    if bridges:
+        bodies += [Body(f"s{j}", ((0, j, layers, 2, j + 1, layers + 0.5),)) for j in range(0, rows, 2)]
+    return Tower(tuple(bodies))
+
+
+FIELDS = (
+    ("200-cube field", field(20, 10)),
+    ("10 × 5 field two high", field(10, 5, 2)),
+    ("200-cube field + 5 bridges", field(20, 10, bridges=True)),
+)
 
 
 def _collect(make, count: int, bodies: int, stands: bool) -> tuple[Tower, ...]:
@@ -207,6 +231,12 @@ def run(seconds: float = 5.0) -> list[tuple[str, float, str]]:
         (f"physics margin alone ms, {SMALL}-body ring", fast, "starting vertex + column generation + tilt polygon")
     )
     rows.append((f"physics margin the plain way ms, {SMALL}-body ring", plain, f"{plain / fast:.0f}× slower"))
+    times = [median_margin_ms((tower,), share / 4, plain=False) for _, tower in FIELDS]
+    for (name, _), fast in zip(FIELDS, times, strict=True):
+        rows.append((f"physics margin alone ms, {name}", fast, "each group alone + the whole field's slide"))
+    name, tower = FIELDS[0]
+    plain = median_margin_ms((tower,), 0.0, plain=True)  # one run
+    rows.append((f"physics margin the plain way ms, {name}", plain, f"{plain / times[0]:.0f}× slower (one run)"))
     return rows
 
 

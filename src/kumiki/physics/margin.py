@@ -19,6 +19,11 @@ Three exact shortcuts make this cost a handful of LPs rather than sixteen (docs/
   cannot be the worst and needs no LP; nor does one whose ray is pinned between that chord and a known line.
 * Each direction's LP starts from a vertex at t = 0 built from the tower's shape (:mod:`kumiki.physics.start`),
   which the primal simplex finishes in a few hundred pivots, and t is capped at the smallest tilt found so far.
+
+And before any of them, for a field of blocks side by side (where every block sliding at once took the primal
+simplex thousands of pivots a direction): the whole tower's slide on the table bounds each direction from above,
+and each group of bodies joined by horizontal contacts, taken alone, from below; a direction where they meet needs
+no LP on the whole tower (:func:`_sliding`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
+from kumiki.physics.contacts import hull
 from kumiki.physics.forces import ROWS, Points, Setup, Solver, body_rhs, csc, normal_entries, points, solver
 from kumiki.physics.start import Supports, supports, vertical_vertex
 
@@ -339,14 +345,219 @@ def _bound(k: int, lines: list[tuple[float, float, float]], angles: list[float])
     return bound
 
 
+def _slide_lines(mu: float, sides: int) -> list[tuple[float, float, float]]:
+    """The whole tower sliding on the table, one line g·v ≤ β per side of the friction polygon: summing every
+    body's rows, the forces between bodies cancel, so the table carries the whole load (the tilt t·M·d across, the
+    weight M up) within its pyramids, whose sum is the same pyramid: t·d lies in −μ·P, P the polygon of the unit
+    edge directions. Its side between edges e and e + 1 has the outward normal n at 2π(e + ½)/sides and lies at
+    cos(π/sides) from 0, so −n·v ≤ μ·cos(π/sides). Along any direction these bound the tilt by the radius of −μ·P
+    there (μ along a pyramid edge), a bound no tower can pass."""
+    beta = mu * math.cos(math.pi / sides)
+    normals = [2 * math.pi * (e + 0.5) / sides for e in range(sides)]
+    return [(-math.cos(a), -math.sin(a), beta) for a in normals]
+
+
+@dataclass
+class _Chains:
+    """A tower in which every body rests on one thing only (one body or the table) over one plane: per body, its
+    area-contact points' hull (counter-clockwise) and the centre and height above that plane of the
+    body with everything resting on it, directly or not."""
+
+    hulls: list[list[tuple[float, float]]]
+    centres: list[tuple[float, float]]
+    heights: list[float]
+
+
+def _chains(setup: Setup, flat: Points) -> _Chains | None:
+    """The tower as :class:`_Chains`, or None if a body rests on two things, on points at two heights, on fewer
+    than three points not on a line, or in a ring (a body resting on itself through others)."""
+    bodies = len(setup.masses)
+    if not bodies:
+        return None
+    below: list[int | None] = [None] * bodies
+    plane: list[float | None] = [None] * bodies
+    corners: list[list[tuple[float, float]]] = [[] for _ in range(bodies)]
+    for (x, y, z), upper, lower in zip(flat.position.tolist(), flat.upper.tolist(), flat.lower.tolist(), strict=True):
+        if below[upper] is None:
+            below[upper], plane[upper] = lower, z
+        elif below[upper] != lower or plane[upper] != z:
+            return None
+        corners[upper].append((x, y))
+    if any(b is None for b in below):
+        return None
+    order: list[int] = []  # bottom up: a body after the one it rests on
+    state = [0] * bodies  # 0 unseen, 1 on the path, 2 placed
+    for start in range(bodies):
+        path = []
+        b: int = start
+        while b >= 0 and state[b] == 0:
+            state[b] = 1
+            path.append(b)
+            b = below[b]  # type: ignore[assignment]
+        if b >= 0 and state[b] == 1:
+            return None  # a ring
+        for p in reversed(path):
+            state[p] = 2
+            order.append(p)
+    mass = list(setup.masses)
+    moment = [[m * float(c) for c in centre] for m, centre in zip(setup.masses, setup.centres, strict=True)]
+    for b in reversed(order):  # top down: each body passes its load's sums to the one under it
+        c = below[b]
+        if c is not None and c >= 0:
+            mass[c] += mass[b]
+            moment[c] = [u + v for u, v in zip(moment[c], moment[b], strict=True)]
+    hulls, centres, heights = [], [], []
+    for b in range(bodies):
+        shape = hull(corners[b])
+        if len(shape) < 3 or mass[b] <= 0.0:
+            return None
+        cx, cy, cz = (v / mass[b] for v in moment[b])
+        hulls.append(shape)
+        centres.append((cx, cy))
+        heights.append(cz - plane[b])  # type: ignore[operator]
+    return _Chains(hulls, centres, heights)
+
+
+def _chain_tilt(chains: _Chains, angle: float, cap: float) -> float:
+    """A tilt up to ``cap`` along ``angle`` at which the tower stands with every force parallel to the tilted
+    load (side contacts idle): each body with all that rests on it is held where the line of its load meets its
+    plane, at c + t·h·d, which must stay inside the hull of its points; 0 if even t = 0 fails there. The forces
+    lie in the pyramids when t·d lies in −μ·P, which a ``cap`` from :func:`_slide_lines` ensures."""
+    dx, dy = math.cos(angle), math.sin(angle)
+    tilt = cap
+    for shape, (px, py), height in zip(chains.hulls, chains.centres, chains.heights, strict=True):
+        n = len(shape)
+        for e in range(n):
+            (ux, uy), (vx, vy) = shape[e], shape[(e + 1) % n]
+            inside = (vx - ux) * (py - uy) - (vy - uy) * (px - ux)  # ≥ 0: on the inner side of this edge
+            if inside < 0.0:
+                return 0.0
+            towards = (vy - uy) * dx - (vx - ux) * dy  # > 0: the line's point moves towards this edge
+            if towards * tilt * height > inside:
+                if height <= 0.0:
+                    return 0.0
+                tilt = inside / (towards * height)
+    return tilt
+
+
+def _parts(setup: Setup, pts: Points) -> list[np.ndarray]:
+    """The bodies in groups joined by horizontal contacts (side contacts do not join them), each sorted."""
+    parent = list(range(len(setup.masses)))
+
+    def root(b: int) -> int:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    flat = pts.axis == 2
+    for upper, lower in zip(pts.upper[flat].tolist(), pts.lower[flat].tolist(), strict=True):
+        if lower >= 0:
+            parent[root(upper)] = root(lower)
+    roots = np.array([root(b) for b in range(len(parent))], dtype=np.int64)
+    order = np.argsort(roots, kind="stable")
+    cuts = np.nonzero(np.diff(roots[order]))[0] + 1
+    return np.split(order, cuts)
+
+
+def _part(setup: Setup, pts: Points, bodies: np.ndarray) -> tuple[Setup, Points, tuple[object, ...]]:
+    """The model of a group of bodies alone: their own contacts with each other and the table, the side contacts
+    with other bodies left out (a restriction of the tower's model: what stands in it stands in the tower's); and
+    a key equal for two groups that are the same up to a shift (their LPs are then the same)."""
+    local = np.full(len(setup.masses), -1, dtype=np.int64)
+    local[bodies] = np.arange(len(bodies))
+    upper = local[pts.upper]
+    lower = np.where(pts.lower >= 0, local[np.maximum(pts.lower, 0)], -1)
+    keep = (upper >= 0) & ((pts.lower < 0) | (lower >= 0))
+    masses = [setup.masses[b] for b in bodies.tolist()]
+    centres = setup.centres[bodies]
+    part = Setup(setup.tower, setup.scale, centres, masses, [])
+    sub = Points(pts.position[keep], pts.axis[keep], upper[keep], np.where(pts.lower[keep] >= 0, lower[keep], -1))
+    origin = centres[0]
+    grain = 1e-12
+
+    def rounded(values: np.ndarray) -> tuple[int, ...]:
+        return tuple(np.rint(values / grain).astype(np.int64).ravel().tolist())
+
+    total = sum(masses)
+    key = (
+        rounded(centres - origin),
+        rounded(np.array(masses) / total),
+        rounded(sub.position - origin),
+        tuple(sub.axis.tolist()),
+        tuple(sub.upper.tolist()),
+        tuple(sub.lower.tolist()),
+    )
+    return part, sub, key
+
+
+def _sliding(
+    setup: Setup, pts: Points, angles: list[float], highs: list[float], mu: float, sides: int
+) -> dict[int, float]:
+    """The directions in which the tower is found to stand up to the bound ``highs`` (the whole tower sliding):
+    those settled, with the tilt found. Each group of bodies joined by horizontal contacts is taken alone (the side
+    contacts between groups idle), so what holds it up is a load the tower's model carries too, a lower bound;
+    where every group reaches the bound, that is the tilt. A group of bodies each on one thing is settled by its
+    load's lines (:func:`_chain_tilt`), any other by its own LP, once for groups that are the same up to a shift.
+    Only tried on a tower whose groups each hold at most a quarter of its bodies (a field of blocks side by side,
+    not a stack); the groups by LP smallest first, each direction given up at the first group that falls short."""
+    flat = pts.select(pts.axis == 2)
+    chains = _chains(setup, flat)
+    open_ = set(range(len(angles)))
+    lows = dict.fromkeys(open_, math.inf)
+
+    def lower(k: int, low: float) -> None:
+        if highs[k] - low > SAME * highs[k]:
+            open_.discard(k)
+        lows[k] = min(lows[k], low)
+
+    if chains is not None:  # the usual case of a field: no LP at all
+        for k in sorted(open_):
+            lower(k, _chain_tilt(chains, angles[k], highs[k]))
+        return {k: lows[k] for k in open_}
+    groups = _parts(setup, pts)
+    if len(groups) < 2 or max(len(bodies) for bodies in groups) * 4 > len(setup.masses):
+        return {}
+    distinct: dict[tuple[object, ...], tuple[Setup, Points]] = {}
+    for bodies in groups:
+        part, sub, key = _part(setup, pts, bodies)
+        distinct.setdefault(key, (part, sub))
+    solved: list[tuple[Setup, Points]] = []
+    for part, sub in distinct.values():
+        part_chains = _chains(part, sub.select(sub.axis == 2))
+        if part_chains is None:
+            solved.append((part, sub))
+            continue
+        for k in sorted(open_):
+            lower(k, _chain_tilt(part_chains, angles[k], highs[k]))
+    for part, sub in sorted(solved, key=lambda found: len(found[0].masses)):
+        if not open_:
+            break
+        model: _TiltModel | None = None
+        for k in sorted(open_):
+            if model is None:
+                model = _TiltModel(part, sub, mu, sides, angles[k])
+            elif model.angle != angles[k]:
+                model.turn(angles[k])
+            found = model.solve(highs[k])
+            lower(k, 0.0 if found is None else max(0.0, found[0]))
+    return {k: lows[k] for k in open_}
+
+
 def tilt_margin(setup: Setup, mu: float = MU, directions: int = DIRECTIONS, sides: int = PYRAMID_SIDES) -> float:
     """The largest tilt (degrees) of the table, in the worst of ``directions`` directions, at which it stands."""
     pts = points(setup, 0.0, area_only=True)
     angles = [2 * math.pi * k / directions for k in range(directions)]
-    model = _TiltModel(setup, pts, mu, sides, angles[1 % directions])
     reach: dict[int, float] = {}  # tilts known to stand, by direction
-    lines: list[tuple[float, float, float]] = []  # collapse mechanisms: g·v ≤ β for every load v that stands
+    lines = _slide_lines(mu, sides)  # collapse mechanisms: g·v ≤ β for every load v that stands
     worst = MAX_TILT
+    highs = [_bound(k, lines, angles) for k in range(directions)]
+    for k, low in _sliding(setup, pts, angles, highs, mu, sides).items():
+        reach[k] = low
+        worst = min(worst, low)
+    if len(reach) == directions:
+        return math.degrees(math.atan(worst))
+    model = _TiltModel(setup, pts, mu, sides, angles[1 % directions])
 
     def settled(k: int) -> bool:
         """Whether direction k needs no LP: it cannot be the worst, or its tilt is pinned between bounds."""
