@@ -74,6 +74,26 @@ def test_greedy_takes_an_immediate_win():
     assert str(kumiki.load_agent("greedy", seed=0).choose(state)) in {"B -1,-1", "B 0,-1"}
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_greedy_takes_no_draw_for_a_win(seed: int):
+    # a one-round Kozo: knocking the tower over at the first move ends it 0-0, a draw (both seats win); greedy took
+    # it as an outright win rather than play a piece and lead
+    state = kumiki.load_game("kozo", players=2, rounds=1).new_state(seed=seed)
+    state.play(kumiki.load_agent("greedy", seed=seed).choose(state))
+    assert not state.over
+    assert state.scores()[0] > 0
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_greedy_plays_for_points_alone(rounds: int):
+    # a solo Kozo has no other side: ending the game at once (a fall, no point) was taken for a win
+    state = kumiki.load_game("kozo", players=1, rounds=rounds).new_state(seed=0)
+    agent = kumiki.load_agent("greedy", seed=0)
+    state.play(agent.choose(state))
+    assert not state.over
+    assert state.scores() == [max(state.game.size.values())]  # the largest piece that stands: U5
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_mcts_finds_the_winning_move(seed):
     state = after("B -1,0", "B 0,1", "B -2,1", "B -2,-1", size=3)

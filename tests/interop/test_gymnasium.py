@@ -256,3 +256,16 @@ def test_a_numpy_seat_is_the_seat_it_holds() -> None:
     for bad in (np.int64(2), True, 1.0):
         with pytest.raises(ValueError, match=r"^seat must be an int in 0…1, not "):
             make("kuzushi", seat=bad)
+
+
+def test_reset_takes_a_seed_as_pettingzoo_does() -> None:
+    """Gymnasium's own check refused a numpy integer (``gymnasium.error.Error``), which the PettingZoo environments and
+    ``new_state`` take, and played ``seed=True`` as the seed 1, which they refuse."""
+    environment = make("towerbrix", rounds=1)
+    environment.reset(seed=3)
+    dealt = environment.state.to_json()
+    environment.reset(seed=np.int64(3))
+    assert environment.state.to_json() == dealt
+    for seed in (True, 1.0, "1"):
+        with pytest.raises(ValueError, match="a seed is a whole number"):
+            environment.reset(seed=seed)

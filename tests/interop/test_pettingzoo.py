@@ -286,6 +286,18 @@ def test_an_aec_step_before_reset_or_after_every_agent_is_done_says_so() -> None
         environment.step(None)
 
 
+def test_aec_last_and_observe_before_reset_say_so() -> None:
+    """They raised AttributeError ('KumikiEnv' object has no attribute 'terminations'), which step() no longer did;
+    agent_iter() before reset() yields an agent, so last() is the first call such a loop makes."""
+    environment = env("kuzushi", size=4)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before last\(\)"):
+        environment.last()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before observe\(\)"):
+        environment.observe("player_0")
+    environment.reset(seed=0)
+    assert environment.last()[0]["action_mask"].sum() > 0
+
+
 @pytest.mark.parametrize("max_cycles", [0, -1, 2.5, "5", True])
 def test_a_bad_max_cycles_fails_in_one_line(max_cycles: Any) -> None:
     """It was taken as given: 0 or -1 truncated at the first step, "5" raised TypeError inside the first step."""

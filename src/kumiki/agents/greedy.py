@@ -13,10 +13,22 @@ WIN_BONUS = 1e9
 
 
 def margin(state: State, player: int) -> float:
-    """How far ``player``'s side leads the best other side (a finished game adds a large win/loss term)."""
+    """How far ``player``'s side leads the best other side; a finished game adds a large term for an outright win
+    (no other side among the winners) or a loss. A draw (a win shared with another side) adds nothing: it is worth
+    its margin, not a win (a one-round Kozo was drawn 0-0 by knocking the tower over at the first move). A game of
+    one side (solo, co-operative) has no side to lead and no win to take: the value is the side's score (a solo Kozo
+    was ended at once, with no point, as a "win")."""
+    sides = state.teams()
+    own = sides[player]
+    if all(side == own for side in sides):
+        return float(state.scores()[player])
     value = state.margins()[player]
     if state.over:
-        value += WIN_BONUS if player in state.winners() else -WIN_BONUS
+        winners = state.winners()
+        if player not in winners:
+            value -= WIN_BONUS
+        elif all(sides[w] == own for w in winners):
+            value += WIN_BONUS
     return value
 
 

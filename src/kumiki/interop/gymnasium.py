@@ -25,7 +25,7 @@ import numpy as np
 from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent, other_game
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import State
+from kumiki.core.game import State, checked_seed
 from kumiki.core.options import whole
 from kumiki.core.registry import games, load_game
 from kumiki.interop.refusal import refusal
@@ -120,7 +120,9 @@ class KumikiGymEnv(gymnasium.Env[dict[str, Any], int]):
         """A new game (its seed and the opponents' seeds drawn from ``seed``), played up to your seat's turn. A game
         the others end before your seat moves is no episode of yours (Gymnasium has no episode over at reset): the
         next one is drawn from the same generator, up to ``REDRAWS`` games, then ValueError."""
-        super().reset(seed=seed)
+        # a whole number, as new_state and the PettingZoo environments take it: Gymnasium's own check refused a numpy
+        # integer and took True for the seed 1
+        super().reset(seed=checked_seed(seed))
         if seed is not None or self._seeds is None:
             # the episodes' seeds come from np_random through a Python generator: one numpy draw per seeding, not
             # one per episode (a numpy call costs as much as several moves of a small game)

@@ -112,8 +112,11 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         """``agent``'s observation and action mask (all 0 unless ``agent`` is to move)."""
         player = self._seat[agent]
         state = self.state
+        try:
+            ended = self.terminations.get(agent, False) or self.truncations.get(agent, False)
+        except AttributeError:  # no reset() yet, as PettingZoo's OrderEnforcingWrapper says it
+            raise RuntimeError("call reset() before observe()") from None
         observation, mask = self._encoding.observe_and_mask(state, player)
-        ended = self.terminations.get(agent, False) or self.truncations.get(agent, False)
         if state.to_move == player and not ended:  # kept apart from the array handed out: a learner may write in it
             self._shown = (state, len(state.history), mask.copy())
         else:  # free turns let every seat act, but here one seat acts a step: the one to move; none once it ended
@@ -124,10 +127,14 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         """The agent to move's observation, cumulative reward, termination, truncation and info (PettingZoo's
         ``last``, without its per-step assertion)."""
         agent = self.agent_selection
+        try:
+            terminated = self.terminations[agent]
+        except AttributeError:  # no reset() yet: not "'KumikiEnv' object has no attribute 'terminations'"
+            raise RuntimeError("call reset() before last()") from None
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
-            self.terminations[agent],
+            terminated,
             self.truncations[agent],
             self.infos[agent],
         )
