@@ -342,6 +342,36 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         except ValueError:
             return f"action {action}"
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KumikiState:
+        """OpenSpiel's ``ResampleFromInfostate``, which IS-MCTS asks for: a new state that ``player_id`` cannot tell
+        from this one (the same information state string, observation and legal actions), whose part hidden from it
+        is drawn at random from what its view allows, ``probability_sampler()`` (a number in [0, 1), as OpenSpiel
+        passes it) the only source of randomness, so a seeded sampler gives the same sample. In TowerBrix with two
+        seats or more that is the other seats' cards, the stacks' order and the draws to come, drawn from the deal's
+        own chance given the seat's view, and for challenge 10's blind seat the current build's edits, drawn
+        uniformly among the edits each could have been (``TowerBrixState.resampled``); a game of perfect
+        information has nothing hidden: a clone, as OpenSpiel's perfect-information games give."""
+        state = self._held.state
+        players = state.game.players
+        if isinstance(player_id, bool) or not isinstance(player_id, int | np.integer) or not 0 <= player_id < players:
+            raise ValueError(f"resample_from_infostate: player_id is a seat 0…{players - 1}, not {player_id!r}")
+        twin: KumikiState = self.clone()
+        game = self.get_game()
+        resampled = getattr(state, "resampled", None)
+        if game.get_type().information != pyspiel.GameType.Information.IMPERFECT_INFORMATION or resampled is None:
+            return twin
+        sample: State = resampled(int(player_id), lambda: float(probability_sampler()))
+        actions = self.history()
+        if sample.history != state.history and len(actions) == len(state.history):
+            # moves the seat saw only in part were drawn again (challenge 10's blind seat: the edits): OpenSpiel's
+            # history is the sample's, played again from the game's start
+            twin = KumikiState(game, game.kumiki_game.new_state(seed=getattr(state, "seed", None)))
+            encoding = game.kumiki_game.encoding
+            for move in sample.history:
+                twin.apply_action(encoding.encode(move))
+        twin._held = _Held(sample)
+        return twin
+
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return bool(self._held.state.over)

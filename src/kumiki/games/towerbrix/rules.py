@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kumiki.core.errors import IllegalMove, quoted
@@ -589,6 +589,14 @@ class TowerBrixState(State):
         twin._verdict = self._verdict
         twin._spots = self._spots
         return twin
+
+    def resampled(self, player: int, uniform: Callable[[], float]) -> TowerBrixState:
+        """A copy with what ``player`` does not see drawn again (the others' cards, the stacks' order, the draws to
+        come, and for challenge 10's blind seat the edits of the build so far) given ``player``'s view, ``uniform()``
+        giving numbers in [0, 1): OpenSpiel's ``resample_from_infostate`` (``kumiki.games.towerbrix.resample``)."""
+        from kumiki.games.towerbrix.resample import resample
+
+        return resample(self, player, uniform)
 
     def playout(self, rng: random.Random) -> None:
         """The MCTS hook: everyone says ok until the game ends (each build is evaluated as it stands). Random edits
