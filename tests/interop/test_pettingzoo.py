@@ -286,6 +286,17 @@ def test_an_aec_step_before_reset_or_after_every_agent_is_done_says_so() -> None
         environment.step(None)
 
 
+def test_a_parallel_step_before_reset_says_so() -> None:
+    """It played the unseeded game made in the constructor, where the AEC and Gymnasium environments refuse."""
+    parallel = parallel_env("kuzushi", size=4)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        parallel.step({})
+    assert parallel.state.history == []
+    parallel.reset(seed=0)
+    parallel.step({})  # everyone waits
+    assert parallel.cycles == 1
+
+
 def test_aec_last_and_observe_before_reset_say_so() -> None:
     """They raised AttributeError ('KumikiEnv' object has no attribute 'terminations'), which step() no longer did;
     agent_iter() before reset() yields an agent, so last() is the first call such a loop makes."""

@@ -277,6 +277,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state: State = self.game.new_state(seed=0)
         self.cycles = 0
+        self._begun = False  # whether reset() was called: step() before it played a game nobody had seeded or seen
         self._masks: dict[str, Any] = {}
         self._masks_of: tuple[State | None, int] = (None, -1)  # the position the masks are of: (state, moves played)
 
@@ -301,6 +302,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.state = self.game.new_state(seed=self._rng.getrandbits(31))
         self.agents = self.possible_agents[:]
         self.cycles = 0
+        self._begun = True
         observations = {agent: self._observe(i) for i, agent in enumerate(self.agents)}
         self._keep_masks(observations)
         return observations, {agent: {} for agent in self.agents}
@@ -329,6 +331,8 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         """Apply every agent's action (see the class) and return observations, rewards, terminations,
         truncations and infos for the agents of the step."""
+        if not self._begun:  # as in the AEC environment: no observation was handed out, no seed taken
+            raise RuntimeError("call reset() before step()")
         if not self.agents:  # the game ended (or was truncated): its state must not be played on
             raise RuntimeError("every agent is done: call reset()")
         state = self.state
