@@ -228,6 +228,25 @@ def test_a_flat_tower_earns_no_bonus(tmp_path):
     assert state.evaluations[-1]["success"] and state.evaluations[-1]["bonus"] == 0
 
 
+def test_the_intro_and_the_challenges_report_no_bonus(tmp_path):
+    # Only the base and solo games add bonuses; an evaluation elsewhere showed "points 1 (bonus 5)", a bonus that
+    # was never counted (the rulebook: no points in the intro, "You will not add up the points" in the challenges).
+    state = game(tmp_path, players=1, mode="challenge", challenge=1).new_state(seed=1)
+    build(state, SLAB)  # 8 tall, two bricks on the table: worth 1 + 2 in the base game
+    state.play("ok")
+    assert state.evaluations[-1]["success"]
+    assert (state.evaluations[-1]["points"], state.evaluations[-1]["bonus"]) == (1, 0)
+    intro = kumiki.load_game("towerbrix", players=1, mode="intro")
+    for seed in range(40):
+        state = intro.new_state(seed=seed)
+        build(state, SLAB)
+        state.play("ok")
+        if state.evaluations[-1]["success"]:
+            break
+    assert state.evaluations[-1]["success"]
+    assert (state.evaluations[-1]["points"], state.evaluations[-1]["bonus"]) == (1, 0)
+
+
 def test_the_box_is_an_option(tmp_path):
     state = game(tmp_path, players=1, mode="solo", box_short=8.0, box_long=12.0).new_state(seed=1)
     build(state, SLAB)  # 8 tall: not taller than 8

@@ -161,6 +161,9 @@ def test_cli_solve_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
         (["cards", "kozo"], "towerbrix only"),
         (["solve", "towerbrix", "--cards", "G01", "--seconds", "inf"], "--seconds must be a positive number"),
         (["solve", "towerbrix", "--cards", "G01", "--seconds", "nan"], "--seconds must be a positive number"),
+        # the message names the value given (it said "(not inf)" for -1 and 0 too)
+        (["solve", "towerbrix", "--cards", "G01", "--seconds", "-1"], "and finite, not -1"),
+        (["solve", "towerbrix", "--cards", "G01", "--seconds", "0"], "and finite, not 0"),
     ],
 )
 def test_cli_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

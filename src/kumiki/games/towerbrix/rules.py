@@ -474,8 +474,9 @@ class TowerBrixState(State):
             problems = [f"the time ran out ({g.options['time_limit']:g} s)", *problems]
         success = not problems and not failing
         card_points = sum(c["points"] for c in cards if c["holds"] or c["id"] == waived)
-        extra = bonus(bricks, g.options["box_short"], g.options["box_long"]) if success else 0
-        if g.mode in ("base", "solo"):
+        scored = g.mode in ("base", "solo")  # the intro and the challenges add no points, so no bonus either
+        extra = bonus(bricks, g.options["box_short"], g.options["box_long"]) if success and scored else 0
+        if scored:
             points: float = card_points + extra if success else 0
         else:
             points = 1 if success else 0

@@ -608,7 +608,7 @@ def solve_cards(
     if len(set(wanted)) != len(wanted):
         raise ValueError("a card is named twice")
     if not (seconds > 0 and math.isfinite(seconds)):  # inf would search forever where no tower exists
-        raise ValueError("--seconds must be a positive number of seconds (not inf)")
+        raise ValueError(f"--seconds must be a positive number of seconds, and finite, not {seconds:g}")
     rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
     start = None
     if challenge in MAPS:  # a blind search almost never builds a bridge: start from one that meets the map
