@@ -198,9 +198,11 @@ def play(
 ) -> None:
     """Play a game in the terminal, against the computer or each other.
 
-    Type a move (in Kuzushi: B x,y, F x,y or just the cell x,y; in Blokus 3D: the piece and its cells,
-    e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0; in Kozo: the piece, its cells, + and the balance cube's cell), or moves, undo,
-    help, quit (Blokus 3D and Kozo also have hint).
+    Type a move, or moves, undo, help, quit (Blokus 3D and Kozo also have hint). A move:
+    in Kuzushi B x,y, F x,y or just the cell x,y;
+    in Blokus 3D the piece and its cells, e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0;
+    in Kozo the piece, its cells, + and the balance cube's cell;
+    in TowerBrix a brick, its long axis and its corner, e.g. Y1 z 0,0; -Y1 takes it away; ok is a thumbs-up.
     """
     from kumiki.terminal import view_for
     from kumiki.terminal.play import Session, build_seats
