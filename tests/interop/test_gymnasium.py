@@ -13,6 +13,8 @@ import kumiki
 gymnasium = pytest.importorskip("gymnasium", reason="the pettingzoo extra (with Gymnasium) is not installed")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from kumiki.agents.base import Agent  # noqa: E402
+from kumiki.core.game import Move, State  # noqa: E402
 from kumiki.interop.gymnasium import env_id, make  # noqa: E402
 
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -269,3 +271,36 @@ def test_reset_takes_a_seed_as_pettingzoo_does() -> None:
     for seed in (True, 1.0, "1"):
         with pytest.raises(ValueError, match="a seed is a whole number"):
             environment.reset(seed=seed)
+
+
+@pytest.mark.parametrize("opponents", [["greedy"], ["mcts:iterations=20"], ["tests.interop.test_gymnasium:FirstMove"]])
+def test_an_environment_pickles_mid_episode_and_plays_on_the_same(opponents: list[str]) -> None:
+    """Its opponents were made by a closure (``agent_maker``): pickle.dumps failed with "Can't pickle local object
+    'agent_maker.<locals>.make'", so a framework that ships environments to workers by pickling could not."""
+    import pickle
+
+    environment = make("kuzushi", opponents=opponents, size=4)
+    environment.reset(seed=5)
+    environment.step(int(np.flatnonzero(environment.action_masks())[0]))
+    twin = pickle.loads(pickle.dumps(environment))
+    steps = []
+    for env_ in (environment, twin):
+        played = []
+        done = False
+        while not done:
+            action = int(np.flatnonzero(env_.action_masks())[-1])
+            observation, reward, terminated, truncated, _ = env_.step(action)
+            played.append((observation["observation"].tobytes(), reward))
+            done = terminated or truncated
+        steps.append(played)
+    assert steps[0] == steps[1]
+    assert twin.state.history == environment.state.history
+
+
+class FirstMove(Agent):
+    """An agent by import path, for the pickling test: always the first legal move."""
+
+    name = "first-move"
+
+    def choose(self, state: State) -> Move:
+        return state.legal_moves()[0]

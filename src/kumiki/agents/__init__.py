@@ -119,14 +119,30 @@ def agent_maker(spec: str) -> Callable[..., Agent]:
     often as needed (a Gymnasium environment makes fresh opponents every episode)."""
     name, options = parse_agent_spec(spec)
     if _IMPORT_PATH.fullmatch(name) and name not in _AGENTS and name not in _LAZY_AGENTS:
-        return lambda **defaults: _from_import_path(name, options, defaults)
-    cls = _agent_class(name)
-    accepted = {o.name for o in cls.option_spec}
+        return _PathMaker(name, options)
+    return _Maker(_agent_class(name), options)
 
-    def make(**defaults: Any) -> Agent:
-        return cls(**{**{k: v for k, v in defaults.items() if k in accepted}, **options})
 
-    return make
+class _Maker:
+    """An agent class with the spec's options: ``make(**defaults)``, the defaults the class takes under the spec's.
+    A class, not a closure, so that what holds one (a Gymnasium environment's opponents) can be pickled."""
+
+    def __init__(self, cls: type[Agent], options: dict[str, Any]) -> None:
+        self.cls, self.options = cls, options
+        self.accepted = {o.name for o in cls.option_spec}
+
+    def __call__(self, **defaults: Any) -> Agent:
+        return self.cls(**{**{k: v for k, v in defaults.items() if k in self.accepted}, **self.options})
+
+
+class _PathMaker:
+    """An agent named by its import path (``module:attribute``), with the spec's options (picklable, as ``_Maker``)."""
+
+    def __init__(self, path: str, options: dict[str, Any]) -> None:
+        self.path, self.options = path, options
+
+    def __call__(self, **defaults: Any) -> Agent:
+        return _from_import_path(self.path, self.options, defaults)
 
 
 def _agent_class(name: str) -> type[Agent]:
