@@ -78,6 +78,9 @@ def test_the_fairness_reading_never_claims_equal_seats() -> None:
     reading, sentence = verdict.fairness(skewed, 1e-9, "exact multinomial", 100, 5, 0, 4)
     assert reading == "seats differ" and "Evidence that the seats are not equal (p < 0.001" in sentence
     assert "seat 0 (moves first) wins 80%" in sentence and "one test among 4 option sets" in sentence
+    # at p < 0.001, "one set in twenty would look this uneven by chance" claimed 1 in 20 where the games say 1 in
+    # 1,000 or fewer: what one in twenty reaches by chance is the 5% level, not this p
+    assert "this uneven" not in sentence and "about one set in twenty would reach p < 0.05 by chance alone" in sentence
     assert "5 of 100 games ended by a forfeit" in sentence
     _, sentence = verdict.fairness(even, 1.0, "chi-square", 6, 0, 1, 1, shared=6)
     assert "All 6 games ended in a shared win (a draw)" in sentence and "not of games won outright" in sentence
@@ -386,3 +389,38 @@ def test_the_report_says_what_it_measured_and_with_which_commands(tmp_path: Path
     assert "two independent samples" in page and "not of paired games" in page
     code, _, err = run("arena", "run", out / "study.toml", "--out", out, "--backend", "serial", "--quiet")
     assert code == 0 and len(arena.Results(out)) == 6  # the command shown resumes: nothing left to play
+
+
+def test_the_ratings_and_the_win_matrix_say_what_they_mean_with_intervals(tmp_path: Path, run: CliRunner) -> None:
+    """A designer's round-robin: the ratings table said nothing of its scale (only the seats' table did), and the win
+    matrix's cells showed a bare share, without the interval every other figure carries."""
+    study = arena.Study(
+        name="three",
+        game="kuzushi",
+        format="round-robin",
+        agents={"random": "random", "greedy": "greedy"},
+        games=6,
+        seed=4,
+        options={"players": 2, "size": 4},
+    )
+    arena.run(study, tmp_path / "out", backend="serial")
+    code, _, err = run("arena", "report", tmp_path / "out")
+    assert code == 0, err
+    page = (tmp_path / "out" / "report.html").read_text()
+    ratings = page[page.index("<h2>Ratings</h2>") : page.index("<h3>Win matrix</h3>")]
+    assert "the agents' mean is 0" in ratings and "about 64% against it" in ratings
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    matrix = page[page.index("<h3>Win matrix</h3>") :]
+    assert "the row agent's score against the column agent" in matrix and "95% interval" in matrix
+    for cell in summary["win_matrix"]:
+        assert f"[{100 * cell['low']:.0f}, {100 * cell['high']:.0f}]" in matrix
+
+
+def test_a_histogram_of_whole_numbers_centres_each_bar_on_its_value() -> None:
+    """Game lengths of 13 and 14 moves: equal-width bins drew the 14-move games from 13.8 to 14, beside the tick."""
+    from kumiki.arena.report import _histogram_bins
+
+    assert _histogram_bins([13.0, 14.0, 14.0]) == [12.5, 13.5, 14.5]
+    assert _histogram_bins([7.0]) == [6.5, 7.5]
+    assert _histogram_bins([0.0, 100.0]) == 5  # too wide a range for a bar a value: equal bins
+    assert _histogram_bins([0.5, 1.25, 2.0]) == 5

@@ -103,12 +103,22 @@ def _seat_plot(rates: Sequence[stats.Rate], title: str, first: int | None = None
     return _svg(figure)
 
 
+def _histogram_bins(values: Sequence[float]) -> int | list[float]:
+    """The histogram's bins: whole numbers (lengths in moves) one bar each, centred on its value, while at most 30
+    fit (equal-width bins put a 14-move game's bar at 13.8 to 14, left of its tick); else up to 30 equal bins."""
+    if values and all(float(v).is_integer() for v in values):
+        low, high = int(min(values)), int(max(values))
+        if high - low < 30:
+            return [v - 0.5 for v in range(low, high + 2)]
+    return min(30, max(5, len(set(values))))
+
+
 def _histogram(values: Sequence[float], label: str, title: str = "") -> str:
     plt = _plots()
     from matplotlib.ticker import MaxNLocator
 
     figure, axes = plt.subplots(figsize=(4.8, 2.2))
-    axes.hist(values, bins=min(30, max(5, len(set(values)))), color="#7aa874")
+    axes.hist(values, bins=_histogram_bins(values), color="#7aa874", rwidth=0.9)
     axes.set_xlabel(label)
     axes.set_ylabel("games")
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games has no half, nor a length of moves
@@ -153,16 +163,23 @@ def _heatmap(matrix: dict[tuple[str, str], stats.Rate], agents: Sequence[str]) -
 
     n = len(agents)
     grid = np.full((n, n), np.nan)
+    cells: dict[tuple[int, int], stats.Rate] = {}
     for (a, b), rate in matrix.items():
         grid[agents.index(a), agents.index(b)] = rate.value
+        cells[agents.index(a), agents.index(b)] = rate
     figure, axes = plt.subplots(figsize=(1.0 * n + 2, 0.8 * n + 1.2))
     image = axes.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
     axes.set_xticks(range(n), agents, rotation=30, ha="right")
     axes.set_yticks(range(n), agents)
     for i in range(n):
         for j in range(n):
-            if not math.isnan(grid[i, j]):
-                axes.text(j, i, f"{100 * grid[i, j]:.0f}%", ha="center", va="center", fontsize=8)
+            if not math.isnan(grid[i, j]):  # the score with its 95% interval, legible on the dark ends of the map
+                rate = cells[i, j]
+                text = f"{100 * rate.value:.0f}%"
+                if math.isfinite(rate.low) and math.isfinite(rate.high):
+                    text += f"\n[{100 * rate.low:.0f}, {100 * rate.high:.0f}]"
+                colour = "white" if abs(grid[i, j] - 0.5) > 0.3 else "black"
+                axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
     axes.set_xlabel("against")
     figure.colorbar(image, ax=axes, label="score of the row agent")
     return _svg(figure)
@@ -492,6 +509,13 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"<td class='n'>{_elo_interval(r['low'], r['high'])}</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")
+        unit = "game seeds" if study.chance else "seed blocks"
+        parts.append(
+            "<p class='note'>Each agent's strength on the Elo scale: the agents' mean is 0, and an agent 100 points "
+            "above another is expected to score about 64% against it (a shared win counts half); the seats' edge is "
+            f"held apart. The 95% interval is the range of ratings these games are consistent with (a bootstrap over "
+            f"{unit}).</p>"
+        )
         for agent, how in summary.get("unbounded", {}).items():
             side = "above" if how == "won" else "below"
             parts.append(
@@ -503,7 +527,10 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append(f"<figure>{_forest(summary['ratings'])}</figure>")  # the summary's fit: no second bootstrap
         agents = list(study.agents)
         parts.append(
-            "<h3>Win matrix</h3><figure>" + _heatmap(stats.win_matrix(rows, agents, chance), agents) + "</figure>"
+            "<h3>Win matrix</h3><p class='note'>Each cell: the row agent's score against the column agent (1 for "
+            "finishing ahead of it, ½ level, 0 behind, over the games they met in), with its 95% interval.</p><figure>"
+            + _heatmap(stats.win_matrix(rows, agents, chance), agents)
+            + "</figure>"
         )
     if summary.get("ladder"):
         parts.append("<h2>The ladder</h2><table><tr><th>agent</th><th>against the one below</th><th>score</th></tr>")

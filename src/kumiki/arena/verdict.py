@@ -64,8 +64,8 @@ def fairness(
         top = max(range(len(rates)), key=lambda s: rates[s].value)
         low = min(range(len(rates)), key=lambda s: rates[s].value)
         chance = (
-            f" This is one test among {sets} option sets: even with equal seats about one set in twenty would look "
-            "this uneven by chance."
+            f" This is one test among {sets} option sets: even with equal seats about one set in twenty would reach "
+            f"p < {SIGNIFICANCE:g} by chance alone."
             if sets > 1
             else ""
         )

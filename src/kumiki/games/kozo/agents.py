@@ -13,6 +13,8 @@ from kumiki.games.kozo.ai import standing_after
 from kumiki.games.kozo.moves import KozoMove
 from kumiki.games.kozo.rules import KozoState
 
+TIE_DEG = 1e-9  # tilt margins closer than this (degrees) are the same margin
+
 
 class KozoGreedyAgent(Agent):
     """Sizes from the largest down: the first size with a move after which the tower stands (the judge decides,
@@ -43,7 +45,11 @@ class KozoGreedyAgent(Agent):
             for key in keys:
                 standing = [(after, m) for m in by_placement[key] if (after := standing_after(state, m)) is not None]
                 if standing:
-                    best = max(after.margin() for after, _ in standing)
-                    return self.rng.choice([m for after, m in standing if after.margin() == best])
+                    # the safest spots, margins equal to TIE_DEG: two spots of one tower differ by 1e-13 degrees
+                    # in the judge's floating point, and a choice that follows that noise changes with any exact
+                    # rewrite of the judge (or another machine's arithmetic), not with the tower
+                    margins = [(after.margin(), m) for after, m in standing]
+                    best = max(g for g, _ in margins)
+                    return self.rng.choice([m for g, m in margins if g >= best - TIE_DEG])
         largest = max(size[m.piece] for m in moves)
         return self.rng.choice([m for m in moves if size[m.piece] == largest])
