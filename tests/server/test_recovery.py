@@ -193,3 +193,52 @@ def test_a_game_that_no_longer_replays_does_not_keep_the_server_from_starting(
     assert answer.json() == {
         "error": f"game {broken['id']} does not replay with these rules: B 99,99: outside the 6×6 grid"
     }
+
+
+def test_a_database_away_for_a_move_loses_no_move_and_the_game_still_replays(
+    serve: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL restarting refuses the write of a move and the read after it: the server read the stored moves
+    back to undo the move in memory, failed, and kept it there; the next move was stored a ply too far, and the game
+    no longer replayed after a restart. Now the move is undone from memory, the player gets one line (``unavailable``)
+    instead of a dropped connection, and every later move is stored at its ply; the HTTP API answers 503, not 500."""
+    from sqlalchemy.exc import OperationalError
+
+    from kumiki.server.storage import Storage
+
+    client = serve()
+    game = create(client, [HUMAN, HUMAN], seed=3)
+    away = OperationalError("INSERT", {}, Exception("server closed the connection unexpectedly"))
+    stored_add, stored_moves, stored_game = Storage.add_move, Storage.moves, Storage.game
+
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise away
+
+    with client.websocket_connect(url(game, 0)) as ann, client.websocket_connect(url(game, 1)) as bob:
+        view = receive_until(bob, view_at(0))
+        bob.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+        view = receive_until(ann, view_at(1))
+        monkeypatch.setattr(Storage, "add_move", down)
+        monkeypatch.setattr(Storage, "moves", down)
+        monkeypatch.setattr(Storage, "game", down)
+        ann.send_json({"type": "move", "ply": 1, "move": view["legal"][0]})
+        refused = receive_until(ann, lambda m: m["type"] == "error")
+        assert refused["code"] == "unavailable" and "nothing changed" in refused["message"]
+        assert "\n" not in refused["message"] and "INSERT" not in refused["message"]
+        assert receive_until(ann, lambda m: m["type"] == "view")["ply"] == 1
+        answer = client.get(f"/api/games/{game['id']}")
+        assert answer.status_code == 503 and answer.json()["error"] == refused["message"]
+        monkeypatch.setattr(Storage, "add_move", stored_add)
+        monkeypatch.setattr(Storage, "moves", stored_moves)
+        monkeypatch.setattr(Storage, "game", stored_game)
+        ann.send_json({"type": "sync"})
+        view = receive_until(ann, lambda m: m["type"] == "view")
+        assert view["ply"] == 1 and view["seat"] in view["actors"]
+        ann.send_json({"type": "move", "ply": 1, "move": view["legal"][0]})
+        played = receive_until(ann, view_at(2))
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 2
+    client.__exit__(None, None, None)
+    again = serve()  # the stored moves replay: no gap at ply 1
+    with again.websocket_connect(url(game, 0)) as ws:
+        assert receive_until(ws, lambda m: m["type"] == "view")["history"] == played["history"]
+    assert again.get(f"/api/games/{game['id']}/record").status_code == 200

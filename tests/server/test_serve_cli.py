@@ -62,3 +62,21 @@ def test_an_in_memory_database_is_refused(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("kumiki serve: ") and "in-memory SQLite database" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://club:pa55word@127.0.0.1:{port}/kumiki",  # nothing listens there: "cannot open the database"
+        "mysql://club:pa55word@127.0.0.1:{port}/kumiki",
+    ],
+)
+def test_a_refused_database_line_hides_its_password(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The line that starts the server shows ``club:***@``; the line that refuses the database showed the password,
+    into a terminal's scrollback or a service's journal."""
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", str(_free_port()), "--db", url.format(port=_free_port())])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kumiki serve: ") and err.count("\n") == 1
+    assert "pa55word" not in err and "club:***@127.0.0.1:" in err

@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import functools
 import json
+import logging
 import math
 import secrets
 import time
@@ -24,6 +25,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import kumiki
@@ -41,6 +43,7 @@ from kumiki.server.lobby import ABOUT
 from kumiki.server.rooms import (
     MAX_PLIES,
     REPLAY_ERRORS,
+    UNAVAILABLE,
     Connection,
     Hub,
     Refusal,
@@ -54,6 +57,7 @@ from kumiki.server.rooms import (
 )
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
+log = logging.getLogger("kumiki.server")
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
 # Options the web server narrows (to these values) or fixes (None: only the default), per game. TowerBrix: a deck may
 # name a file, and no player may make the server read its files; the client draws, and the agents plan with, the
@@ -511,6 +515,12 @@ def create_app(
     async def _bad_request(_request: Request, error: BadRequest) -> JSONResponse:
         return JSONResponse({"error": error.message}, status_code=error.status, headers=error.headers)
 
+    @app.exception_handler(DBAPIError)
+    async def _database_away(_request: Request, error: DBAPIError) -> JSONResponse:
+        """The database is down, restarting or locked: one line and 503, not a bare 500 (nothing was changed)."""
+        log.error("the database refused a request: %s", error)
+        return JSONResponse({"error": UNAVAILABLE}, status_code=503, headers={"Retry-After": "5"})
+
     @app.exception_handler(Unreplayable)
     async def _unreplayable(_request: Request, error: Unreplayable) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_code=409)
@@ -780,6 +790,10 @@ def create_app(
             await websocket.send_text(error_message("unreplayable", str(error)))
             await websocket.close(4409)
             return
+        except DBAPIError:  # the database is away: the page tries again later
+            await websocket.send_text(error_message("unavailable", UNAVAILABLE))
+            await websocket.close(4503)
+            return
         if room is None:
             await websocket.send_text(error_message("not_found", f"no game {quoted(game_id)}"))
             await websocket.close(4404)
@@ -916,5 +930,10 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
         connection.send(error_message("refused", error.message))
     except (ValueError, OverflowError) as error:  # an engine's refusal that is not an IllegalMove: one line, no trace
         connection.send(error_message("illegal", one_line(error)))
+        if kind in ("move", "undo"):
+            connection.send(room.view_message(connection.seat))
+    except DBAPIError as error:  # the database is away (restarting, locked): nothing changed, and the page says so
+        log.error("game %s: the database did not store a %s (%s)", room.row.id, shown(kind), error)
+        connection.send(error_message("unavailable", UNAVAILABLE))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))

@@ -20,6 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError
+
 from kumiki import IllegalMove, Move, State
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
@@ -391,7 +393,10 @@ class Room:
     async def _commit(self, seat: int | None, text: str) -> None:
         """Store the move just played (in the database thread, so other games go on meanwhile).
 
-        If the database refuses, the State is put back as stored and the error goes on up.
+        If the database refuses, the State is put back as stored and the error goes on up. As stored is the State
+        without this move, rebuilt from memory: every commit keeps the stored moves and the State's history equal,
+        and a database that refused the write (a PostgreSQL restarting, a lock held elsewhere) may refuse a read as
+        well; a State left a move ahead would store the next move at the wrong ply, and the game would not replay.
         """
         ply = len(self.state.history) - 1
         self.movers.append(seat)  # with the move, so a view sent while the commit waits has both
@@ -400,8 +405,10 @@ class Room:
                 self.hub.storage.add_move, self.row.id, ply, seat, text, result_columns(self.state)
             )
         except BaseException:
-            moves = self.hub.storage.moves(self.row.id)
-            self.state, self.movers = rebuild(self.row, moves), [s for s, _ in moves]
+            movers = self.movers[:ply]
+            moves = list(zip(movers, (str(m) for m in self.state.history[:ply]), strict=True))
+            self.state, self.movers = rebuild(self.row, moves), movers
+            self.broadcast()  # a view sent while the write waited (a sync, a player arriving) showed the move
             raise
         self.last_edit = time.monotonic()
 
@@ -676,9 +683,19 @@ class Room:
                         error_message("agent_failed", f"seat {seat}'s computer player played an illegal move")
                     )
                     return
-                await self._commit(seat, text)
+                try:
+                    await self._commit(seat, text)
+                except DBAPIError as error:  # the database is away: nothing was played; tried again at the next
+                    log.error("game %s seat %s: the database did not store the move (%s)", self.row.id, seat, error)
+                    self._tell_everyone(error_message("unavailable", UNAVAILABLE))  # connection or move
+                    return
                 self.arm_clock()
                 self.broadcast()
+
+
+# A request the database refused (down, restarting, locked, a second server writing the same game): nothing changed.
+# The reason goes to the log only, as a driver's message may name the database's host and port.
+UNAVAILABLE = "the database did not store this (the server's log says why): nothing changed; try again in a moment"
 
 
 def one_line(error: BaseException, limit: int = 300) -> str:

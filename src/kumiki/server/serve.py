@@ -15,26 +15,28 @@ from kumiki.server.storage import Storage, default_url, normalise_url
 
 
 def check_database(url: str) -> str:
-    """The database URL, reachable and with its tables; ValueError says in one line what is wrong."""
+    """The database URL, reachable and with its tables; ValueError says in one line what is wrong (its password
+    hidden, as on the line that starts the server: the line goes to a terminal, a log, a journal)."""
+    shown = repr(_hide_password(url))
     scheme = url.partition(":")[0].partition("+")[0].lower()
     if "://" in url and scheme not in ("sqlite", "postgresql", "postgres"):
         raise ValueError(
-            f"--db {url!r}: the server stores games in SQLite or PostgreSQL (sqlite:///… or postgresql://…)"
+            f"--db {shown}: the server stores games in SQLite or PostgreSQL (sqlite:///… or postgresql://…)"
         )
     try:
         if _in_memory(url):
             raise ValueError(
-                f"--db {url!r} is an in-memory SQLite database: it keeps no game over a restart, and the server's "
+                f"--db {shown} is an in-memory SQLite database: it keeps no game over a restart, and the server's "
                 "threads would each see an empty one of their own; name a file, e.g. sqlite:///kumiki.db"
             )
         storage = Storage(url)
     except (ArgumentError, NoSuchModuleError):
         raise ValueError(
-            f"--db {url!r} is not a database URL (e.g. sqlite:///kumiki.db or postgresql+psycopg://…)"
+            f"--db {shown} is not a database URL (e.g. sqlite:///kumiki.db or postgresql+psycopg://…)"
         ) from None
     except DBAPIError as error:  # unreachable, refused, or a role that may not make a missing table
         first = str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
-        raise ValueError(f"cannot open the database {url!r}: {first}") from None
+        raise ValueError(f"cannot open the database {shown}: {first}") from None
     storage.close()
     if storage.note:
         sys.stderr.write(f"kumiki serve: note: {storage.note}\n")
