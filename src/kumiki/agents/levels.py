@@ -53,7 +53,7 @@ GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {
     },
     "kozo": {
         "easy": ("kozo-greedy", {}),
-        "medium": ("mcts", {"iterations": 40}),
+        "medium": ("mcts", {"iterations": 80}),
         "hard": ("mcts", {"iterations": 250, "max_seconds": 2.5}),  # a cold position took 4.2 s: see docs/agents.md
     },
     "towerbrix": {
@@ -78,7 +78,7 @@ RATINGS: dict[str, dict[str, tuple[float, tuple[float, float]]]] = {
         "medium": (68.0, (-50.0, 277.0)),
         "hard": (425.0, (332.0, 880.0)),
     },
-    "kozo": {"easy": (-267.0, (-643.0, -180.0)), "medium": (-41.0, (-115.0, 21.0)), "hard": (308.0, (224.0, 681.0))},
+    "kozo": {"easy": (-213.0, (-358.0, -136.0)), "medium": (16.0, (-41.0, 90.0)), "hard": (197.0, (121.0, 312.0))},
 }
 
 
