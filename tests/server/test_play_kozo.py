@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 
 import kumiki
+from kumiki.games.kozo.agents import TIE_DEG
 from kumiki.server.agents import GAME_LEVELS, LEVELS, level_agent
 
 RANDOM = {"kind": "agent", "agent": "random"}
@@ -27,7 +28,7 @@ def test_the_catalog_lists_kozo_with_its_options_and_the_same_level_names(client
 def test_kozo_levels_are_its_own_agents_and_other_games_keep_theirs() -> None:
     assert set(GAME_LEVELS["kozo"]) <= set(LEVELS)
     assert level_agent("kozo", "easy") == ("kozo-greedy", {})
-    assert level_agent("kozo", "medium") == ("mcts", {"iterations": 40})
+    assert level_agent("kozo", "medium") == ("mcts", {"iterations": 80})
     # a fixed budget, the strength measured; capped in wall time where a cold position would take longer than 3 s
     assert level_agent("kozo", "hard") == ("mcts", {"iterations": 250, "max_seconds": 2.5})
     assert level_agent("kozo", "random") == ("random", {})
@@ -84,7 +85,9 @@ def test_the_easy_kozo_computer_plays_the_largest_standing_piece_with_the_safest
             after = state.copy()
             after.play(other)
             margins[other.balance] = after.margin() if after.to_json()["fall"] is None else -1.0
-    assert margins[move.balance] == max(margins.values()) > 0  # the balance cube at the safest spot
+    best = max(margins.values())
+    # the balance cube at the safest spot (margins within the judge's rounding, TIE_DEG, are one margin)
+    assert best > 0 and margins[move.balance] >= best - TIE_DEG
 
 
 def test_a_random_size_game_from_the_web_draws_a_tile_of_a_piece_left(client: TestClient) -> None:
