@@ -338,9 +338,19 @@ def ratings_command(
         # round() before formatting: a bound of -0.4 reads 0, not "-0"
         interval = f"[{round(r.low):6d}, {round(r.high):6d}]" if math.isfinite(r.low) else "no interval     "
         sys.stdout.write(f"{r.agent:<{width}}  {round(r.rating):6d}   {interval}  {r.games:6d}\n")
+    units = "game seeds" if results.study.chance else "seed blocks"
     if any(not math.isfinite(r.low) for r in table):
-        units = "game seeds" if results.study.chance else "seed blocks"
         sys.stderr.write(f"note: no interval: every resample of the {units} gave the same rating (see the report)\n")
+    else:
+        from kumiki.arena.report import FEW_BLOCKS
+        from kumiki.arena.stats import bootstrap_units
+
+        count = bootstrap_units(results.rows, results.study.chance)
+        if count < FEW_BLOCKS:  # as the report says it (an SPRT's pairs are blocks of two games)
+            sys.stderr.write(
+                f"note: the intervals come from a bootstrap over {count} {units}: so few give few distinct resamples, "
+                "and the intervals mean little (see the report)\n"
+            )
     for agent, how in unbounded(results.rows, list(results.study.agents)).items():
         side = "above" if how == "won" else "below"
         sys.stderr.write(

@@ -544,3 +544,20 @@ def test_in_a_game_of_chance_the_bootstrap_draws_the_games_of_one_seed_together(
     kuzushi = arena.Study(name="z", game="kuzushi", agents=agents, games=3, seed=1, options={"size": 3})
     text = arena.run(kuzushi, tmp_path / "kuzushi", backend="serial").report().read_text()
     assert not kuzushi.chance and "bootstrap over 9 seed block(s)" in text and "game seed(s)" not in text
+
+
+def test_ratings_over_few_seed_blocks_say_their_intervals_mean_little(tmp_path: Path, run: CliRunner) -> None:
+    """The report flagged a bootstrap over fewer than ten blocks; the command printed the same intervals bare (seven
+    SPRT pairs gave "[322, 532]" with no word of caution)."""
+    study = tmp_path / "few.toml"
+    study.write_text(
+        'name = "few"\ngame = "kuzushi"\ngames = 3\nseed = 4\n[options]\nsize = 4\n'
+        '[agents]\nr1 = "random"\nr2 = "random:seed=7"\n'
+    )
+    out = tmp_path / "few"
+    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert code == 0, err
+    code, table, err = run("arena", "ratings", out)
+    assert code == 0 and table.startswith("agent")
+    assert "note: the intervals come from a bootstrap over 3 seed blocks" in err
+    assert "mean little" in err
