@@ -546,17 +546,13 @@ def test_in_a_game_of_chance_the_bootstrap_draws_the_games_of_one_seed_together(
     assert not kuzushi.chance and "bootstrap over 9 seed block(s)" in text and "game seed(s)" not in text
 
 
-def test_ratings_over_few_seed_blocks_say_their_intervals_mean_little(tmp_path: Path, run: CliRunner) -> None:
+def test_ratings_over_few_seed_blocks_say_their_intervals_mean_little(
+    run_study: Callable[[str, str], tuple[Path, str]], run: CliRunner
+) -> None:
     """The report flagged a bootstrap over fewer than ten blocks; the command printed the same intervals bare (seven
     SPRT pairs gave "[322, 532]" with no word of caution)."""
-    study = tmp_path / "few.toml"
-    study.write_text(
-        'name = "few"\ngame = "kuzushi"\ngames = 3\nseed = 4\n[options]\nsize = 4\n'
-        '[agents]\nr1 = "random"\nr2 = "random:seed=7"\n'
-    )
-    out = tmp_path / "few"
-    code, _, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
-    assert code == 0, err
+    text = 'name = "few"\ngame = "kuzushi"\ngames = 3\nseed = 4\n[options]\nsize = 4\n'
+    out, _ = run_study(text + '[agents]\nr1 = "random"\nr2 = "random:seed=7"\n', "few")
     code, table, err = run("arena", "ratings", out)
     assert code == 0 and table.startswith("agent")
     assert "note: the intervals come from a bootstrap over 3 seed blocks" in err

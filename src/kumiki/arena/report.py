@@ -162,24 +162,20 @@ def _heatmap(matrix: dict[tuple[str, str], stats.Rate], agents: Sequence[str]) -
     import numpy as np
 
     n = len(agents)
+    cells = {(agents.index(a), agents.index(b)): rate for (a, b), rate in matrix.items()}
     grid = np.full((n, n), np.nan)
-    cells: dict[tuple[int, int], stats.Rate] = {}
-    for (a, b), rate in matrix.items():
-        grid[agents.index(a), agents.index(b)] = rate.value
-        cells[agents.index(a), agents.index(b)] = rate
+    for (i, j), rate in cells.items():
+        grid[i, j] = rate.value
     figure, axes = plt.subplots(figsize=(1.0 * n + 2, 0.8 * n + 1.2))
     image = axes.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
     axes.set_xticks(range(n), agents, rotation=30, ha="right")
     axes.set_yticks(range(n), agents)
-    for i in range(n):
-        for j in range(n):
-            if not math.isnan(grid[i, j]):  # the score with its 95% interval, legible on the dark ends of the map
-                rate = cells[i, j]
-                text = f"{100 * rate.value:.0f}%"
-                if math.isfinite(rate.low) and math.isfinite(rate.high):
-                    text += f"\n[{100 * rate.low:.0f}, {100 * rate.high:.0f}]"
-                colour = "white" if abs(grid[i, j] - 0.5) > 0.3 else "black"
-                axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+    for (i, j), rate in cells.items():  # the score with its 95% interval, legible on the dark ends of the map
+        text = f"{100 * rate.value:.0f}%"
+        if math.isfinite(rate.low) and math.isfinite(rate.high):
+            text += f"\n[{100 * rate.low:.0f}, {100 * rate.high:.0f}]"
+        colour = "white" if abs(rate.value - 0.5) > 0.3 else "black"
+        axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
     axes.set_xlabel("against")
     figure.colorbar(image, ax=axes, label="score of the row agent")
     return _svg(figure)

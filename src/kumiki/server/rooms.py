@@ -405,9 +405,8 @@ class Room:
                 self.hub.storage.add_move, self.row.id, ply, seat, text, result_columns(self.state)
             )
         except BaseException:
-            movers = self.movers[:ply]
-            moves = list(zip(movers, (str(m) for m in self.state.history[:ply]), strict=True))
-            self.state, self.movers = rebuild(self.row, moves), movers
+            moves = self._moves_before(ply)
+            self.state, self.movers = rebuild(self.row, moves), self.movers[:ply]
             self.broadcast()  # a view sent while the write waited (a sync, a player arriving) showed the move
             raise
         self.last_edit = time.monotonic()
@@ -477,6 +476,11 @@ class Room:
                 legal, reason = False, one_line(error)
         return json.dumps({"type": "why", "move": text, "legal": legal, "reason": reason})
 
+    def _moves_before(self, ply: int) -> list[tuple[int | None, str]]:
+        """The stored moves before ``ply`` as (seat, move text), from memory: the stored moves are the State's own
+        history (every commit keeps them equal), so no database read (which a database that is away would refuse)."""
+        return list(zip(self.movers[:ply], (str(m) for m in self.state.history[:ply]), strict=True))
+
     async def undo(self, seat: int | None) -> None:
         """Take back the last human move and the agent replies after it."""
         async with self.lock:
@@ -491,8 +495,7 @@ class Room:
                 raise Refusal("no_undo", "there is no human move to take back")
             keep = humans[-1]
             self.cancel_agents()
-            # The stored moves are the State's own history (every commit keeps them equal): no database read.
-            moves = list(zip(self.movers[:keep], (str(m) for m in self.state.history[:keep]), strict=True))
+            moves = self._moves_before(keep)
             state = rebuild(self.row, moves)
             # a clock the move taken back started keeps running (and its start is kept, for a restart too)
             started = starts_clock(state, self.state.history[keep], self.movers[keep])
