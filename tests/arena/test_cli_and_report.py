@@ -546,6 +546,26 @@ def test_in_a_game_of_chance_the_bootstrap_draws_the_games_of_one_seed_together(
     assert not kuzushi.chance and "bootstrap over 9 seed block(s)" in text and "game seed(s)" not in text
 
 
+def test_variants_of_which_one_deals_are_not_said_to_have_met_the_same_deals(tmp_path: Path) -> None:
+    """Kozo deals only with ``random_size``: a report comparing it on and off said "Both variants met the same
+    deals", and one of them dealt nothing. Where both deal, the sentence stays."""
+    agents = {"a": "random", "b": "random"}
+    mixed = arena.Study(
+        name="m", game="kozo", agents=agents, games=2, seed=1, options={"rounds": 1, "random_size": [False, True]}
+    )
+    assert mixed.chance and not mixed.deals_everywhere
+    text = arena.run(mixed, tmp_path / "mixed", backend="serial").report().read_text()
+    assert "Variants compared" in text and "Both variants met the same deals" not in text
+    assert "Some option sets deal from their seed and some do not" in text
+    both = arena.Study(
+        name="b", game="kozo", agents=agents, games=2, seed=1, options={"rounds": [1, 2], "random_size": True}
+    )
+    assert both.deals_everywhere
+    text = arena.run(both, tmp_path / "both", backend="serial").report().read_text()
+    assert "Both variants met the same deals" in text and "some do not" not in text
+    assert not arena.Study(name="k0", game="kozo", agents=agents, games=2).deals_everywhere
+
+
 def test_ratings_over_few_seed_blocks_say_their_intervals_mean_little(
     run_study: Callable[[str, str], tuple[Path, str]], run: CliRunner
 ) -> None:

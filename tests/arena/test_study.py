@@ -137,6 +137,17 @@ def test_the_contracts_example_study_loads_its_sprt_table_ignored_but_checked(tm
         arena.load_study(write(tmp_path, CONTRACT_EXAMPLE.replace("alpha = 0.05", "alpha = 0.7")))
 
 
+def test_an_sprt_study_written_back_names_no_games_it_does_not_use(tmp_path: Path) -> None:
+    """An SPRT plays until it can tell (``sprt.max_games`` at most): the study.toml a run wrote showed ``games = 10``,
+    a default the test never reads. A ``games`` the file gave is kept, so the study still reads back equal."""
+    text = Path("studies/kuzushi-sprt.toml").read_text()
+    study = arena.load_study(write(tmp_path, text))
+    assert study.format == "sprt" and "\ngames =" not in study.to_toml()
+    assert arena.load_study(write(tmp_path, study.to_toml())) == study
+    given = arena.load_study(write(tmp_path, text.replace("seed = 2026", "games = 3\nseed = 2026")))
+    assert "games = 3" in given.to_toml() and arena.load_study(write(tmp_path, given.to_toml())) == given
+
+
 def test_running_a_study_with_an_unused_sprt_table_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

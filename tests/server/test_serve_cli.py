@@ -80,3 +80,16 @@ def test_a_refused_database_line_hides_its_password(url: str, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert err.startswith("kumiki serve: ") and err.count("\n") == 1
     assert "pa55word" not in err and "club:***@127.0.0.1:" in err
+
+
+def test_the_start_line_names_an_address_a_browser_can_open() -> None:
+    """``--host 0.0.0.0`` printed ``http://0.0.0.0:8000/``, which no browser opens; an IPv6 address lacked the
+    brackets a URL needs."""
+    from kumiki.server.serve import shown_address
+
+    assert shown_address("127.0.0.1", 8000) == "http://localhost:8000/"
+    every = shown_address("0.0.0.0", 8080)
+    assert f"http://{socket.gethostname()}:8080/" in every and "http://localhost:8080/" in every
+    assert "0.0.0.0" not in every and "0.0.0.0" not in shown_address("::", 8080)
+    assert shown_address("192.168.1.5", 80) == "http://192.168.1.5:80/"
+    assert shown_address("fe80::1", 8000) == "http://[fe80::1]:8000/"

@@ -632,8 +632,15 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
             "differ at all, about one row in twenty is still marked real by chance. "
             + (
-                "Both variants met the same deals (this game deals from its seed), so the games are clustered by "
-                "deal across both: for shares, Zou &amp; Donner's interval for correlated estimates (MOVER) from "
+                (
+                    "Both variants met the same deals (this game deals from its seed), so the games are clustered by "
+                    "deal across both"
+                    if study.deals_everywhere
+                    else "Some option sets deal from their seed and some do not; every variant plays the same game "
+                    "seeds, so the games are clustered by seed across both (where a variant deals nothing, its games "
+                    "of one seed differ only by the agents' own seeds: the clustering is cautious)"
+                )
+                + ": for shares, Zou &amp; Donner's interval for correlated estimates (MOVER) from "
                 "the two clustered Wilson intervals and their correlation over the deals; for lengths, the "
                 "difference ± t times its standard error clustered by deal; the p-values from the same clustered "
                 "variance, t on deals − 1 degrees of freedom.</p>"

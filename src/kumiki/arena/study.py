@@ -85,6 +85,18 @@ class Study:
             return True
 
     @functools.cached_property
+    def deals_everywhere(self) -> bool:
+        """Whether every option set deals from its seed (``chance`` asks whether any does): a report may then say
+        that two variants met the same deals, which is not so where one of them deals nothing (Kozo without
+        ``random_size``)."""
+        if not self.chance:
+            return False
+        try:
+            return all(load_game(self.game, **options).has_chance() for options in self.option_sets())
+        except ValueError:
+            return False
+
+    @functools.cached_property
     def players_by_options(self) -> dict[str, int]:
         """Each option set's number of players, by ``option_key``: the seats a row of its games must have. Worked
         out once: the live table reads the games file every few seconds."""
@@ -99,7 +111,9 @@ class Study:
     def to_toml(self) -> str:
         """The study as a TOML file that ``load_study`` reads back to an equal study."""
         lines = [f"name = {_toml(self.name)}", f"game = {_toml(self.game)}", f"format = {_toml(self.format)}"]
-        lines += [f"games = {self.games}", f"seed = {self.seed}"]
+        if self.sprt is None or self.games != Study.games:  # an SPRT plays until it can tell: games is not used
+            lines.append(f"games = {self.games}")
+        lines.append(f"seed = {self.seed}")
         if self.focus is not None:
             lines.append(f"focus = {_toml(self.focus)}")
         if self.permutations:

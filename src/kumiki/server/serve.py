@@ -64,6 +64,17 @@ def check_address(host: str, port: int) -> None:
         raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
+def shown_address(host: str, port: int) -> str:
+    """The address to open, as the start line shows it: ``0.0.0.0`` is no address a browser can open, so on every
+    interface the line names this machine (what the club's other machines type) and localhost (this one); an IPv6
+    address goes in brackets, as a URL needs."""
+    if host in ("127.0.0.1", "::1", "localhost"):
+        return f"http://localhost:{port}/"
+    if host in ("0.0.0.0", "::", ""):
+        return f"http://{socket.gethostname()}:{port}/ on every interface (on this machine: http://localhost:{port}/)"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -74,8 +85,7 @@ def serve(
     """Run the server until interrupted."""
     check_address(host, port)  # first: a server that cannot listen creates no database file
     url = check_database(normalise_url(db) if db else default_url())
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    sys.stdout.write(f"Kumiki serves http://{shown}:{port}/  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
+    sys.stdout.write(f"Kumiki serves {shown_address(host, port)}  (database: {_hide_password(url)}; Ctrl-C stops it)\n")
     sys.stdout.flush()
     app = create_app(url, limits=Limits(agent_pace=agent_pace, sockets_per_address=connections_per_address))
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE, log_level="warning")
