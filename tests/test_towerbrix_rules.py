@@ -317,6 +317,21 @@ def test_the_game_ends_after_the_rounds_with_the_verdict(tmp_path):
     assert state.to_json()["verdict"].startswith("Solid")  # 50: the 50-59 band
 
 
+def test_once_over_the_state_shows_the_last_attempt_played(tmp_path):
+    """After the last round's last failed attempt, ``to_json()`` showed "attempt 1" and the first total, as if a new
+    attempt were dealt (the web app wrote "Round 2 of 2 · attempt 1 · cards worth 12" under the final score)."""
+    deck = standin(tmp_path, never=12)
+    state = game(tmp_path, players=1, mode="solo", deck=deck, total=12, attempts=2, rounds=2).new_state(seed=1)
+    for _ in range(4):
+        build(state, SLAB)
+        state.play("ok")
+    assert state.over and [e["success"] for e in state.evaluations] == [False] * 4
+    shown = state.to_json()
+    last = state.evaluations[-1]
+    assert (shown["round"], shown["attempt"], shown["total"]) == (2, 2, 10) == (last["round"], last["attempt"], 10)
+    assert last["total"] == 10
+
+
 def test_deal_is_even_and_matches_the_total(tmp_path):
     for players in range(1, 7):
         mode = "solo" if players == 1 else "base"

@@ -505,8 +505,9 @@ class TowerBrixState(State):
             self.round_points.append(points)
             self.round_success.append(success)
             self.round += 1
-            self.attempt = 1
-            self.total = g.base_total()
+            if self.round < g.options["rounds"]:  # at the end, attempt and total stay those of the last attempt
+                self.attempt = 1
+                self.total = g.base_total()
         else:
             self.attempt += 1
             if g.mode in ("base", "solo"):
