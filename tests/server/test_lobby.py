@@ -188,6 +188,11 @@ def test_every_refusal_is_one_line_in_the_apis_shape(client: TestClient) -> None
         assert response.status_code == status, path
         assert set(response.json()) == {"error"} and "\n" not in response.json()["error"], path
     assert "limit" in client.get("/api/games?limit=abc").json()["error"]
+    for bad in ("-5", "0"):  # was clamped to 1 without a word
+        refused = client.get(f"/api/games?limit={bad}")
+        assert refused.status_code == 400 and refused.json()["error"].startswith("limit: ")
+        assert repr(bad) in refused.json()["error"]
+    assert client.get("/api/games?limit=100000").status_code == 200  # the documented "at most 200"
 
 
 class _NeverThinks(Executor):

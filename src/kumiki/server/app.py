@@ -19,9 +19,9 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -596,8 +596,8 @@ def create_app(
         return answer
 
     @app.get("/api/games")
-    async def list_games(request: Request, limit: int = 20) -> dict[str, Any]:
-        limit = max(1, min(limit, 200))
+    async def list_games(request: Request, limit: Annotated[int, Query(ge=1)] = 20) -> dict[str, Any]:
+        limit = min(limit, 200)  # more is asked for a long list: the longest one it gives (a zero or less is refused)
         return {"games": [listed(row) for row in hub_of(request).storage.games(limit)]}
 
     @app.get("/api/tables")
