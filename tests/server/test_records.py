@@ -127,3 +127,25 @@ def test_an_imported_record_gives_back_its_own_event_and_date(client: TestClient
     assert state.to_json() == finished.to_json()
     bare = client.post("/api/records", content=kumiki.write_record(finished)).json()
     assert f'[Event "kumiki web game {bare["id"]}"]' in client.get(f"/api/games/{bare['id']}/record").text
+
+
+def test_names_and_chat_take_emoji_sequences_but_no_direction_overrides(client: TestClient) -> None:
+    """A name of an emoji joined by U+200D (a family, a technologist) or a subdivision flag was refused as "not
+    printable"; a right-to-left override, which makes a name read backwards, stays refused."""
+    coder, scotland = "👩\u200d💻 ann", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f bob"
+    game = create(client, [{"kind": "human", "name": coder}, {"kind": "human", "name": scotland}], seed=3)
+    assert [s["name"] for s in game["seats"]] == [coder, scotland]
+    refused = client.post("/api/games", json={"game": "kuzushi", "seats": [{"kind": "human", "name": "\u202eann"}]})
+    assert refused.status_code == 400 and "printable" in refused.json()["error"]
+    record = client.get(f"/api/games/{game['id']}/record").text
+    assert f'[Player0 "{coder}"]' in record
+    assert kumiki.read_record(record)[1].game.players == 2  # the record reads
+    imported = client.post("/api/records", content=record.encode(), headers={"content-type": "text/plain"})
+    assert [s["name"] for s in client.get(f"/api/games/{imported.json()['id']}").json()["seats"]] == [coder, scotland]
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "chat", "text": "👨\u200d👩\u200d👧 hi"})
+        line = receive_until(ann, lambda m: m["type"] == "chat" and bool(m["entries"]))["entries"][0]
+        assert line["text"] == "👨\u200d👩\u200d👧 hi"
+        ann.send_json({"type": "chat", "text": "\u202eih"})
+        assert "printable" in receive_until(ann, lambda m: m["type"] == "error")["message"]

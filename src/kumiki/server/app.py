@@ -56,6 +56,7 @@ from kumiki.server.rooms import (
     unreplayable,
 )
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
+from kumiki.server.text import printable, printable_only
 
 log = logging.getLogger("kumiki.server")
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
@@ -254,7 +255,7 @@ def seat_name(name: Any, index: int) -> str:
     name of another type, ``false`` or ``0`` included, is refused: it is no name left out)."""
     if name is None or name == "":
         return f"player {index + 1}"
-    if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+    if not isinstance(name, str) or len(name) > MAX_NAME or not printable(name):
         raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
     return name.strip() or f"player {index + 1}"
 
@@ -472,7 +473,7 @@ KEPT_TAGS = ("Event", "Date")  # an imported record's own, given back in its rec
 
 def _tag_text(value: str) -> str:
     """A record's tag as stored: its printable characters only (PostgreSQL refuses NUL in text)."""
-    return "".join(ch for ch in value if ch.isprintable()).strip()
+    return printable_only(value).strip()
 
 
 def _record_name(tag: str | None, seat: int) -> str:

@@ -29,6 +29,7 @@ from kumiki.core.processes import stop_pool
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
+from kumiki.server.text import printable
 
 log = logging.getLogger("kumiki.server")
 T = TypeVar("T")
@@ -319,7 +320,7 @@ class Room:
             if not isinstance(text, str) or not text.strip():
                 raise Refusal("bad_message", 'a chat message is {"type": "chat", "text": "<words>"}')
             text = " ".join(text.split())
-            if len(text) > CHAT_LENGTH or not text.isprintable():
+            if len(text) > CHAT_LENGTH or not printable(text):
                 raise Refusal("bad_message", f"a chat message is printable text of at most {CHAT_LENGTH} characters")
             if self.silent():
                 raise Refusal("silence", "challenge 3 (Trade Secret): no talking, only gestures (the signals)")
