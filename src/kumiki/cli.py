@@ -540,6 +540,32 @@ def serve(
         run_server(host, port, db, agent_pace, connections_per_address)
 
 
+@app.command()
+def prune(
+    idle_days: Annotated[
+        float,
+        typer.Option("--idle-days", metavar="DAYS", help="Games no move, undo or resignation changed for this long."),
+    ],
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="URL", help="The server's database URL (default: its SQLite file)."),
+    ] = None,
+    finished: Annotated[
+        bool, typer.Option("--finished", help="Finished games too (else only unfinished ones).")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Delete them (without it, only list them).")] = False,
+) -> None:
+    """List the web server's games idle for DAYS (unfinished ones; --finished: all) and, with --yes, delete them."""
+    with _reported("kumiki prune"):
+        try:
+            from kumiki.server.prune import prune as run_prune
+        except ImportError as error:
+            raise Failure(
+                f"pruning the server's games needs the 'web' extra: pip install 'kumiki[web]' ({error})"
+            ) from None
+        run_prune(db, idle_days, finished, yes, typer.echo)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """The ``kumiki`` console script. Exits with 0, 1 (a bug), 2 (bad input) or 130 (interrupted)."""
     args = sys.argv[1:] if argv is None else list(argv)

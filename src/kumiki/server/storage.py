@@ -400,6 +400,27 @@ class Storage:
             )
             return conn.execute(query).rowcount == 1
 
+    def idle_games(self, before: float, finished: bool) -> list[GameRow]:
+        """Games last changed before ``before`` (a move, an undo, a resignation; else their creation): the ones
+        still going, and with ``finished`` the finished ones too. Oldest change first."""
+        where = games_table.c.updated < before
+        if not finished:
+            where = where & (games_table.c.status == "playing")
+        return sorted(self._rows(where), key=lambda row: (row.updated, row.id))
+
+    def delete_games(self, ids: Sequence[str]) -> int:
+        """Delete these games with everything stored of them, in one transaction; how many were deleted. The child
+        tables are emptied first, so nothing is left behind where a database does not cascade deletes."""
+        deleted = 0
+        children = (seats_table, chat_table, resignations_table, chosen_seeds_table, record_tags_table, moves_table)
+        with self.engine.begin() as conn:
+            for start in range(0, len(ids), 500):  # SQLite takes at most so many values in one IN (...)
+                chunk = list(ids[start : start + 500])
+                for table in (*children, clock_starts_table):
+                    conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
+                deleted += conn.execute(delete(games_table).where(games_table.c.id.in_(chunk))).rowcount
+        return deleted
+
     def playing_ids(self) -> list[str]:
         """Games still going that are not imported records (to resume their agents after a restart)."""
         with self.engine.connect() as conn:
