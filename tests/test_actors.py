@@ -128,3 +128,16 @@ def test_records_without_seats_still_load_and_bad_seats_are_one_line() -> None:
         kumiki.read_record(free.replace("ok\n", "ok @5\n"))
     with pytest.raises(kumiki.RecordError, match="not player 1's turn"):
         kumiki.read_record(text.replace("Y1 z 0,0\n", "Y1 z 0,0 @1\n"))  # seat order refuses another seat
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_acting_refuses_what_is_no_seat_as_every_game_does(name: str, options: dict[str, object]) -> None:
+    # True == 1 and 1.0 == 1 in Python, but neither is a seat (core.options.whole): acting refuses them in every
+    # game, as play(player=), legal_moves(player=) and TowerBrix's acting do.
+    state = kumiki.load_game(name, **options).new_state(seed=3)
+    mover = state.to_move
+    assert mover is not None
+    assert state.acting(mover).to_move == mover
+    for bad in (bool(mover), float(mover), -1, state.game.players):
+        with pytest.raises(ValueError):
+            state.acting(bad)  # type: ignore[arg-type]

@@ -111,6 +111,23 @@ def test_replay_shows_player_names_as_written_not_as_markup(cli, tmp_path: Path,
     assert "[/]" in out
 
 
+@pytest.mark.parametrize("game", kumiki.games())
+def test_replay_shows_no_control_character_of_a_player_tag(cli, tmp_path: Path, game: str) -> None:
+    """A record is anyone's text: its [PlayerN] tags went to the terminal as written, escape sequences and all (ESC
+    [2J clears the screen, ESC ]0; sets the window's title). Only their printable characters are shown, as the web
+    server keeps of an imported record's names; a name of none is the seat's plain name."""
+    path = tmp_path / "escapes.kmk"
+    path.write_text(f'[Game "{game}"]\n[Player0 "a\x1b[2Jb"]\n[Player1 "c\x1b]0;t\x07d\x9b"]\n\n', encoding="utf-8")
+    code, out, err = cli("replay", path)
+    assert (code, err) == (0, "")
+    assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out
+    assert "a[2Jb" in out or "c]0;td" in out  # the one to move is named in the last line
+    path.write_text(f'[Game "{game}"]\n[Player0 "\x1b\x07"]\n[Player1 "\x1b\x07"]\n\n', encoding="utf-8")
+    code, out, err = cli("replay", path)
+    assert (code, err) == (0, "")
+    assert "\x1b" not in out and "\x07" not in out and "()" not in out
+
+
 def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     state = finished_game()
     path = tmp_path / "done.kmk"

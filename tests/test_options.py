@@ -149,3 +149,31 @@ def test_record_tags_and_the_cli_refuse_them_too(
     assert_one_line_error(code, err, "option 'shake_deg'")
     code, _out, err = run("play", "kuzushi", "--seat", f"1=mcts:c={text}")
     assert_one_line_error(code, err, "seat 1", "option 'c'")
+
+
+def test_long_game_and_option_names_are_cut_short_in_messages(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An unknown game's or option's name is quoted as a value is (``shown``): a megabyte of name stays out of the
+    # one-line message, from the API, from a record's tags and from the command line alike.
+    long = "Q" * 100_000
+    with pytest.raises(ValueError, match="unknown game") as error:
+        kumiki.load_game(long)
+    assert len(str(error.value)) < 200
+    with pytest.raises(ValueError, match="unknown option") as error:
+        kumiki.load_game("kuzushi", **{long: 1})
+    assert len(str(error.value)) < 300
+    with pytest.raises(ValueError, match="unknown option") as error:
+        load_agent("mcts", **{long: 1})
+    assert len(str(error.value)) < 300
+    with pytest.raises(kumiki.RecordError, match="line 1: unknown game") as error:
+        kumiki.read_record(f'[Game "{long}"]\n')
+    assert len(str(error.value)) < 200
+    with pytest.raises(kumiki.RecordError, match="line 3: bad tag value: unknown option") as error:
+        kumiki.read_record(f'[Game "kuzushi"]\n[Players "2"]\n[{long} "1"]\n')  # the tag's own line
+    assert len(str(error.value)) < 300
+    run: CliRunner = cli_runner(capsys, monkeypatch)
+    code, _out, err = run("play", long)
+    assert len(assert_one_line_error(code, err, "unknown game")) < 300
+    code, _out, err = run("play", "kuzushi", "--option", f"{long}=1")
+    assert len(assert_one_line_error(code, err, "unknown option")) < 400

@@ -122,7 +122,11 @@ def _load_record(path: str) -> tuple[str, Game, State]:
 
 
 def _record_names(tags: dict[str, str], players: int) -> list[str]:
-    return [tags.get(f"Player{seat}", "") or f"player {seat}" for seat in range(players)]
+    """The seats' names from a record's ``PlayerN`` tags, for the terminal: only their printable characters (a record
+    is anyone's text, and an escape sequence in a name would reach the terminal: clear the screen, set its title), as
+    the web server keeps of an imported record's names; ``player N`` when none is left."""
+    names = ("".join(ch for ch in tags.get(f"Player{seat}", "") if ch.isprintable()).strip() for seat in range(players))
+    return [name or f"player {seat}" for seat, name in enumerate(names)]
 
 
 def _console() -> Any:
@@ -207,7 +211,8 @@ def play(
     from kumiki.terminal import view_for
     from kumiki.terminal.play import Session, build_seats
 
-    with _reported(f"kumiki play {game}"):
+    named = game if len(game) <= 40 else game[:39] + "…"  # the error names the game; a long name is cut short
+    with _reported(f"kumiki play {named}"):
         options = _game_options(players, size, option or [])
         loaded = kumiki.load_game(game, **options)
         seats = build_seats(loaded.players, seat or [], view_for(loaded.name), loaded.name, loaded.first_mover())

@@ -188,7 +188,7 @@ class State(ABC):
         """A copy of the position with ``player``, one of ``actors``, as ``to_move``: where several seats may act
         at once, an agent (which chooses for ``to_move``) is asked for that seat's move on it. ValueError when
         ``player`` may not act now."""
-        if player not in self.actors:
+        if not self.may_act(player):  # ValueError for what is no seat at all (True, 1.0, -1): True == 1 in a list
             raise ValueError(f"player {player} may not act now (actors: {self.actors})")
         if player != self.to_move:
             raise ValueError(f"{self.game.name} does not say how player {player} acts out of turn (acting)")

@@ -119,7 +119,7 @@ def resolve_options(spec: Iterable[Option], given: Mapping[str, Any], owner: str
     for name in given:
         if name not in known:
             names = ", ".join(sorted(known)) or "none"
-            raise ValueError(f"unknown option {name!r} for {owner} (options: {names})")
+            raise ValueError(f"unknown option {shown(name)} for {owner} (options: {names})")
     resolved: dict[str, Any] = {}
     for option in spec:
         if option.name in given:

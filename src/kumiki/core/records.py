@@ -12,7 +12,7 @@ from typing import Any
 
 from kumiki.core.errors import MAX_DIGITS, MoveSyntaxError, RecordError, quoted
 from kumiki.core.game import Game, State, forfeit_winners
-from kumiki.core.options import OptionValue, ascii_digits, format_value, whole
+from kumiki.core.options import OptionValue, ascii_digits, format_value, shown, whole
 from kumiki.core.registry import game_class, load_game
 
 FROM_THE_GAME = ("Game", "Players", "Seed")  # written from the state itself
@@ -150,7 +150,8 @@ def _game_from_tags(record: Record) -> tuple[Game, int | None]:
         if message.startswith("unknown game"):
             line = lines["Game"]
             raise RecordError(f"line {line}: {message}", line) from None
-        line = next((option_lines[n] for n in option_lines if f"'{n}'" in message), lines["Game"])
+        # The option as messages quote it (``shown``: a long name is cut short, so look for its quoted start).
+        line = next((option_lines[n] for n in option_lines if shown(n) in message), lines["Game"])
         raise RecordError(f"line {line}: bad tag value: {message}", line) from None
     return game, seed
 

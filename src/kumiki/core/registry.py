@@ -6,6 +6,7 @@ from importlib import import_module
 from typing import Any
 
 from kumiki.core.game import Game
+from kumiki.core.options import shown
 
 # name -> "module:Class"; a game is listed here once it is built.
 _GAMES: dict[str, str] = {
@@ -29,7 +30,7 @@ def games() -> list[str]:
 def game_class(name: str) -> type[Game]:
     """The Game subclass registered as ``name``; ValueError names the games there are."""
     if not isinstance(name, str) or name not in _GAMES:
-        raise ValueError(f"unknown game {name!r} (games: {', '.join(games())})")
+        raise ValueError(f"unknown game {shown(name)} (games: {', '.join(games())})")
     module_name, _, class_name = _GAMES[name].partition(":")
     cls: type[Game] = getattr(import_module(module_name), class_name)
     return cls
