@@ -349,3 +349,21 @@ def test_python_dash_m_kumiki_is_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "kumiki", "games", "--json"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert {g["name"] for g in json.loads(done.stdout)} == {"kuzushi", "blokus3d", "kozo", "towerbrix"}
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("replay", "/dev/zero"), "too large for a record"),
+        (("moves", "/dev/zero"), "too large for a record"),
+        (("stability", "/dev/zero"), "too large for a tower"),
+        (("arena", "run", "/dev/zero"), "no study file is so large"),
+    ],
+)
+def test_an_endless_input_is_refused_not_read_until_memory_runs_out(
+    cli: CliRunner, args: tuple[str, ...], words: str
+) -> None:
+    """``kumiki replay /dev/zero`` read until memory ran out ("internal error (MemoryError)", status 1, under a
+    memory cap); every file is read up to a cap far above any real one."""
+    code, _out, err = cli(*args)
+    assert_one_line_error(code, err, words)

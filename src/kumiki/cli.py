@@ -98,10 +98,21 @@ def _reported(source: str, as_json: bool = False) -> Iterator[None]:
         raise typer.Exit(INTERNAL) from None
 
 
+MAX_INPUT_BYTES = 64 * 2**20  # a record or a tower file; far above any real one, and /dev/zero ends
+
+
 def _read_text(path: str, what: str = "a record") -> str:
-    """The file's text (``-`` is stdin); a Failure names what is wrong with it (``what`` the file should be)."""
+    """The file's text (``-`` is stdin); a Failure names what is wrong with it (``what`` the file should be). At most
+    ``MAX_INPUT_BYTES`` are read: an endless input (``/dev/zero``, a pipe that never ends) is refused, not read until
+    memory runs out."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with Path(path).open("rb") as stream:
+                data = stream.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise Failure(f"larger than {MAX_INPUT_BYTES // 2**20} MiB: too large for {what}")
     except FileNotFoundError:
         raise Failure("no such file") from None
     except IsADirectoryError:

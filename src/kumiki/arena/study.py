@@ -382,11 +382,18 @@ def _same_value(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+MAX_STUDY_BYTES = 2**20
+
+
 def load_study(path: str | Path) -> Study:
     """Read a study file (TOML); :class:`StudyError` with one line (file, key, problem) for anything wrong."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows Notepad) is no key
+        with path.open("rb") as stream:  # at most MAX_STUDY_BYTES: /dev/zero is no study and must not fill memory
+            raw = stream.read(MAX_STUDY_BYTES + 1)
+        if len(raw) > MAX_STUDY_BYTES:
+            raise StudyError(f"{path}: larger than {MAX_STUDY_BYTES // 2**20} MiB: no study file is so large")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is no key
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise StudyError(f"{path}: cannot read the study ({reason})") from None
