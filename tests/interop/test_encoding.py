@@ -384,6 +384,45 @@ def test_towerbrix_waive_votes_have_actions_in_the_games_that_vote() -> None:
         encode(game, "waive 5.1")
 
 
+def test_towerbrix_observations_show_the_waive_votes_and_the_votes_left() -> None:
+    """The votes are in every seat's view (``votes``), and a seat's vote actions depend on them and on how many times
+    it voted this attempt: the tensor shows both, so that two positions with other votes, or other votes left, are
+    not one observation with two masks (the tensor had no votes at all)."""
+    game = kumiki.load_game("towerbrix", mode="challenge", challenge=9, waive="vote")
+    encoding = game.encoding
+
+    def played(*moves: str) -> Any:
+        state = game.new_state(seed=3)
+        for move in moves:
+            state.play(move)
+        return state
+
+    none = played()
+    once = played("waive 0.1", "waive 0.1")  # each seat votes for seat 0's first card: one vote each
+    thrice = played("waive 0.1", "waive 0.1", "waive 0.2", "waive 0.2", "waive 0.1", "waive 0.1")  # no vote left
+    assert once.view(0)["votes"] == thrice.view(0)["votes"] != none.view(0)["votes"]
+    assert once.to_move == thrice.to_move
+    _, mask_once = encoding.observe_and_mask(once, once.to_move)
+    _, mask_thrice = encoding.observe_and_mask(thrice, thrice.to_move)
+    assert (mask_once != mask_thrice).any()  # the seat to move has votes left in one of them only
+    for player in range(game.players):
+        seen = {
+            name: encoding.observe(state, player).tobytes()
+            for name, state in [("none", none), ("once", once), ("thrice", thrice)]
+        }
+        assert len(set(seen.values())) == 3
+        for state in (none, once, thrice):
+            tensor = encoding.observe(state, player)
+            assert tensor.shape == encoding.observation_shape
+            assert tensor.min() >= encoding.observation_low and tensor.max() <= 1.0
+    # the votes are public: the public part shows them, the same for every seat
+    assert (encoding.observe_public(once) != encoding.observe_public(none)).any()
+    assert "votes" in encoding.public_layout
+    # a game without votes keeps its observation as it was
+    assert kumiki.load_game("towerbrix").encoding.observation_shape == (190,)
+    assert "votes" not in kumiki.load_game("towerbrix", mode="challenge", challenge=9).encoding.layout
+
+
 def test_a_copied_kozo_game_lists_the_same_actions() -> None:
     import copy
 

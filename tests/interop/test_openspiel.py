@@ -54,6 +54,28 @@ def test_serialization_round_trip(name: str, params: dict[str, Any]) -> None:
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
+POOL = {"I2": [[0, 0, 0], [1, 0, 0]], "L3": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "I3": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}
+
+
+def test_a_kozo_pool_of_your_own_survives_openspiels_game_string() -> None:
+    """A game string cannot hold the pool's JSON as written (pyspiel splits parameters at its commas): the game is
+    written with ``;`` for them, so that ``load_game(str(game))``, ``serialize_game_and_state`` and ``random_sim_test
+    (serialize=True)`` read back the same game (they failed with "Unknown parameter")."""
+    pool = json.dumps(POOL)
+    game = pyspiel.load_game("kumiki_kozo", {"pieces": pool, "rounds": 1})
+    assert "," not in game.get_parameters()["pieces"]
+    assert game.kumiki_game.options["pieces"] == pool  # the game plays the pool as given
+    again = pyspiel.load_game(str(game))
+    assert again.kumiki_game.options == game.kumiki_game.options
+    assert pyspiel.load_game("kumiki_kozo", again.get_parameters()).kumiki_game.options == game.kumiki_game.options
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert game2.kumiki_game.options == game.kumiki_game.options and state2.history() == state.history()
+    assert str(state2) == str(state)
+
+
 @pytest.mark.parametrize(
     ("name", "params", "simulations"),
     [

@@ -80,6 +80,22 @@ def test_an_illegal_action_ends_the_game_with_minus_one_for_its_player() -> None
         fresh.step(10_000)
 
 
+def test_after_an_illegal_action_no_agent_is_offered_an_action_once_the_agents_are_done() -> None:
+    """The game ended by an illegal action still has legal moves on the board; once every agent has stepped out
+    (the episode over), observing the agent that played it offered those moves again (a mask of 4 ones)."""
+    environment = env("kuzushi")
+    environment.reset(seed=1)
+    mask = environment.observe("player_1")["action_mask"]
+    environment.step(int(np.flatnonzero(mask == 0)[0]))
+    for _ in environment.agent_iter():
+        environment.step(None)
+    assert environment.agents == []
+    for agent in environment.possible_agents:
+        assert not environment.observe(agent)["action_mask"].any()
+    with pytest.raises(RuntimeError, match="reset"):
+        environment.step(0)
+
+
 def test_ansi_render_is_the_text_board() -> None:
     environment = env("blokus3d", render_mode="ansi")
     environment.reset(seed=0)

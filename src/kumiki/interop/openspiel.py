@@ -67,8 +67,27 @@ def parameters(game: str) -> dict[str, Any]:
     return spec
 
 
+def _is_json_object(value: object) -> bool:
+    """Whether ``value`` is the text of a JSON object (Kozo's ``pieces``), not a name or a path."""
+    if not isinstance(value, str) or not value.lstrip().startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(value), dict)
+    except ValueError:
+        return False
+
+
+def game_string_value(value: Any) -> Any:
+    """A text parameter as the game keeps it for OpenSpiel's game string: a JSON object (Kozo's ``pieces``) with
+    ``;`` for each comma. pyspiel splits a game string's parameters at commas, so ``str(game)`` with the JSON as
+    written was no game string (``load_game(str(game))``, ``serialize_game_and_state`` failed with "Unknown
+    parameter"); no such JSON holds a ``;`` of its own (a piece's name is letters, digits and ``_``)."""
+    return value.replace(",", ";") if "," in str(value) and _is_json_object(value) else value
+
+
 def options_from(game: str, params: dict[str, Any]) -> dict[str, Any]:
-    """The Kumiki options of OpenSpiel parameters (an unset parameter takes the game's default)."""
+    """The Kumiki options of OpenSpiel parameters (an unset parameter takes the game's default; a JSON object
+    written with ``;`` for its commas, as a game string keeps it, is read with its commas)."""
     cls = game_class(game)
     out: dict[str, Any] = {}
     for option in cls.option_spec:
@@ -78,6 +97,8 @@ def options_from(game: str, params: dict[str, Any]) -> dict[str, Any]:
         unset = callable(option.default) or option.default is None
         if unset and value in (UNSET_NUMBER, UNSET_TEXT) and not isinstance(value, bool):
             continue
+        if isinstance(value, str) and ";" in value and _is_json_object(value.replace(";", ",")):
+            value = value.replace(";", ",")  # as game_string_value wrote it
         out[option.name] = value
     return out
 
@@ -186,6 +207,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         name = self.name_of_game
         kgame = load_game(name, **options_from(name, params))
+        params = {key: game_string_value(value) for key, value in params.items()}  # str(game) must load again
         low, high, total = utility_range(kgame)
         info = pyspiel.GameInfo(
             num_distinct_actions=kgame.num_actions,

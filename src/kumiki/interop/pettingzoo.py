@@ -117,6 +117,7 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
         except AttributeError:  # no reset() yet, as PettingZoo's OrderEnforcingWrapper says it
             raise RuntimeError("call reset() before observe()") from None
         observation, mask = self._encoding.observe_and_mask(state, player)
+        ended = ended or agent not in self.agents  # stepped out of an episode over (an illegal action ended it)
         if state.to_move == player and not ended:  # kept apart from the array handed out: a learner may write in it
             self._shown = (state, len(state.history), mask.copy())
         else:  # free turns let every seat act, but here one seat acts a step: the one to move; none once it ended

@@ -40,7 +40,9 @@ class TowerBrixEncoding(Encoding):
     ±1; all zero for challenge 10's blind seat), the observer's own cards over the deck ``(D)`` and whether each
     holds now ``(D)`` (the helper, as ``view`` gives it), the cards each seat holds ``(P``, as a fraction of the
     deck: a hand never holds more), the thumbs-up ``(P)``, the seat to move ``(P)``, then edits, round, attempt and
-    the points so far (4, as fractions). Other seats' cards are never in it."""
+    the points so far (4, as fractions); with waive votes (challenges 9 and 13, ``waive="vote"``) then each seat's
+    vote and votes so far this attempt ``(P, P + 2)``: the card's seat one-hot, its place in the hand over
+    ``hand_cap``, the votes over ``MAX_VOTES``. Other seats' cards are never in it."""
 
     def __init__(self, game: TowerBrix) -> None:
         self.game = game
@@ -71,7 +73,13 @@ class TowerBrixEncoding(Encoding):
             ("oks", players),
             ("to_move", players),
             ("progress", 4),
+            # waive votes, public (every view shows them): each seat's vote (the card's seat one-hot, its place in
+            # the hand over hand_cap) and its votes so far this attempt over MAX_VOTES, on which its vote actions
+            # depend; only in the games that vote, so every other observation is unchanged
+            ("votes", players * (players + 2) if game.votes_waive else 0),
         ):
+            if not size:
+                continue
             self.layout[name] = (start, start + size)
             start += size
         self.observation_shape = (start,)
@@ -217,6 +225,16 @@ class TowerBrixEncoding(Encoding):
             s.score() / max(1, o["rounds"] * (g.base_total() + 4)),
         )
         out[lo : lo + 4] = np.clip(progress, 0.0, 1.0)
+        if self.hand_cap:
+            lo, _ = self.layout["votes"]
+            for k in range(players):
+                voter = (player + k) % players
+                base = lo + k * (players + 2)
+                vote = s.votes.get(voter)
+                if vote is not None:
+                    out[base + (vote[0] - player) % players] = 1.0
+                    out[base + players] = min(vote[1], self.hand_cap) / self.hand_cap
+                out[base + players + 1] = min(s.voted.get(voter, 0), MAX_VOTES) / MAX_VOTES
         return out
 
     def max_length(self) -> int:
