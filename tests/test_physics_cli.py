@@ -350,3 +350,19 @@ def test_the_installed_command(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("verdict: stands\n")
+
+
+def test_a_long_body_name_is_cut_short_in_the_error() -> None:
+    """A body named with 100,000 characters made a 100,000-character "one line" error."""
+    from kumiki.physics import TowerError, analyse
+
+    long = "Q" * 100_000
+    cube = [0, 0, 0, 1, 1, 1]
+    for data in (
+        {"bodies": [{"name": long, "boxes": [cube]}, {"name": long, "boxes": [cube]}]},
+        {"bodies": [{"name": long, "boxes": [cube], long: 1}]},
+        {"bodies": [{"name": long, "boxes": [[0, 0, -1, 1, 1, 0]]}]},
+    ):
+        with pytest.raises(TowerError) as error:
+            analyse(data)
+        assert len(str(error.value)) < 200 and "Q…" in str(error.value), str(error.value)[:300]

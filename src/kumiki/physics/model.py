@@ -15,6 +15,15 @@ Rect = tuple[float, float, float, float]
 TIES = ("falls", "stands")
 
 
+LABEL_CHARS = 40
+
+
+def label(name: str) -> str:
+    """A body's name (or a field's) as an error quotes it: a long one cut short, so the error stays one short line
+    (names are the caller's labels, of any length)."""
+    return repr(name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…")
+
+
 class TowerError(ValueError):
     """A tower that cannot be judged: malformed input, overlapping bodies, a body below the table."""
 
@@ -92,7 +101,7 @@ def body_from_cells(
         for x0, y0, z0, x1, y1, z1 in merge_cells(cells)
     )
     if not boxes:
-        raise TowerError(f"body {name!r} has no cells")
+        raise TowerError(f"body {label(name)} has no cells")
     return Body(name, boxes, density)
 
 
@@ -176,20 +185,19 @@ def tower_from_json(data: Any) -> Tower:
         if not isinstance(name, str) or not name:
             raise TowerError(f"bodies[{i}].name must be a non-empty text")
         if name in names:
-            raise TowerError(f"two bodies are named {name!r}")
+            raise TowerError(f"two bodies are named {label(name)}")
         names.add(name)
+        at = f"bodies[{i}] ({label(name)[1:-1]})"
         extra = set(raw) - {"name", "boxes", "density"}
         if extra:
-            raise TowerError(f"bodies[{i}] ({name}): unknown field {sorted(extra)[0]!r} (fields: name, boxes, density)")
+            raise TowerError(f"{at}: unknown field {label(sorted(extra)[0])} (fields: name, boxes, density)")
         boxes = raw.get("boxes")
         if not isinstance(boxes, list) or not boxes:
-            raise TowerError(f"bodies[{i}] ({name}): 'boxes' must be a non-empty list")
-        density = _number(raw.get("density", 1.0), f"bodies[{i}] ({name}).density")
+            raise TowerError(f"{at}: 'boxes' must be a non-empty list")
+        density = _number(raw.get("density", 1.0), f"{at}.density")
         if density <= 0:
-            raise TowerError(f"bodies[{i}] ({name}).density must be positive")
-        bodies.append(
-            Body(name, tuple(_box(b, f"bodies[{i}] ({name}).boxes[{k}]") for k, b in enumerate(boxes)), density)
-        )
+            raise TowerError(f"{at}.density must be positive")
+        bodies.append(Body(name, tuple(_box(b, f"{at}.boxes[{k}]") for k, b in enumerate(boxes)), density))
     ground_raw = data.get("ground")
     ground = None
     if ground_raw is not None:
