@@ -138,6 +138,10 @@ MAX_REPLAYS = 2
 # to drain), from one body that every request for the same game at once shares: a slow reader held a copy of the
 # whole body (up to MAX_REPLAY_BYTES) in its own buffer, so a few such readers of a long game held gigabytes.
 REPLAY_CHUNK = 64 * 2**10
+# Games whose replay was refused as too large, remembered (with their moves) so that asking again is refused at once:
+# building one up to MAX_REPLAY_BYTES takes a core for seconds (12 s for a 12 kB record of 4,000 TowerBrix oks). About
+# 400 bytes each; a client cycling through more of them than this must first import as many (at 2 a second, 9 hours).
+MAX_REFUSED_REPLAYS = 2**16
 OPEN_SEAT = "open seat"
 # The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
 # (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
@@ -500,6 +504,7 @@ def create_app(
         app.state.hub = hub
         app.state.replays = asyncio.Semaphore(MAX_REPLAYS)
         app.state.replay_bodies = weakref.WeakValueDictionary()  # kept while a request builds or sends one
+        app.state.replays_refused = {}  # game id -> (its moves' hash, the 413's line): replays refused as too large
         hub.resume()
         try:
             yield
@@ -641,7 +646,7 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> Response:
         hub = hub_of(request)
-        room = hub.room(game_id)
+        room = await hub.open_room(game_id)
         if room is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         try:
@@ -721,11 +726,21 @@ def create_app(
 
         # asked for again while it is built or sent (a reload, many spectators): built once, one body for all
         key = (game_id, resigned, tuple(stored))
+        refused: dict[str, tuple[int, str]] = request.app.state.replays_refused
+        known = refused.get(game_id)
+        if known is not None and known[0] == hash(key[1:]):
+            raise BadRequest(known[1], 413)  # too large when last built, and the game has not changed since
         bodies: weakref.WeakValueDictionary[Any, Any] = request.app.state.replay_bodies
         shared = bodies.get(key)
         if shared is None:
             shared = bodies[key] = asyncio.ensure_future(build())
-        built: Replay = await asyncio.shield(shared)
+        try:
+            built: Replay = await asyncio.shield(shared)
+        except BadRequest as error:  # too large: seconds of a core each time it is built, so refused at once again
+            if len(refused) >= MAX_REFUSED_REPLAYS:
+                del refused[next(iter(refused))]
+            refused[game_id] = (hash(key[1:]), error.message)
+            raise
         rest = {
             "game": row.game,
             "options": row.options,
@@ -786,7 +801,7 @@ def create_app(
             return limits.allow_http(address)
 
         try:
-            room = hub_of(websocket).room(game_id)
+            room = await hub_of(websocket).open_room(game_id)
         except Unreplayable as error:
             await websocket.send_text(error_message("unreplayable", str(error)))
             await websocket.close(4409)

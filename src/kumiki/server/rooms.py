@@ -726,6 +726,10 @@ def _seat_again(seat: SeatRow) -> dict[str, Any]:
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
 MAX_MOVE = 2000  # characters of a move sent: a Kozo piece of 200 cubes still fits; an error never echoes more
 WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
+# Stored games replayed into memory at once, off the event loop (Hub.open_room): with two, the event loop shared the
+# interpreter with two busy threads, and others' moves took 70 ms while clients kept opening stored Kozo games (10 ms
+# with one).
+LOADS_AT_ONCE = 1
 
 
 class Hub:
@@ -739,6 +743,10 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         # Writes run one at a time in their own thread: a slow disk (an fsync, a checkpoint) never stalls the loop.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kumiki-db")
+        # Games being loaded by ``open_room`` (each once, whoever else asks meanwhile waits for it), LOADS_AT_ONCE
+        # at a time.
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
 
     async def write(self, method: Callable[..., T], *args: Any) -> T:
         """Run a storage write in the database thread and wait for its commit."""
@@ -769,7 +777,9 @@ class Hub:
         return sum(1 for r in self.rooms.values() if r.thinking() and r.has_humans() and not r.players_connected())
 
     def room(self, game_id: str) -> Room | None:
-        """The live room of a game, loaded from the database on first use (its clock, if any, running again)."""
+        """The live room of a game, loaded from the database on first use (its clock, if any, running again). Its
+        moves are replayed here, on the event loop: for a game just made (the lobby's), and at start-up; a client's
+        connection or request loads a stored game with ``open_room``."""
         if game_id in self.rooms:
             return self.rooms[game_id]
         row = self.storage.game(game_id)
@@ -780,15 +790,59 @@ class Hub:
             state = rebuild(row, moves)
         except REPLAY_ERRORS as error:
             raise unreplayable(game_id, error) from None
+        return self._register(row, state, moves)
+
+    async def open_room(self, game_id: str) -> Room | None:
+        """The live room of a game, as ``room`` gives it, but a stored game's moves replayed off the event loop
+        (one at a time), and each game loaded once however many ask for it meanwhile. Setting up a Kozo
+        game works out every placement of every piece (25–40 ms): loaded on the event loop at every connection and
+        every record asked for, a few clients opening stored games over and over held every other game still."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+        room = await asyncio.shield(pending)
+        if room is None:
+            return None
+        # Another who waited for the same load (a record asked for) may have been done with the room, and let it go,
+        # before this caller went on: it is in use again (never a second room of one game, each storing its own moves).
+        return self.rooms.setdefault(game_id, room)
+
+    async def _load(self, game_id: str) -> Room | None:
+        try:
+            row = self.storage.game(game_id)
+            if row is None:
+                return None
+            moves = self.storage.moves(game_id)
+            async with self._loads:
+                try:
+                    state = await asyncio.get_running_loop().run_in_executor(None, rebuild, row, moves)
+                except REPLAY_ERRORS as error:
+                    raise unreplayable(game_id, error) from None
+            # Nothing stored of a game changes while it is not in memory (its moves, chat and resignation go through
+            # its room), but for a seat taken meanwhile (``seat_taken`` waits for this load, then sets it).
+            return self.rooms.get(game_id) or self._register(row, state, moves)
+        finally:
+            self._loading.pop(game_id, None)
+
+    def _register(self, row: GameRow, state: State, moves: list[tuple[int | None, str]]) -> Room:
+        """A loaded game's room, in memory from now on (its clock, if any, running again)."""
         room = Room(row, state, [s for s, _ in moves], self)
-        room.chat = self.storage.chat(game_id)
-        room.resigned = self.storage.resigned(game_id)
-        self.rooms[game_id] = room
+        room.chat = self.storage.chat(row.id)
+        room.resigned = self.storage.resigned(row.id)
+        self.rooms[row.id] = room
         room.arm_clock()
         return room
 
     async def seat_taken(self, game_id: str, seat: SeatRow) -> None:
-        """An open seat was just taken (already stored): a live room learns its new player and shows everyone."""
+        """An open seat was just taken (already stored): a live room learns its new player and shows everyone (a
+        room being loaded may have read the seat before: it learns it once loaded)."""
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(pending)
         room = self.rooms.get(game_id)
         if room is not None:
             async with room.lock:
