@@ -215,3 +215,20 @@ def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> 
     until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0 && window.__kumiki.kozo")
     controls = ["kozo-place", "kozo-back", "ghost-rotate-x", "why-here"]
     assert_controls_go_at_the_end(page, controls)
+
+
+def test_picking_a_piece_answers_the_hint_to_pick_one(server: Any, pages: Any) -> None:
+    """A click on "Why not here?" or on the board without a piece says to pick one; picking one clears that line, so it
+    does not stand beside the answer about the piece picked (as in Blokus 3D)."""
+    created = server.create("kozo", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.kozo")
+    page.get_by_test_id("why-here").click()
+    expect(page.get_by_test_id("error")).to_contain_text("Pick a piece")
+    page.get_by_test_id("piece-I4").click()
+    expect(page.get_by_test_id("error")).to_have_text("")
+    page.mouse.move(*point(page, 1.5, 1.5, 0))  # the chimney
+    page.get_by_test_id("why-here").click()
+    expect(page.get_by_test_id("why")).to_contain_text("chimney")
+    expect(page.get_by_test_id("error")).to_have_text("")

@@ -67,7 +67,8 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     over = page.get_by_test_id("game-over")
     expect(over).to_be_visible()
     # why it ended: with 8 tiles each, a supply runs out long before the 6×6 grid is full
-    expect(over).to_contain_text("no tile left.")
+    expect(over).to_contain_text("no tile left")  # then "." or, on a tie in tiles, what the tie-break found
+    expect(over).to_have_text(re.compile(r"no tile left(\.|; tied at \d+ tiles, .*)$"))
     status = page.get_by_test_id("status")
     expect(status).to_contain_text("Game over")
     names = {0: "random computer", 1: "ann"}
@@ -110,6 +111,10 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     page.get_by_test_id("import-text").fill("not a record")
     page.get_by_test_id("import").click()
     expect(page.get_by_test_id("error")).not_to_be_empty()
+    # and nothing at all asks for a record, not for a [Game] tag on line 1
+    page.get_by_test_id("import-text").fill("  ")
+    page.get_by_test_id("import").click()
+    expect(page.get_by_test_id("error")).to_have_text("Paste a .kmk record above or choose its file first.")
 
 
 def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> None:

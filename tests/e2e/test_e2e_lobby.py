@@ -75,6 +75,10 @@ def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) 
     until(ann, "window.__kumiki.views > 0")
     game_id = re.search(r"/game/([^?]+)", ann.url)[1]  # type: ignore[index]
     expect(ann.get_by_test_id("score-1")).to_contain_text("waiting for a player")
+    # player 1 moves first: the status says how the game goes on, not "Waiting for open seat."
+    expect(ann.get_by_test_id("status")).to_have_text(
+        "Waiting for someone to take seat 1 (the lobby lists this table under Open tables)."
+    )
 
     bob = pages()
     bob.goto(server.url + "/")
@@ -85,6 +89,7 @@ def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) 
     until(bob, "window.__kumiki.views > 0")
     assert bob.evaluate("window.__kumiki.seat") == 1
     expect(ann.get_by_test_id("score-1")).to_contain_text("bob")  # ann sees bob sit down
+    expect(ann.get_by_test_id("status")).to_have_text("Waiting for bob.")
     bob.goto(server.url + "/")
     expect(bob.get_by_test_id("open-tables")).not_to_contain_text(game_id)
     expect(bob.get_by_test_id(f"table-{game_id}")).to_have_count(0)

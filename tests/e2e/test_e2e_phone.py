@@ -58,6 +58,16 @@ def on_board(page: Page, game: str, x: float, y: float, z: float) -> list[float]
     return point
 
 
+def test_a_game_made_on_a_phone_shows_its_invite_links_within_the_width(server: Any, phone: Page) -> None:
+    """The links of a game just made (a seat's is some 90 characters long) wrap: the page stays as wide as the phone."""
+    phone.goto(server.url + "/play/kuzushi")
+    phone.get_by_test_id("seat-1-kind").select_option("human")
+    phone.get_by_test_id("create").tap()
+    expect(phone.get_by_test_id("invite-1")).to_be_visible()
+    fits_the_width(phone)
+    expect(phone.get_by_test_id("play")).to_be_visible()
+
+
 def test_kuzushi_on_a_phone(server: Any, phone: Page) -> None:
     created = server.create("kuzushi", [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "ann"}])
     phone.goto(server.url + created["seats"][1]["invite"])
@@ -159,6 +169,24 @@ def test_the_sticky_hint_never_covers_the_tray(server: Any, phone: Page, game: s
     until(phone, "window.__kumiki.legal > 0")
     expect(phone.get_by_test_id("ghost-info")).to_be_visible()
     assert phone.evaluate(COVERED_TRAY_BUTTONS) == []
+
+
+@pytest.mark.parametrize("game", ["blokus3d", "kozo"])
+def test_an_empty_sticky_hint_covers_nothing(server: Any, phone: Page, game: str) -> None:
+    """The sticky hint has nothing to say to a player who waits for the other's move (Blokus 3D) or once the game is
+    over: it is not shown then, so no blank bar hides the bottom of the screen (Blokus 3D's turn order under it)."""
+    created = server.create(game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    phone.goto(server.url + created["seats"][1]["invite"])
+    until(phone, "window.__kumiki.views > 0 && window.__kumiki.toMove === 0")  # ann moves first
+    hint = phone.get_by_test_id("ghost-info")
+    if game == "blokus3d":
+        expect(hint).to_have_text("")
+        expect(hint).to_be_hidden()
+    phone.get_by_test_id("resign").tap()
+    phone.get_by_test_id("resign-confirm").tap()
+    until(phone, "window.__kumiki.over")
+    expect(hint).to_have_text("")
+    expect(hint).to_be_hidden()
 
 
 @pytest.mark.parametrize(

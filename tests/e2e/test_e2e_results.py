@@ -83,3 +83,50 @@ def test_two_computers_of_one_level_are_named_apart(server: Any, pages: Any) -> 
     page.goto(server.url + "/")
     row = page.get_by_role("listitem").filter(has_text=f"kuzushi: ann vs {both.replace(', ', ' vs ')}")
     expect(row.first).to_contain_text(f"won by {both}")
+
+
+def test_the_lobby_counts_a_game_of_one_move_as_one_move(server: Any, pages: Any) -> None:
+    """Kuzushi's player 1 moves first: a game against the computer has one move when the person comes to play."""
+    created = server.create("kuzushi", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.ply === 1 && window.__kumiki.toMove === 0")
+    page.goto(server.url + "/")
+    row = page.get_by_role("listitem").filter(has_text="kuzushi: ann vs random computer")
+    expect(row.first).to_contain_text("playing, 1 move ")
+    expect(row.first).not_to_contain_text("1 moves")
+
+
+def test_a_tie_in_tiles_says_the_largest_group_decided(server: Any, pages: Any) -> None:
+    """Kuzushi: "The most tiles on the table wins; a tie goes to the largest connected group." A win at 18 – 18 says
+    why: the winner's largest group against the other's."""
+    imported, state = _imported(server, "kuzushi", 11)  # this seed: 18 – 18, p1 wins on the largest group
+    assert state.scores() == [18.0, 18.0] and state.winners() == [1]
+    mine, theirs = state.island([1]), state.island([0])
+    assert mine > theirs
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    expect(page.get_by_test_id("game-over")).to_have_text(
+        f"Game over — won by p1 (18 – 18) — the grid is full; tied at 18 tiles, p1 has the largest group ({mine} tiles"
+        f" to {theirs})."
+    )
+
+
+def test_the_replay_ends_with_the_result(server: Any, pages: Any) -> None:
+    """Stepped to its last move, a finished game's replay says who won and the scores, as the game page did; a
+    co-operative game's result is the team's score."""
+    imported, state = _imported(server, "kuzushi", 11)
+    page = pages()
+    page.goto(f"{server.url}/replay/{imported['id']}")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text(f"Move 0 of {len(state.history)}")
+    expect(status).not_to_contain_text("game over")
+    page.keyboard.press("End")
+    expect(status).to_have_text(
+        f"Move {len(state.history)} of {len(state.history)}: {state.history[-1]} — game over, won by p1 (18 – 18)"
+    )
+    imported, state = _imported(server, "towerbrix", 2, players=2)
+    page.goto(f"{server.url}/replay/{imported['id']}")
+    expect(status).to_contain_text(f"Move 0 of {len(state.history)}")  # loaded: the keys step it
+    page.keyboard.press("End")
+    expect(status).to_contain_text(f"— game over, shared by everyone (score {state.scores()[0]:g})")

@@ -172,6 +172,16 @@ def test_the_web_offers_only_the_built_in_structures(client: TestClient) -> None
     assert "A" in structure["choices"] and all("/" not in c for c in structure["choices"])
 
 
+def test_the_help_of_a_narrowed_option_offers_only_what_the_web_takes(client: TestClient) -> None:
+    """The engine's help names a .toml path (Blokus 3D's structure) and a deck file (TowerBrix): the form, which
+    offers only the built-in ones, does not."""
+    catalog = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+    helps = {(game, o["name"]): o["help"] for game, g in catalog.items() for o in g["options"]}
+    assert helps[("blokus3d", "structure")] == "the structure to build: A (tower), B (L-wall), C (steps), D (pyramid)"
+    assert helps[("towerbrix", "deck")] == "the card deck: green or pink (see the rules)"
+    assert not [key for key, text in helps.items() if "path" in text or ".toml" in text or " file" in text]
+
+
 def test_every_option_has_a_label_a_newcomer_reads(client: TestClient) -> None:
     catalog = client.get("/api/catalog").json()
     for game in catalog["games"]:

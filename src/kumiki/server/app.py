@@ -75,6 +75,12 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
         "turns": ("free", "cycle"),
     },
 }
+# The help of an option the web narrows (WEB_OPTIONS): the engine's own names what the web refuses (a .toml path, a deck
+# file), which the form would offer a newcomer.
+WEB_HELP: dict[tuple[str, str], str] = {
+    ("blokus3d", "structure"): "the structure to build: A (tower), B (L-wall), C (steps), D (pyramid)",
+    ("towerbrix", "deck"): "the card deck: green or pink (see the rules)",
+}
 # The names a newcomer reads on the form, per option (the engine's names stay the API's); an option not listed shows
 # its name with spaces.
 WEB_LABELS: dict[str, str] = {
@@ -197,7 +203,7 @@ def catalog() -> dict[str, Any]:
                 "type": option.type.__name__,
                 "default": defaults.get(option.name),
                 "label": option_label(option.name),
-                "help": option.doc,
+                "help": WEB_HELP.get((name, option.name), option.doc),
             }
             if callable(option.default):
                 entry["depends"] = True  # the default follows other options (e.g. the number of players)

@@ -177,6 +177,9 @@ export interface Replay {
   chat?: ChatEntry[];
   /** The seat that resigned after the last move, or null. */
   resigned?: number | null;
+  /** The final scores, and the winners (empty while the game goes on). */
+  scores?: number[];
+  winners?: number[];
 }
 
 /** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */

@@ -18,6 +18,9 @@ export interface GameContext {
 export type BoardUpdate = Pick<ViewMessage, "view" | "legal" | "last" | "to_move" | "over" | "seat" | "history" | "actors"> &
   Partial<Pick<ViewMessage, "clock" | "seats" | "movers">>;
 
+/** What a finished game's reason may read besides the board: the result (a tie-break names it). */
+export type EndUpdate = BoardUpdate & Partial<Pick<ViewMessage, "winners" | "scores" | "teams">>;
+
 export interface GameModule {
   /** The game's name as in the catalog. */
   readonly name: string;
@@ -30,7 +33,7 @@ export interface GameModule {
   /** Show everyone where a seat pointed ("look here" at `at`) for a few seconds. */
   highlight?(at: string, seat: number): void;
   /** Why a finished game ended, in a few words the page adds to its result ("the grid is full"). */
-  endReason?(msg: BoardUpdate, name: (seat: number) => string): string | null;
+  endReason?(msg: EndUpdate, name: (seat: number) => string): string | null;
   /** What the seat to move plays now, where the seat alone does not tell: "place colour 2 (green)" (Blokus 3D with
    * two colours each); the status says "Your turn: …" or "Waiting for ann to …". */
   turnNote?(msg: BoardUpdate): string | null;

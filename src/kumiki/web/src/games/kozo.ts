@@ -592,6 +592,7 @@ class KozoModule implements GameModule, GhostActions {
 
   private select(piece: string | null): void {
     this.endFall();
+    if (piece) this.ctx.hint(""); // "pick a piece first" is answered (as in Blokus 3D)
     this.selected = piece;
     this.step = "piece";
     this.choice = null;

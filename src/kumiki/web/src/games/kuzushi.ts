@@ -1,6 +1,6 @@
 // Kuzushi as a 2D SVG grid: CITY, BASES and FLAGS differ by shape and letter as well as colour.
 
-import type { BoardUpdate, GameContext, GameModule } from "../module";
+import type { BoardUpdate, EndUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { countFrame, pointedAt } from "../hooks";
 
@@ -18,6 +18,50 @@ interface KuzushiView {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
+
+/** The largest orthogonally connected group of the tiles of `seats` (player 0's CITY with them): the tie-break. */
+export function largestGroup(cells: Cell[], seats: number[]): number {
+  const mine = new Set(cells.filter((c) => seats.includes(c.owner)).map((c) => `${c.x},${c.y}`));
+  const seen = new Set<string>();
+  let best = 0;
+  for (const start of mine) {
+    if (seen.has(start)) continue;
+    seen.add(start);
+    const stack = [start];
+    let size = 0;
+    while (stack.length) {
+      const [x, y] = stack.pop()!.split(",").map(Number);
+      size += 1;
+      for (const next of [`${x + 1},${y}`, `${x - 1},${y}`, `${x},${y + 1}`, `${x},${y - 1}`]) {
+        if (mine.has(next) && !seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
+    }
+    best = Math.max(best, size);
+  }
+  return best;
+}
+
+/** The rules' tie-break, when it decided (docs/rules/kuzushi.md, "Scoring and tie-breaks": the most tiles wins; on a
+ * tie, the largest connected group): "tied at 18 tiles, bob has the largest group (18 tiles to 16)"; else null. */
+function tieBreak(msg: EndUpdate, view: KuzushiView, name: (seat: number) => string): string | null {
+  if (!msg.scores || !msg.winners?.length) return null;
+  const teams = msg.teams ?? msg.scores.map((_, seat) => seat);
+  const sides = [...new Set(teams)].map((team) => teams.flatMap((t, seat) => (t === team ? [seat] : [])));
+  const total = (side: number[]) => side.reduce((sum, seat) => sum + (msg.scores?.[seat] ?? 0), 0);
+  const top = Math.max(...sides.map(total));
+  const tied = sides.filter((side) => total(side) === top);
+  if (tied.length < 2) return null;
+  const label = (side: number[]) => (side.length > 1 ? "team " : "") + side.map(name).join(" & ");
+  const groups = tied.map((side) => largestGroup(view.cells, side));
+  const won = tied.filter((side) => side.some((seat) => msg.winners?.includes(seat)));
+  if (won.length !== 1) return `tied at ${top} tiles and on the largest group (${Math.max(...groups)} tiles)`;
+  const mine = groups[tied.indexOf(won[0])];
+  const others = groups.filter((_, i) => tied[i] !== won[0]);
+  return `tied at ${top} tiles, ${label(won[0])} has the largest group (${mine} tiles to ${others.join(", ")})`;
+}
 const UNIT = 40;
 
 function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
@@ -96,12 +140,15 @@ class KuzushiModule implements GameModule {
     this.draw();
   }
 
-  endReason(msg: BoardUpdate, name: (seat: number) => string): string | null {
+  endReason(msg: EndUpdate, name: (seat: number) => string): string | null {
     // the rules' two ends (docs/rules/kuzushi.md): a full grid, or a player with no tile left in their supply
     const view = msg.view as KuzushiView;
-    if (view.cells.length >= view.size * view.size) return "the grid is full";
     const out = view.tiles_left.flatMap((left, seat) => (left === 0 ? [name(seat)] : []));
-    return out.length ? `${out.join(" and ")} ${out.length > 1 ? "have" : "has"} no tile left` : null;
+    const end = view.cells.length >= view.size * view.size
+      ? "the grid is full"
+      : out.length ? `${out.join(" and ")} ${out.length > 1 ? "have" : "has"} no tile left` : null;
+    const tie = tieBreak(msg, view, name);
+    return end && tie ? `${end}; ${tie}` : end ?? tie;
   }
 
   key(event: KeyboardEvent): boolean {

@@ -219,9 +219,13 @@ export function gamePage(app: HTMLElement, id: string): void {
       else {
         // what the seat to move plays now, where the seat alone does not tell (Blokus 3D's colour, two colours each)
         const note = module.turnNote?.(msg) ?? null;
+        // an open seat to move: nobody is there yet ("Waiting for open seat." said nothing of how one comes)
+        const open = msg.seats.some((s) => s.seat === msg.to_move && s.kind === "open");
         status.textContent = msg.seat !== null && msg.to_move === msg.seat
           ? note ? `Your turn: ${note}.` : "Your turn."
-          : `Waiting for ${mover}${note ? ` to ${note}` : ""}.`;
+          : open
+            ? `Waiting for someone to take seat ${msg.to_move} (the lobby lists this table under Open tables).`
+            : `Waiting for ${mover}${note ? ` to ${note}` : ""}.`;
       }
     }
     const teamed = sides.length > 1 && sides.length < msg.seats.length; // teams of several seats

@@ -53,7 +53,7 @@ async function loadRecent(list: HTMLElement): Promise<void> {
       const winners = g.winners.map(name);
       const shared = g.seats.length > 1 && g.winners.length === g.seats.length; // a co-operative game, or a draw
       const result = shared ? "shared by everyone" : `won by ${winners.join(", ") || "nobody"}`;
-      const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} moves`;
+      const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} move${g.moves === 1 ? "" : "s"}`;
       list.append(
         h("li", {}, h("a", { href: `/game/${g.id}` }, `${g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
           g.record_ready === false ? "" : h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
@@ -73,6 +73,10 @@ function importBox(error: HTMLElement): HTMLElement {
   });
   button.addEventListener("click", async () => {
     error.textContent = "";
+    if (!text.value.trim()) {
+      error.textContent = "Paste a .kmk record above or choose its file first."; // the server would ask for a [Game] tag
+      return;
+    }
     try {
       const result = await api<{ id: string; replay: string }>("/api/records", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text.value });
       location.href = result.replay;

@@ -186,7 +186,7 @@ function copyButton(text: string, testid: string): HTMLButtonElement {
 export function showCreated(box: HTMLElement, result: Created): void {
   box.hidden = false;
   box.replaceChildren(h("h2", {}, "Game created"));
-  const list = h("ul", {});
+  const list = h("ul", { class: "invites" }); // long links wrap (a phone's width)
   let first: string | null = null;
   for (const seat of result.seats) {
     if (seat.kind === "human" && seat.invite) {

@@ -1,7 +1,7 @@
 // The replay page: step through a stored game's public views.
 
 import { api, type Replay } from "../api";
-import { h, typing } from "../dom";
+import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule } from "../module";
 
@@ -48,13 +48,21 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     return li;
   }));
 
+  // the end of a finished game: who won and the scores, as the game page said it (nothing while it goes on)
+  const name = seatLabels(replay.players);
+  const winners = replay.winners ?? [];
+  const scores = replay.scores ?? [];
+  const everyone = replay.players.length > 1 && winners.length === replay.players.length; // co-operative, or a draw
+  const score = everyone && new Set(scores).size === 1 ? `score ${scores[0]}` : scores.join(" – ");
+  const result = winners.length ? ` — game over, ${everyone ? "shared by everyone" : `won by ${winners.map(name).join(", ")}`} (${score})` : "";
+
   let ply = 0;
   function show(k: number): void {
     ply = Math.max(0, Math.min(replay.moves.length, k));
     slider.value = String(ply);
     module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply) });
     const resigned = replay.resigned ?? null;
-    const end = ply === replay.moves.length && resigned !== null ? ` — then ${replay.players[resigned]?.name ?? `seat ${resigned}`} resigned` : "";
+    const end = ply < replay.moves.length ? "" : resigned !== null ? ` — then ${replay.players[resigned]?.name ?? `seat ${resigned}`} resigned` : result;
     status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}${end}`;
     moves.querySelectorAll("li").forEach((li, i) => li.classList.toggle("last", i === ply - 1));
     hooks.ply = ply;
