@@ -175,7 +175,7 @@ class ResultsDir:
         text = study.to_toml()
         if study_path.exists():
             try:
-                before: Study | None = load_study(study_path)
+                before: Study | None = load_study(study_path, build_agents=False)
             except StudyError:
                 before = None
             changed = None if before is None else differences(before, study)
@@ -189,6 +189,13 @@ class ResultsDir:
                     f"{self.path}: holds the results of another study (its {STUDY_FILE} {what}); "
                     "choose another --out folder"
                 )
+        elif (self.path / GAMES_FILE).is_file() and (self.path / GAMES_FILE).stat().st_size:
+            # Games without the study that played them (its study.toml deleted, or another program's file): taking
+            # them as this study's would keep games of another seed, or other agents' specs, as finished.
+            raise StudyError(
+                f"{self.path}: holds a {GAMES_FILE} but no {STUDY_FILE} naming the study that played it; "
+                "choose another --out folder"
+            )
         else:
             _write_whole(study_path, text)
         self.games_path = self.path / GAMES_FILE
@@ -286,7 +293,7 @@ def open_results(path: str | Path) -> tuple[Study, list[dict[str, Any]], list[st
     folder = Path(path)
     if not (folder / STUDY_FILE).is_file():
         raise StudyError(f"{folder}: not a results folder (no {STUDY_FILE}); run `kumiki arena run` first")
-    study = load_study(folder / STUDY_FILE)
+    study = load_study(folder / STUDY_FILE, build_agents=False)  # names only: no agent is played here
     read = read_rows(folder / GAMES_FILE, study)
     rows = sorted(read.rows, key=lambda r: int(r["index"]))
     return study, rows, read.skipped

@@ -9,6 +9,7 @@ import json
 import math
 import tomllib
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,11 @@ from kumiki.core.registry import game_class, games, load_game
 FORMATS = ("round-robin", "gauntlet", "self-play", "ladder", "sprt")
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**7
+
+# Whether checking a study builds its agents (each spec made into an agent, and asked which game it plays). Reading
+# a results folder does not: its report, ratings and CSV need the agents' names only, and a folder copied from
+# another machine (or a Ray cluster) may name an agent whose package is not installed here (``load_study``).
+_BUILD_AGENTS: ContextVar[bool] = ContextVar("build_agents", default=True)
 
 
 class StudyError(ValueError):
@@ -230,6 +236,8 @@ def check_study(study: Study) -> None:
             raise _fail("agents", f"an agent's name is printable text, not {shown(name)}")
         if not isinstance(spec, str):
             raise _fail(f"agents.{name}", f'an agent spec such as "mcts:iterations=1000", not {shown(spec)}')
+        if not _BUILD_AGENTS.get():
+            continue
         try:
             agent = agent_from_spec(spec)
         except ValueError as error:
@@ -385,9 +393,20 @@ def _same_value(a: Any, b: Any) -> bool:
 MAX_STUDY_BYTES = 2**20
 
 
-def load_study(path: str | Path) -> Study:
-    """Read a study file (TOML); :class:`StudyError` with one line (file, key, problem) for anything wrong."""
-    path = Path(path)
+def load_study(path: str | Path, *, build_agents: bool = True) -> Study:
+    """Read a study file (TOML); :class:`StudyError` with one line (file, key, problem) for anything wrong.
+
+    ``build_agents=False`` checks each agent spec is text but does not build the agent: for reading a results
+    folder, whose games need only the agents' names (its agents' packages need not be installed to report them).
+    """
+    token = _BUILD_AGENTS.set(build_agents)
+    try:
+        return _load_study(Path(path))
+    finally:
+        _BUILD_AGENTS.reset(token)
+
+
+def _load_study(path: Path) -> Study:
     try:
         with path.open("rb") as stream:  # at most MAX_STUDY_BYTES: /dev/zero is no study and must not fill memory
             raw = stream.read(MAX_STUDY_BYTES + 1)
