@@ -130,3 +130,75 @@ def test_the_replay_ends_with_the_result(server: Any, pages: Any) -> None:
     expect(status).to_contain_text(f"Move 0 of {len(state.history)}")  # loaded: the keys step it
     page.keyboard.press("End")
     expect(status).to_contain_text(f"— game over, shared by everyone (score {state.scores()[0]:g})")
+
+
+def test_a_finished_towerbrix_game_shows_the_last_tower_judged(server: Any, pages: Any) -> None:
+    """The rules clear the table after each evaluation, so a finished game's table would be empty: the game page
+    (and the replay at its last move) draw the last tower judged instead, labelled as such; a step back in the
+    replay (the game going on) shows the table as it was."""
+    imported, state = _imported(server, "towerbrix", 2, players=2)
+    view = state.to_json()
+    last = view["evaluations"][-1]
+    judged = sorted(brick["id"] for brick in last["bricks"])
+    assert view["bricks"] == [] and judged  # this seed: an empty table at the end, a tower in the last evaluation
+    points = f"{last['points']} point{'' if last['points'] == 1 else 's'}"
+    label = (
+        f"Last tower judged: round {last['round']}, attempt {last['attempt']} — "
+        f"{'success' if last['success'] else 'failed'}, {points}"
+    )
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    until(page, "window.__kumiki.over && window.__kumiki.towerbrix")
+    expect(page.get_by_test_id("last-tower")).to_have_text(label)
+    assert sorted(page.evaluate("window.__kumiki.towerbrix.drawn")) == judged
+    assert page.evaluate("window.__kumiki.towerbrix.judged")
+
+    page.goto(f"{server.url}/replay/{imported['id']}")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text(f"Move 0 of {len(state.history)}")
+    page.keyboard.press("End")
+    banner = page.get_by_test_id("evaluation-banner")
+    expect(banner).to_be_visible()  # the evaluation just made, as during the game
+    expect(page.get_by_test_id("last-tower")).to_be_hidden()
+    banner.click()
+    expect(banner).to_be_hidden()
+    expect(page.get_by_test_id("last-tower")).to_have_text(label)
+    assert sorted(page.evaluate("window.__kumiki.towerbrix.drawn")) == judged
+    page.keyboard.press("ArrowLeft")  # before the last evaluation: the game goes on, the table as it was
+    expect(page.get_by_test_id("last-tower")).to_be_hidden()
+    before = kumiki.load_game("towerbrix", players=2).new_state(seed=2)
+    for move in state.history[:-1]:
+        before.play(move)
+    on_table = sorted(brick["id"] for brick in before.to_json()["bricks"])
+    until(page, "!window.__kumiki.towerbrix.judged")
+    assert sorted(page.evaluate("window.__kumiki.towerbrix.drawn")) == on_table
+
+
+def test_kozo_says_why_the_game_ended(server: Any, pages: Any) -> None:
+    """Kozo's rulebook: "The game consists of three rounds ... After three rounds have been played, the player with
+    the highest total score wins the game." The result says so: the rounds played, how the last one ended, and
+    the totals (here ann topples round 1's tower and bob round 2's, at step 2: 2 – 2, a draw)."""
+    record = """[Game "kozo"]
+[Players "2"]
+[rounds "2"]
+[Player0 "ann"]
+[Player1 "bob"]
+
+L4 0,0,0 0,0,1 0,0,2 1,0,2 + 1,0,3
+I2 2,1,0 2,2,0 + 2,2,1
+I3 0,0,3 0,1,3 0,2,3 + 0,2,4
+P4 1,0,1 2,0,0 2,0,1 2,1,1 + 1,0,2
+I2 0,1,0 0,2,0 + 0,2,1
+L4 2,0,2 2,0,3 2,1,2 2,2,2 + 2,2,3
+"""
+    _game, state = kumiki.read_record(record)
+    assert state.over and state.scores() == [2.0, 2.0] and [f.player for f in state.falls] == [0, 1]
+    request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        imported = json.load(answer)
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    expect(page.get_by_test_id("game-over")).to_have_text(
+        "A draw (2 – 2) — after 2 rounds (the last ended when bob made the tower fall); the highest total wins: "
+        "ann 2, bob 2."
+    )

@@ -3,7 +3,7 @@
 // the server's `legal` list. A fall is shown: the toppled tower tips over, with the judge's explanation.
 
 import * as THREE from "three";
-import type { BoardUpdate, GameContext, GameModule } from "../module";
+import type { BoardUpdate, EndUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
@@ -109,6 +109,32 @@ interface TowerPicture {
   balances: Cell[];
   moving: Set<string>;
   last: KozoMove | null;
+}
+
+/** Why a Kozo game ended, in the rulebook's terms (docs/rules/kozo.md, "Rounds and the end of the game"): the
+ * rounds were played, how the last one ended, and the totals (the highest wins; a tie-break named when it decided). */
+export function kozoEndReason(msg: EndUpdate, name: (seat: number) => string): string | null {
+  const view = msg.view as KozoView;
+  if (view.to_move !== null) return null; // not ended by the rules (a resignation says so itself)
+  const last = view.rounds - 1;
+  const fall = view.falls.find((f) => f.round === last);
+  const how = fall
+    ? `when ${name(fall.player)} made the tower fall`
+    : !view.pool.length
+      ? "with every polycube placed"
+      : "with no polycube left that fits";
+  const said = view.rounds === 1 ? `after 1 round (it ended ${how})` : `after ${view.rounds} rounds (the last ended ${how})`;
+  const totals = view.points.reduce((sum, round) => sum.map((t, seat) => t + (round[seat] ?? 0)), view.points[0]?.map(() => 0) ?? []);
+  const scores = msg.scores ?? totals;
+  const seats = scores.map((_, seat) => seat);
+  let text = `${said}; the highest total wins: ${seats.map((seat) => `${name(seat)} ${scores[seat]}`).join(", ")}`;
+  const top = Math.max(...scores);
+  const tied = seats.filter((seat) => scores[seat] === top);
+  if (tied.length > 1 && msg.winners?.length === 1) {
+    // tiebreak "later_turn": of the tied players, the one whose last move in the last round came later
+    text += `; ${tied.map(name).join(" and ")} tied at ${top}: ${name(msg.winners[0])} wins the tie-break (the later last move in the last round)`;
+  }
+  return text;
 }
 
 class KozoModule implements GameModule, GhostActions {
@@ -285,6 +311,10 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   // ------------------------------------------------------------------ updates
+
+  endReason(msg: EndUpdate, name: (seat: number) => string): string | null {
+    return kozoEndReason(msg, name);
+  }
 
   update(msg: BoardUpdate): void {
     const view = msg.view as KozoView;

@@ -2,7 +2,8 @@
 // apart), a half-unit grid, the box's sides as a height guide, the maps of challenges 11 and 14, and a ghost brick
 // that shows where a brick comes to rest when lowered (computed here exactly as the engine's `bricks.place` does).
 // Every move is checked here against the engine's rules before it is sent. The side panel shows the seat's own cards
-// with the thumbs-up helper's ✓/✗, the team, the round, and each evaluation with every card revealed.
+// with the thumbs-up helper's ✓/✗, the team, the round, and each evaluation with every card revealed. A finished
+// game's table (cleared by the rules after each evaluation) shows the last tower judged, labelled so.
 
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
@@ -185,6 +186,7 @@ class TowerBrixModule implements GameModule {
   private teamBox!: HTMLElement;
   private evalBox!: HTMLElement;
   private banner!: HTMLElement;
+  private lastLabel!: HTMLElement; // over a finished game's table: the tower drawn is the last one judged
   private okButton!: HTMLButtonElement;
   private controls: HTMLElement[] = []; // the axes, ok and take away: for a seat, while the game goes on
   private okArmedUntil = 0; // an ok on an unfinished tower, or with one's own cards ✗, asks once more (see sayOk)
@@ -211,7 +213,8 @@ class TowerBrixModule implements GameModule {
     this.stage = new Stage({ className: "stage towerbrix-stage", fov: 40, sun: { position: [8, -6, 16], intensity: 1.7 }, distance: [4, 60] });
     this.banner = h("div", { class: "towerbrix-banner", "data-testid": "evaluation-banner", role: "alert", hidden: "" });
     this.banner.addEventListener("click", () => this.endEvaluation());
-    this.stage.element.append(this.banner);
+    this.lastLabel = h("div", { class: "towerbrix-last", "data-testid": "last-tower", hidden: "" });
+    this.stage.element.append(this.banner, this.lastLabel);
 
     this.roundBox = h("div", { class: "towerbrix-round", "data-testid": "towerbrix-round" });
     this.tray = h("div", { class: "tray towerbrix-tray", "data-testid": "tray" });
@@ -454,9 +457,10 @@ class TowerBrixModule implements GameModule {
       this.showingUntil = msg.over ? Infinity : performance.now() + EVALUATION_SECONDS * 1000;
       this.showEvaluation(view.evaluations[evaluations - 1]);
     } else if (!this.showingUntil) {
-      this.drawTower(view.bricks, msg.last);
+      this.drawTower(this.tableBricks(), this.lastJudged() ? null : msg.last);
     }
-    this.follow(this.showingUntil ? view.evaluations[evaluations - 1].bricks : view.bricks);
+    this.drawLastLabel();
+    this.follow(this.showingUntil ? view.evaluations[evaluations - 1].bricks : this.tableBricks());
     this.drawRound();
     this.drawCards();
     this.drawTeam();
@@ -481,8 +485,30 @@ class TowerBrixModule implements GameModule {
     if (!this.showingUntil) return;
     this.showingUntil = 0;
     this.banner.hidden = true;
-    if (this.view) this.drawTower(this.view.bricks, this.msg?.last ?? null);
+    if (this.view) this.drawTower(this.tableBricks(), this.lastJudged() ? null : this.msg?.last ?? null);
+    this.drawLastLabel();
     this.drawGhost();
+  }
+
+  /** A finished game's table is empty (the rules clear it after each evaluation): its last evaluation, whose tower
+   * the table shows instead; null while the game goes on, or when a game ended (a resignation) with bricks on it. */
+  private lastJudged(): Evaluation | null {
+    const v = this.view;
+    if (!v || v.bricks.length || !(this.msg?.over || v.to_move === null)) return null; // to_move null: the replay's end
+    return v.evaluations.at(-1) ?? null;
+  }
+
+  /** The bricks the table shows when no evaluation is being shown: the tower on it, or a finished game's last judged. */
+  private tableBricks(): Brick[] {
+    return this.lastJudged()?.bricks ?? this.view?.bricks ?? [];
+  }
+
+  private drawLastLabel(): void {
+    const e = this.lastJudged();
+    this.lastLabel.hidden = !e || !!this.showingUntil;
+    this.lastLabel.textContent = e
+      ? `Last tower judged: round ${e.round}, attempt ${e.attempt} — ${e.success ? "success" : "failed"}, ${e.points} point${e.points === 1 ? "" : "s"}`
+      : "";
   }
 
   private playerName(player: number): string {
@@ -673,7 +699,7 @@ class TowerBrixModule implements GameModule {
       if (placed) this.axis = placed.axis;
       if (!this.corner) this.corner = this.startCorner(id);
     }
-    this.drawTower(this.view?.bricks ?? [], this.msg?.last ?? null);
+    this.drawTower(this.tableBricks(), this.lastJudged() ? null : this.msg?.last ?? null);
     this.drawTray();
     this.drawGhost();
   }
@@ -832,6 +858,8 @@ class TowerBrixModule implements GameModule {
       ghost: this.ghostMove(),
       pointed: [...this.pointed],
       bricks: this.view?.bricks.map((b) => b.id) ?? [],
+      drawn: this.tower.children.map((o) => o.name), // the bricks drawn on the table (a judged tower's too)
+      judged: this.lastJudged() !== null, // a finished game's table shows its last judged tower
       showing: this.showingUntil !== 0,
       project: (x: number, y: number, z: number) => this.stage.project(x, y, z),
       guideLabels: () => this.guideLabelSpans(),
