@@ -72,11 +72,11 @@ COMMON_LEVELS: dict[str, AgentSpec] = {
 # Each level's rating in its game's ladder study (studies/<game>-levels.toml; docs/agents.md has the tables): Elo
 # and the 95% interval. The gaps the lobby shows are worked out from these (MEASURED).
 RATINGS: dict[str, dict[str, tuple[float, tuple[float, float]]]] = {
-    "kuzushi": {"easy": (-276.0, (-401.0, -198.0)), "medium": (34.0, (-35.0, 98.0)), "hard": (242.0, (174.0, 362.0))},
+    "kuzushi": {"easy": (-271.0, (-400.0, -189.0)), "medium": (42.0, (-25.0, 104.0)), "hard": (229.0, (168.0, 348.0))},
     "blokus3d": {
-        "easy": (-493.0, (-1088.0, -384.0)),
-        "medium": (68.0, (-50.0, 277.0)),
-        "hard": (425.0, (332.0, 880.0)),
+        "easy": (-519.0, (-1111.0, -403.0)),
+        "medium": (42.0, (-128.0, 259.0)),
+        "hard": (478.0, (384.0, 951.0)),
     },
     "kozo": {"easy": (-213.0, (-358.0, -136.0)), "medium": (16.0, (-41.0, 90.0)), "hard": (197.0, (121.0, 312.0))},
 }
