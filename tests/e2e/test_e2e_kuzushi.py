@@ -68,7 +68,7 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     expect(over).to_be_visible()
     # why it ended: with 8 tiles each, a supply runs out long before the 6×6 grid is full
     expect(over).to_contain_text("no tile left")  # then "." or, on a tie in tiles, what the tie-break found
-    expect(over).to_have_text(re.compile(r"no tile left(\.|; tied at \d+ tiles, .*)$"))
+    expect(over).to_have_text(re.compile(r"no tile left(\.|; tied at \d+ tiles\b.*\.)$"))
     status = page.get_by_test_id("status")
     expect(status).to_contain_text("Game over")
     names = {0: "random computer", 1: "ann"}
