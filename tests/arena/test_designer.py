@@ -424,3 +424,10 @@ def test_a_histogram_of_whole_numbers_centres_each_bar_on_its_value() -> None:
     assert _histogram_bins([7.0]) == [6.5, 7.5]
     assert _histogram_bins([0.0, 100.0]) == 5  # too wide a range for a bar a value: equal bins
     assert _histogram_bins([0.5, 1.25, 2.0]) == 5
+
+
+def test_an_even_split_has_an_exact_p_of_one() -> None:
+    """Every outcome counted sums to 1 up to rounding: a 1-1 split was written 0.9999999999999998 in summary.json."""
+    assert stats._exact_multinomial_p([1, 1]) == 1.0
+    assert stats._exact_multinomial_p([2, 2, 2]) == 1.0
+    assert stats._exact_multinomial_p([0, 8]) == pytest.approx(2 / 256)  # a small p is not rounded
