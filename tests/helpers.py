@@ -33,6 +33,20 @@ class Calls:
         return self.function(*args, **kwargs)
 
 
+# The worked example of docs/rules/kozo.md: player 0 topples the tower at move 3 (step 1), player 1 at move 6 (step 2).
+KOZO_FALLS = """[Game "kozo"]
+[Players "2"]
+[rounds "2"]
+
+L4 0,0,0 0,0,1 0,0,2 1,0,2 + 1,0,3
+I2 2,1,0 2,2,0 + 2,2,1
+I3 0,0,3 0,1,3 0,2,3 + 0,2,4
+P4 1,0,1 2,0,0 2,0,1 2,1,1 + 1,0,2
+I2 0,1,0 0,2,0 + 0,2,1
+L4 2,0,2 2,0,3 2,1,2 2,2,2 + 2,2,3
+"""
+
+
 def assert_one_line_error(code: int, err: str, *parts: str) -> str:
     """The command failed with exit status 2 and one line (no traceback) on stderr holding each of ``parts``;
     returns that line."""

@@ -342,8 +342,7 @@ def ratings_command(
     if any(not math.isfinite(r.low) for r in table):
         sys.stderr.write(f"note: no interval: every resample of the {units} gave the same rating (see the report)\n")
     else:
-        from kumiki.arena.report import FEW_BLOCKS
-        from kumiki.arena.stats import bootstrap_units
+        from kumiki.arena.stats import FEW_BLOCKS, bootstrap_units
 
         count = bootstrap_units(results.rows, results.study.chance)
         if count < FEW_BLOCKS:  # as the report says it (an SPRT's pairs are blocks of two games)

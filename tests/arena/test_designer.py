@@ -30,6 +30,13 @@ def pairs(blocks: int, a_wins_all: bool = True) -> list[dict[str, Any]]:
     return rows
 
 
+def reported(study: arena.Study, out: Path, run: CliRunner) -> None:
+    """Play ``study`` into ``out`` on the serial backend and write its report with ``kumiki arena report``."""
+    arena.run(study, out, backend="serial")
+    code, _, err = run("arena", "report", out)
+    assert code == 0, err
+
+
 def test_an_interval_the_same_in_every_resample_is_no_interval() -> None:
     """a won every game of every pair: every bootstrap resample gives the same rating, set by the prior. The interval
     was reported as [532, 532], a certainty the games do not give; now there is none (NaN, null in JSON)."""
@@ -102,9 +109,7 @@ def test_the_report_puts_the_variants_side_by_side_with_a_reading(tmp_path: Path
         seed=3,
         options={"players": 2, "size": [5, 6]},
     )
-    arena.run(study, tmp_path / "out", backend="serial")
-    code, _, err = run("arena", "report", tmp_path / "out")
-    assert code == 0, err
+    reported(study, tmp_path / "out", run)
     page = (tmp_path / "out" / "report.html").read_text()
     assert "At a glance: the option sets side by side" in page and "<th>seat 1 (moves first) wins</th>" in page
     assert page.count("<p class='verdict'>") == 2 and "<th>reading</th>" in page
@@ -276,9 +281,7 @@ def test_a_solo_game_is_no_team(tmp_path: Path, run: CliRunner) -> None:
         name="solo", game="kozo", format="self-play", agents={"r": "random"}, games=1, seed=1,
         options={"players": [1, 2], "rounds": 1},
     )  # fmt: skip
-    arena.run(study, tmp_path / "out", backend="serial")
-    code, _, err = run("arena", "report", tmp_path / "out")
-    assert code == 0, err
+    reported(study, tmp_path / "out", run)
     entry = json.loads((tmp_path / "out" / "summary.json").read_text())["option_sets"][0]
     assert entry["options"]["players"] == 1
     assert "team" not in entry["verdict"] and "scored above 0" in entry["verdict"]
@@ -319,9 +322,7 @@ def test_no_seat_moves_first_where_the_rounds_rotate_the_opener(tmp_path: Path, 
         seed=5,
         options={"players": 2, "rounds": 2},
     )
-    arena.run(study, tmp_path / "out", backend="serial")
-    code, _, err = run("arena", "report", tmp_path / "out")
-    assert code == 0, err
+    reported(study, tmp_path / "out", run)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert [e["first_mover"] for e in summary["option_sets"]] == [None]
     page = (tmp_path / "out" / "report.html").read_text()
@@ -403,9 +404,7 @@ def test_the_ratings_and_the_win_matrix_say_what_they_mean_with_intervals(tmp_pa
         seed=4,
         options={"players": 2, "size": 4},
     )
-    arena.run(study, tmp_path / "out", backend="serial")
-    code, _, err = run("arena", "report", tmp_path / "out")
-    assert code == 0, err
+    reported(study, tmp_path / "out", run)
     page = (tmp_path / "out" / "report.html").read_text()
     ratings = page[page.index("<h2>Ratings</h2>") : page.index("<h3>Win matrix</h3>")]
     assert "the agents' mean is 0" in ratings and "about 64% against it" in ratings

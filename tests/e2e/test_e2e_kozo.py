@@ -11,23 +11,11 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import assert_controls_go_at_the_end, until
+from tests.helpers import KOZO_FALLS, assert_controls_go_at_the_end, until
 
 import kumiki
 
 KEYS = "1234567890-="
-# The worked example of docs/rules/kozo.md: player 0 topples the tower at move 3 (step 1), player 1 at move 6 (step 2).
-FALLS = """[Game "kozo"]
-[Players "2"]
-[rounds "2"]
-
-L4 0,0,0 0,0,1 0,0,2 1,0,2 + 1,0,3
-I2 2,1,0 2,2,0 + 2,2,1
-I3 0,0,3 0,1,3 0,2,3 + 0,2,4
-P4 1,0,1 2,0,0 2,0,1 2,1,1 + 1,0,2
-I2 0,1,0 0,2,0 + 0,2,1
-L4 2,0,2 2,0,3 2,1,2 2,2,2 + 2,2,3
-"""
 
 
 def kozo(page: Page, name: str) -> Any:
@@ -114,12 +102,12 @@ def test_a_game_from_the_home_page_moves_with_the_mouse_and_with_the_keys(
 
 
 def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) -> None:
-    _game, state = kumiki.read_record(FALLS)
+    _game, state = kumiki.read_record(KOZO_FALLS)
     assert [f.explanation for f in state.falls] == [
         "I3 #3 tips over the edge of L4 #1",
         "P4 #1 tips over the edge of the table",
     ]
-    request = urllib.request.Request(server.url + "/api/records", FALLS.encode(), {"Content-Type": "text/plain"})
+    request = urllib.request.Request(server.url + "/api/records", KOZO_FALLS.encode(), {"Content-Type": "text/plain"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         imported = json.load(answer)
     page = pages()
@@ -169,7 +157,7 @@ def test_after_a_fall_the_round_is_over_then_the_next_round_starts_on_an_empty_b
     for page, invite in ((ann, invites[0]), (bob, invites[1])):
         page.goto(server.url + invite)
         until(page, "window.__kumiki.views > 0 && window.__kumiki.kozo")
-    moves = [line for line in FALLS.splitlines() if "+" in line]
+    moves = [line for line in KOZO_FALLS.splitlines() if "+" in line]
     for ply, move in enumerate(moves[:3]):  # ann's I3 at move 3 topples the tower: round 2 begins, bob to move
         play_as(bob, invites[ply % 2], ply, move)
     for page, toppler in ((ann, "ann (you)"), (bob, "ann")):

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import expect
-from tests.helpers import until
+from tests.helpers import KOZO_FALLS, until
 
 import kumiki
 
@@ -178,19 +178,7 @@ def test_kozo_says_why_the_game_ended(server: Any, pages: Any) -> None:
     """Kozo's rulebook: "The game consists of three rounds ... After three rounds have been played, the player with
     the highest total score wins the game." The result says so: the rounds played, how the last one ended, and
     the totals (here ann topples round 1's tower and bob round 2's, at step 2: 2 – 2, a draw)."""
-    record = """[Game "kozo"]
-[Players "2"]
-[rounds "2"]
-[Player0 "ann"]
-[Player1 "bob"]
-
-L4 0,0,0 0,0,1 0,0,2 1,0,2 + 1,0,3
-I2 2,1,0 2,2,0 + 2,2,1
-I3 0,0,3 0,1,3 0,2,3 + 0,2,4
-P4 1,0,1 2,0,0 2,0,1 2,1,1 + 1,0,2
-I2 0,1,0 0,2,0 + 0,2,1
-L4 2,0,2 2,0,3 2,1,2 2,2,2 + 2,2,3
-"""
+    record = KOZO_FALLS.replace('[rounds "2"]\n', '[rounds "2"]\n[Player0 "ann"]\n[Player1 "bob"]\n')
     _game, state = kumiki.read_record(record)
     assert state.over and state.scores() == [2.0, 2.0] and [f.player for f in state.falls] == [0, 1]
     request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})

@@ -31,9 +31,6 @@ th { text-align: left; } td.n { text-align: right; font-variant-numeric: tabular
 """
 
 
-FEW_BLOCKS = 10  # seed blocks below which the ratings' bootstrap intervals are flagged
-
-
 def _pct(rate: stats.Rate) -> str:
     if math.isnan(rate.value):
         return "–"
@@ -427,7 +424,7 @@ def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, mo
     """The caveat of a bootstrap over fewer than ``FEW_BLOCKS`` independent units (none when there are enough): seed
     blocks, or in a game of chance game seeds, each drawn with every block played on it (``stats.bootstrap_unit``)."""
     units = stats.bootstrap_units(rows, chance)
-    if units >= FEW_BLOCKS:
+    if units >= stats.FEW_BLOCKS:
         return []
     if chance:  # blocks b, games + b, … share a deal: the study's `games` counts the units, whatever its line-ups
         return [

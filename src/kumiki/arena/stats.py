@@ -210,6 +210,9 @@ def bootstrap_unit(row: dict[str, Any], chance: bool) -> tuple[str, int]:
     return ("block", int(row["block"]))
 
 
+FEW_BLOCKS = 10  # seed blocks below which the ratings' bootstrap intervals are flagged
+
+
 def bootstrap_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:
     """How many independent units (see ``bootstrap_unit``) a bootstrap over ``rows`` resamples."""
     return len({bootstrap_unit(row, chance) for row in rows})

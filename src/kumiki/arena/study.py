@@ -77,30 +77,33 @@ class Study:
         return self.move_limit_s is None and not any("seconds=" in spec for spec in self.agents.values())
 
     @functools.cached_property
+    def _deals(self) -> tuple[bool, ...] | None:
+        """Whether each option set's game deals from its seed, worked out once (it loads every option set's game,
+        and a report asks ``chance`` for each of its sections); None where the options do not load (the study is
+        refused elsewhere)."""
+        if not game_class(self.game).facts.chance:
+            return tuple(False for _ in self.option_sets())
+        try:
+            return tuple(load_game(self.game, **options).has_chance() for options in self.option_sets())
+        except ValueError:
+            return None
+
+    @property
     def chance(self) -> bool:
         """Whether the game deals from its seed (dice, cards): then the games played on one seed are alike, and
         a bootstrap draws them together (``stats.bootstrap_unit``). Asked of each option set (Kozo deals only with
-        ``random_size``); a study whose options do not load (it is refused elsewhere) counts as a game of chance when
-        its game may be one: the cautious side. Worked out once: it loads every option set's game, and a report asks
-        it for each of its sections."""
-        if not game_class(self.game).facts.chance:
-            return False
-        try:
-            return any(load_game(self.game, **options).has_chance() for options in self.option_sets())
-        except ValueError:
+        ``random_size``); a study whose options do not load counts as a game of chance when its game may be one:
+        the cautious side."""
+        if self._deals is None:
             return True
+        return any(self._deals)
 
-    @functools.cached_property
+    @property
     def deals_everywhere(self) -> bool:
         """Whether every option set deals from its seed (``chance`` asks whether any does): a report may then say
         that two variants met the same deals, which is not so where one of them deals nothing (Kozo without
         ``random_size``)."""
-        if not self.chance:
-            return False
-        try:
-            return all(load_game(self.game, **options).has_chance() for options in self.option_sets())
-        except ValueError:
-            return False
+        return self._deals is not None and bool(self._deals) and all(self._deals)
 
     @functools.cached_property
     def players_by_options(self) -> dict[str, int]:

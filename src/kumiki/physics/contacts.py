@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass, field
 from statistics import median
 
-from kumiki.physics.model import Tower, TowerError, label
+from kumiki.core.options import shown
+from kumiki.physics.model import Tower, TowerError
 
 GROUND = -1
 # For a contact whose normal is along ``axis``, the two in-plane axes (u, v).
@@ -73,7 +74,7 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
     for b, body in enumerate(tower.bodies):
         for part in body.boxes:
             if part[2] < -tol:
-                raise TowerError(f"{label(body.name)} reaches below the table (z = {part[2]:g})")
+                raise TowerError(f"{shown(body.name)} reaches below the table (z = {part[2]:g})")
             boxes.append((b, part))
     extents = [max(box[3] - box[0], box[4] - box[1], box[5] - box[2]) for _, box in boxes]
     # The median box size, but never so small that the largest box covers more than 32 cells along an axis.
@@ -139,7 +140,7 @@ def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float
     mine = tower.bodies[body].boxes
     for box in mine:
         if box[2] < -tol:
-            raise TowerError(f"{label(tower.bodies[body].name)} reaches below the table (z = {box[2]:g})")
+            raise TowerError(f"{shown(tower.bodies[body].name)} reaches below the table (z = {box[2]:g})")
     lo = [min(box[a] for box in mine) - tol for a in range(3)]
     hi = [max(box[a + 3] for box in mine) + tol for a in range(3)]
     others = [
@@ -212,7 +213,7 @@ def _check_overlaps(tower: Tower, boxes: list[tuple[int, tuple[float, ...]]], ce
                 if all(min(box1[a + 3], box2[a + 3]) - max(box1[a], box2[a]) > tol for a in range(3)):
                     if b1 == b2:
                         raise TowerError(
-                            f"body {label(tower.bodies[b1].name)} has boxes that overlap (its volume would count twice)"
+                            f"body {shown(tower.bodies[b1].name)} has boxes that overlap (its volume would count twice)"
                         )
                     names = sorted((tower.bodies[b1].name, tower.bodies[b2].name))
                     raise TowerError(f"bodies {names[0]!r} and {names[1]!r} overlap")

@@ -10,18 +10,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kumiki.core.options import shown
+
 Box = tuple[float, float, float, float, float, float]
 Rect = tuple[float, float, float, float]
 TIES = ("falls", "stands")
-
-
-LABEL_CHARS = 40
-
-
-def label(name: str) -> str:
-    """A body's name (or a field's) as an error quotes it: a long one cut short, so the error stays one short line
-    (names are the caller's labels, of any length)."""
-    return repr(name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…")
 
 
 class TowerError(ValueError):
@@ -101,7 +94,7 @@ def body_from_cells(
         for x0, y0, z0, x1, y1, z1 in merge_cells(cells)
     )
     if not boxes:
-        raise TowerError(f"body {label(name)} has no cells")
+        raise TowerError(f"body {shown(name)} has no cells")
     return Body(name, boxes, density)
 
 
@@ -185,12 +178,12 @@ def tower_from_json(data: Any) -> Tower:
         if not isinstance(name, str) or not name:
             raise TowerError(f"bodies[{i}].name must be a non-empty text")
         if name in names:
-            raise TowerError(f"two bodies are named {label(name)}")
+            raise TowerError(f"two bodies are named {shown(name)}")
         names.add(name)
-        at = f"bodies[{i}] ({label(name)[1:-1]})"
+        at = f"bodies[{i}] ({name if len(name) <= 40 else shown(name)})"  # a long name cut short
         extra = set(raw) - {"name", "boxes", "density"}
         if extra:
-            raise TowerError(f"{at}: unknown field {label(sorted(extra)[0])} (fields: name, boxes, density)")
+            raise TowerError(f"{at}: unknown field {shown(sorted(extra)[0])} (fields: name, boxes, density)")
         boxes = raw.get("boxes")
         if not isinstance(boxes, list) or not boxes:
             raise TowerError(f"{at}: 'boxes' must be a non-empty list")
