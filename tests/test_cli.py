@@ -128,6 +128,17 @@ def test_replay_shows_no_control_character_of_a_player_tag(cli, tmp_path: Path, 
     assert "\x1b" not in out and "\x07" not in out and "()" not in out
 
 
+def test_replay_keeps_an_emoji_sequence_of_a_player_tag_whole(cli, tmp_path: Path) -> None:
+    """The web server takes names with emoji sequences (joined by U+200D) and writes them in its records; replay
+    dropped the joiner ("👩💻", two pictures for one). A direction override still goes."""
+    coder = "👩\u200d💻"
+    path = tmp_path / "emoji.kmk"
+    path.write_text(f'[Game "kuzushi"]\n[Player0 "{coder}\u202e"]\n[Player1 "{coder}\u202e"]\n\n', encoding="utf-8")
+    code, out, err = cli("replay", path)
+    assert (code, err) == (0, "")
+    assert coder in out and "\u202e" not in out
+
+
 def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     state = finished_game()
     path = tmp_path / "done.kmk"

@@ -27,6 +27,7 @@ from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.options import Option, format_value, parse_value
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
+from kumiki.core.text import printable_only
 
 try:  # typer ≥ 0.20 carries its own copy of click
     from typer._click.exceptions import ClickException
@@ -135,8 +136,9 @@ def _load_record(path: str) -> tuple[str, Game, State]:
 def _record_names(tags: dict[str, str], players: int) -> list[str]:
     """The seats' names from a record's ``PlayerN`` tags, for the terminal: only their printable characters (a record
     is anyone's text, and an escape sequence in a name would reach the terminal: clear the screen, set its title), as
-    the web server keeps of an imported record's names; ``player N`` when none is left."""
-    names = ("".join(ch for ch in tags.get(f"Player{seat}", "") if ch.isprintable()).strip() for seat in range(players))
+    the web server keeps of an imported record's names, emoji sequences' joiners included; ``player N`` when none is
+    left."""
+    names = (printable_only(tags.get(f"Player{seat}", "")).strip() for seat in range(players))
     return [name or f"player {seat}" for seat, name in enumerate(names)]
 
 

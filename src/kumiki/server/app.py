@@ -36,6 +36,7 @@ from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.records import RESIGNED, is_option_tag, parse_record
 from kumiki.core.registry import game_class
+from kumiki.core.text import printable, printable_only
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
@@ -56,7 +57,6 @@ from kumiki.server.rooms import (
     unreplayable,
 )
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
-from kumiki.server.text import printable, printable_only
 
 log = logging.getLogger("kumiki.server")
 WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show

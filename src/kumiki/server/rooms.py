@@ -26,10 +26,10 @@ from kumiki import IllegalMove, Move, State
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
+from kumiki.core.text import printable
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
-from kumiki.server.text import printable
 
 log = logging.getLogger("kumiki.server")
 T = TypeVar("T")

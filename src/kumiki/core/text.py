@@ -1,4 +1,5 @@
-"""What a name or a chat line may hold: printable text, and the invisible joiners that emoji sequences need."""
+"""What a name or a chat line may hold: printable text, and the invisible joiners that emoji sequences need (the
+server's names and chat, the names `kumiki replay` shows from a record)."""
 
 from __future__ import annotations
 
