@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import time
@@ -66,6 +67,15 @@ class Sleeper(_Base):
         return self.rng.choice(require_moves(state))
 
 
+class Hanger(_Base):
+    """Never answers its first move, and swallows every Exception on the way (as careless agent code does)."""
+
+    def choose(self, state: State) -> Move:
+        while True:  # the point: an agent that swallows errors must still be stopped
+            with contextlib.suppress(Exception):
+                time.sleep(0.01)
+
+
 def raiser(seed: int | None = None) -> Agent:
     """A factory, as a user would write one."""
     return Raiser(seed=seed)
@@ -79,6 +89,11 @@ def cheater(**options: Any) -> Agent:
 def sleeper(seed: int | None = None) -> Agent:
     """A factory of the slow agent."""
     return Sleeper(seed=seed)
+
+
+def hanger(seed: int | None = None) -> Agent:
+    """A factory of the agent that never answers."""
+    return Hanger(seed=seed)
 
 
 def broken(seed: int | None = None) -> Agent:

@@ -152,6 +152,56 @@ def test_a_move_over_the_limit_is_a_forfeit_and_marks_the_study(tmp_path: Path) 
         assert row["forfeit"]["seat"] == seat and "over the limit of 0.1 s" in row["forfeit"]["reason"]
 
 
+@pytest.mark.parametrize("backend", ["serial", "pool"])
+def test_an_agent_that_never_answers_is_stopped_and_forfeits(tmp_path: Path, backend: str) -> None:
+    """The limit was checked only once the move came back: an agent that never answered (a loop, a deadlock) held
+    the study for ever. It is stopped a little past the limit, even when it swallows every Exception."""
+    study = arena.Study(
+        name="hung",
+        game="kuzushi",
+        agents={"random": "random", "hanger": "tests.arena.agents:hanger"},
+        games=1,
+        move_limit_s=0.2,
+    )
+    results = arena.run(study, tmp_path / "h", backend=backend, workers=2)
+    assert len(results) == 2
+    for row in results.rows:
+        seat = row["seats"].index("hanger")
+        assert row["forfeit"]["seat"] == seat, row["forfeit"]
+        assert "was stopped, over the limit of 0.2 s" in row["forfeit"]["reason"]
+        assert row["winners"] == [1 - seat] and 0.2 < row["think_s"][seat] < 30
+
+
+def test_stopping_a_move_keeps_an_alarm_set_before() -> None:
+    """A test runner's timeout (an alarm set before the game) survives a stopped move's own alarm: set again with
+    the time it had left, its handler back."""
+    from kumiki.arena.play import OverLimit, stopped_after
+
+    def runner_timeout(_signum: int, _frame: object) -> None:
+        raise AssertionError("the runner's alarm went off")
+
+    saved = signal.getitimer(signal.ITIMER_REAL)  # pytest-timeout's own, put back at the end
+    old = signal.signal(signal.SIGALRM, runner_timeout)
+    signal.setitimer(signal.ITIMER_REAL, 50.0)
+    try:
+        with stopped_after(0.05):
+            pass  # a move that answers at once
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 45 < left <= 50 and signal.getsignal(signal.SIGALRM) is runner_timeout
+        with pytest.raises(OverLimit), stopped_after(0.05):
+            time.sleep(5)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 40 < left <= 50 and signal.getsignal(signal.SIGALRM) is runner_timeout
+        signal.setitimer(signal.ITIMER_REAL, 0.01)  # an alarm due before the move's: the move is not stopped
+        with pytest.raises(AssertionError, match="runner's alarm"), stopped_after(5):
+            time.sleep(1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if saved[0]:
+            signal.setitimer(signal.ITIMER_REAL, *saved)
+
+
 def test_records_are_written_and_replay(tmp_path: Path) -> None:
     import kumiki
 

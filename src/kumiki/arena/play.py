@@ -1,13 +1,18 @@
 """One game of a study, start to finish, with the arena's bookkeeping: think times, forfeits, the result row.
 
 An agent that raises, plays an illegal move or takes longer than the study's per-move limit loses the game by
-forfeit (its side loses; the others share the win); the reason is recorded and the study goes on.
+forfeit (its side loses; the others share the win); the reason is recorded and the study goes on. An agent still
+thinking a little past the limit is stopped there (an alarm signal, where the game runs in a process's main thread on
+a POSIX system), so one that never answers costs the study one game, not the whole run.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +24,49 @@ from kumiki.core.records import write_record
 from kumiki.core.registry import load_game
 
 REASON_LIMIT = 300  # characters of an exception's text kept in a forfeit's reason
+# How far past the per-move limit an agent still thinking is stopped: the move is a forfeit either way; the margin
+# keeps the stop well clear of a move that ends just under the limit.
+STOP_AFTER = 1.05
+STOP_MARGIN_S = 0.05
+
+
+class OverLimit(BaseException):
+    """Raised inside an agent's move when it runs past the study's limit: a BaseException, so an agent's own
+    ``except Exception`` does not swallow it."""
+
+
+def _ring(_signum: int, _frame: Any) -> None:
+    raise OverLimit
+
+
+def can_stop_moves() -> bool:
+    """Whether a move can be stopped here: an interval timer exists (POSIX) and this is the main thread (signal
+    handlers can only be set there)."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def stopped_after(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`OverLimit` in the body once ``seconds`` have passed (nothing when None, or where moves cannot
+    be stopped). An alarm already set (a test runner's timeout) is kept: when it comes first the body is not
+    stopped, else it is set again on the way out with the time it had left; the handler before is restored."""
+    if seconds is None or not can_stop_moves():
+        yield
+        return
+    before, interval = signal.getitimer(signal.ITIMER_REAL)
+    if before and before <= seconds:
+        yield
+        return
+    began = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if before:
+            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - began), 1e-6), interval)
 
 
 @lru_cache(maxsize=64)
@@ -82,6 +130,7 @@ def play_game(
     branching: list[int] = []
     leader: int | None = None
     changes = 0
+    stop_at = None if move_limit_s is None else move_limit_s * STOP_AFTER + STOP_MARGIN_S
     while forfeit is None and not state.over:
         player = state.to_move
         assert player is not None
@@ -89,7 +138,16 @@ def play_game(
             branching.append(len(state.legal_moves()))
         began = clock()
         try:
-            move = seats[player].choose(state)
+            with stopped_after(stop_at):
+                move = seats[player].choose(state)
+        except OverLimit:  # still thinking past the limit: the forfeit it would have had on answering
+            spent = clock() - began
+            think[player] += spent
+            forfeit = {
+                "seat": player,
+                "reason": f"took {spent:.3g} s for a move and was stopped, over the limit of {move_limit_s:g} s",
+            }
+            break
         except (Exception, SystemExit) as error:  # the agent's failure is its forfeit (sys.exit too)
             forfeit = {"seat": player, "reason": _reason("raised", error)}
             break
