@@ -234,3 +234,23 @@ def stop(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+# A seat's move sent over its own WebSocket, as its page would send it (the page under test only watches).
+PLAY_AS = """async ([path, ply, move]) => {
+  const ws = new WebSocket(`ws://${location.host}${path}`);
+  const next = (done) => new Promise((resolve) => {
+    ws.onmessage = (e) => { const m = JSON.parse(e.data); if (done(m)) resolve(m); };
+  });
+  await next((m) => m.type === 'view');
+  ws.send(JSON.stringify({ type: 'move', ply, move }));
+  const answer = await next((m) => m.type === 'error' || (m.type === 'view' && m.ply > ply));
+  ws.close();
+  return answer.type === 'error' ? answer.message : null;
+}"""
+
+
+def play_as(page: Any, invite: str, ply: int, move: str) -> None:
+    """In a browser test: play ``move`` at ``ply`` as the seat of ``invite`` (its /game/ link), over its own socket."""
+    refused = page.evaluate(PLAY_AS, [invite.replace("/game/", "/ws/games/"), ply, move])
+    assert refused is None, refused

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.helpers import assert_illegal, names
+from tests.helpers import KOZO_FALLS, assert_illegal, names
 
 import kumiki
 from kumiki.games.kozo import STANDARD, KozoMove
@@ -97,6 +97,7 @@ def test_defaults_and_the_opening_position():
         "points": [[0.0, 0.0]],
         "falls": [],
         "fall": None,
+        "ends": [],
         "margin_deg": 0.0,
     }
     assert state.scores() == [0.0, 0.0]
@@ -1032,3 +1033,25 @@ def test_a_pool_written_over_several_lines_is_refused_or_round_trips_through_a_r
     state = game.new_state()
     state.play("D 0,0,0 1,0,0 + 0,0,1")
     assert kumiki.read_record(kumiki.write_record(state))[1].to_json() == state.to_json()
+
+
+def test_to_json_says_how_each_round_ended():
+    """``to_json()["ends"]``: per finished round how it ended (a fall, every polycube placed, or no legal placement,
+    with the size drawn in the variant), with the polycubes placed in it and the tower's height, as the web page's
+    result says them."""
+    _game, fell = kumiki.read_record(KOZO_FALLS)
+    assert fell.to_json()["ends"] == [
+        {"round": 0, "how": "fall", "pieces": 3, "height": 4, "size": None},
+        {"round": 1, "how": "fall", "pieces": 3, "height": 4, "size": None},
+    ]
+    placed = new_state(players=1, rounds=2, pieces=pool(A=I2))
+    placed.play("A 0,0,0 1,0,0 + 0,0,1")
+    assert placed.to_json()["ends"] == [{"round": 0, "how": "placed", "pieces": 1, "height": 1, "size": None}]
+    assert placed.copy().to_json()["ends"] == placed.to_json()["ends"]
+    stuck = new_state(pieces=pool(C=CUBE8), rounds=2)
+    assert stuck.over and [end["how"] for end in stuck.to_json()["ends"]] == ["stuck", "stuck"]
+    drawn = new_state(1845, rounds=1, random_size=True, size_draw="tile")
+    for move in (*SEED_1845_MOVES, "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3"):
+        drawn.play(move)
+    (end,) = drawn.to_json()["ends"]
+    assert end["how"] == "stuck" and end["size"] == 4 and end["pieces"] == 9

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import KOZO_FALLS, assert_controls_go_at_the_end, until
+from tests.helpers import KOZO_FALLS, assert_controls_go_at_the_end, play_as, until
 
 import kumiki
 
@@ -128,25 +128,6 @@ def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) ->
     expect(banner).to_contain_text("P4 #1 tips over the edge of the table")
     expect(page.get_by_test_id("kozo-round")).to_contain_text("Game over after 2 rounds")
     expect(page.get_by_test_id("kozo-points").locator("tr")).to_have_count(3)
-
-
-# A seat's move sent over its own WebSocket, as its page would send it (the page under test only watches).
-PLAY_AS = """async ([path, ply, move]) => {
-  const ws = new WebSocket(`ws://${location.host}${path}`);
-  const next = (done) => new Promise((resolve) => {
-    ws.onmessage = (e) => { const m = JSON.parse(e.data); if (done(m)) resolve(m); };
-  });
-  await next((m) => m.type === 'view');
-  ws.send(JSON.stringify({ type: 'move', ply, move }));
-  const answer = await next((m) => m.type === 'error' || (m.type === 'view' && m.ply > ply));
-  ws.close();
-  return answer.type === 'error' ? answer.message : null;
-}"""
-
-
-def play_as(page: Page, invite: str, ply: int, move: str) -> None:
-    refused = page.evaluate(PLAY_AS, [invite.replace("/game/", "/ws/games/"), ply, move])
-    assert refused is None, refused
 
 
 def test_after_a_fall_the_round_is_over_then_the_next_round_starts_on_an_empty_base(server: Any, pages: Any) -> None:

@@ -254,4 +254,4 @@ def finish_later_rounds(state: KozoState) -> None:
         for k, size in enumerate(left):
             points[(mover + k) % g.players] += size
         state.to_move = (mover + len(left)) % g.players  # the next round's opener, with opener "continue"
-        state._end_round()
+        state._end_round("placed")  # as if every polycube were placed

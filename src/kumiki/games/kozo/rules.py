@@ -210,6 +210,7 @@ class KozoState(State):
         self.round = 0
         self.points: list[list[float]] = []  # per finished or running round, per player
         self.falls: list[Fall] = []
+        self.ends: list[dict[str, Any]] = []  # per finished round: how it ended (see _end_round)
         self.last_mover: list[list[int]] = []  # per round: the order of players' last moves
         self.openers: list[int] = []  # per round: who opened it
         self.over = False
@@ -265,10 +266,23 @@ class KozoState(State):
                 sizes = [size for size in sizes if size in fits]
                 if sizes:
                     self.required_size = sizes[int(self.rng.random() * len(sizes))]
-        if not self.pool or not self._has_placement():
-            self._end_round()
+        if not self.pool:
+            self._end_round("placed")
+        elif not self._has_placement():
+            self._end_round("stuck")
 
-    def _end_round(self) -> None:
+    def _end_round(self, how: str) -> None:
+        """End the round: ``how`` is ``"fall"`` (the mover made the tower fall), ``"placed"`` (every polycube of the
+        pool placed) or ``"stuck"`` (the mover has no legal placement; in the variant, none of the size drawn)."""
+        self.ends.append(
+            {
+                "round": self.round,
+                "how": how,
+                "pieces": len(self.placed),
+                "height": max(self.top.values(), default=0),
+                "size": self.required_size if how == "stuck" else None,
+            }
+        )
         self.round += 1
         if self.round >= self.game.rounds:
             self.over = True
@@ -407,7 +421,7 @@ class KozoState(State):
     def _next_turn(self, player: int) -> None:
         self.to_move = (player + 1) % self.game.players  # whose turn comes next, in this round or the next
         if not self.pool:
-            self._end_round()
+            self._end_round("placed")
             return
         self._begin_turn()
 
@@ -417,7 +431,7 @@ class KozoState(State):
             Fall(self.round, player, step, str(move), verdict.fault or "the tower falls", list(verdict.moving))
         )
         self.to_move = (player + 1) % self.game.players  # the turn goes on to the next player (opener "continue")
-        self._end_round()
+        self._end_round("fall")
 
     def _check(self, move: KozoMove) -> None:
         """Raise IllegalMove with the reason if the move breaks a placement rule."""
@@ -514,6 +528,7 @@ class KozoState(State):
             other.rng.setstate(self.rng.getstate())
         other.points = [list(r) for r in self.points]
         other.falls = list(self.falls)
+        other.ends = list(self.ends)
         other.last_mover = [list(r) for r in self.last_mover]
         other.openers = list(self.openers)
         other.pool = list(self.pool)
@@ -558,6 +573,7 @@ class KozoState(State):
             "points": [list(r) for r in self.points],
             "falls": [f.to_json() for f in self.falls],
             "fall": self.falls[-1].to_json() if self.falls else None,
+            "ends": [dict(end) for end in self.ends],
             "margin_deg": round(self.margin(), 2),
         }
 

@@ -36,6 +36,8 @@ interface KozoView {
   points: number[][];
   falls: KozoFall[];
   fall: KozoFall | null;
+  /** How each finished round ended (absent from older servers). */
+  ends?: KozoEnd[];
   margin_deg: number;
 }
 
@@ -111,18 +113,71 @@ interface TowerPicture {
   last: KozoMove | null;
 }
 
+/** How a round ended (`to_json()["ends"]`, docs/rules/kozo.md): a fall, every polycube placed, or no legal
+ * placement ("stuck"; `size` is the size drawn in the variant), with the polycubes placed and the tower's height. */
+interface KozoEnd {
+  round: number;
+  how: "fall" | "placed" | "stuck";
+  pieces: number;
+  height: number;
+  size: number | null;
+}
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"];
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const ordinal = (n: number) => ORDINALS[n - 1] ?? `${n}th`;
+
+/** How a round ended, in words that follow "it ended" ("when ann made the tower fall"). */
+function endedHow(end: KozoEnd | undefined, fall: KozoFall | undefined, pool: string[], name: (seat: number) => string): string {
+  if (fall) return `when ${name(fall.player)} made the tower fall`;
+  const how = end?.how ?? (pool.length ? "stuck" : "placed");
+  if (how === "placed") return "with every polycube placed";
+  return end?.size ? `when the tile drawn was ${end.size} and no polycube of that size could be placed` : "when none of the polycubes left could be placed";
+}
+
+/** A solo game's score and what it was made of, round by round: its points, the polycubes placed and the tower's
+ * height, and how the round ended (a fall costs the round's points: it says which polycube and how many). */
+function soloSummary(msg: EndUpdate, view: KozoView, ends: KozoEnd[]): string {
+  const you = msg.seat === 0;
+  let next = 0; // each round's moves, from the history: one polycube placed per move
+  const rounds = ends.map((end) => {
+    const moves = msg.history.slice(next, next + end.pieces).map(parseKozoMove);
+    next += end.pieces;
+    const points = view.points[end.round]?.[0] ?? 0;
+    const fall = view.falls.find((f) => f.round === end.round);
+    const placed = !fall && end.how === "placed" ? `every polycube placed (${end.pieces})` : `${plural(end.pieces, "polycube")} placed`;
+    const tower = end.pieces ? `${placed}, a tower ${plural(end.height, "cube")} high` : "no polycube placed";
+    let how: string;
+    if (fall) {
+      const lost = moves.slice(0, -1).reduce((sum, m) => sum + (m?.cells.length ?? 0), 0);
+      const piece = `the ${ordinal(end.pieces)}, ${fall.move.split(" ")[0]}`;
+      const which = fall.step === 1 ? piece : `the balance cube of ${piece}`;
+      const points = lost ? ` The round's ${plural(lost, "point")} ${lost === 1 ? "was" : "were"} lost` : "";
+      how = `, then ${which}, made the tower fall: ${fall.explanation}.${points}`;
+    } else if (end.how === "placed") how = "";
+    else how = end.size ? `, then the tile drawn was ${end.size} and no polycube of that size could be placed` : ", then none of the polycubes left could be placed";
+    return `Round ${end.round + 1}: ${plural(points, "point")} — ${tower}${how}`.replace(/\.$/, "") + ".";
+  });
+  const best = Math.max(...view.points.map((round) => round[0] ?? 0));
+  const pool = [...view.pool, ...view.pieces.map((p) => p.piece)].sort().join(" ");
+  const most = pool !== Object.keys(STANDARD).sort().join(" ") ? "" : view.rounds === 1 ? " (at most 45 points)" : " (at most 45 points a round)";
+  const whose = you ? "your" : "the";
+  const head = view.rounds === 1 ? `${whose} round${most}` : `the sum of ${whose} ${view.rounds} rounds${most}`;
+  const tail = view.rounds > 1 && best > 0 ? `\nThe best round scored ${best}.` : "";
+  return `${head}:\n${rounds.join("\n")}${tail}`;
+}
+
 /** Why a Kozo game ended, in the rulebook's terms (docs/rules/kozo.md, "Rounds and the end of the game"): the
- * rounds were played, how the last one ended, and the totals (the highest wins; a tie-break named when it decided). */
+ * rounds were played, how the last one ended, and the totals (the highest wins; a tie-break named when it decided).
+ * A solo game's says what its score was made of, round by round. */
 export function kozoEndReason(msg: EndUpdate, name: (seat: number) => string): string | null {
   const view = msg.view as KozoView;
   if (view.to_move !== null) return null; // not ended by the rules (a resignation says so itself)
   const last = view.rounds - 1;
-  const fall = view.falls.find((f) => f.round === last);
-  const how = fall
-    ? `when ${name(fall.player)} made the tower fall`
-    : !view.pool.length
-      ? "with every polycube placed"
-      : "with no polycube left that fits";
+  const ends = view.ends ?? [];
+  const players = view.points[0]?.length ?? 0;
+  if (players === 1 && ends.length === view.rounds) return soloSummary(msg, view, ends);
+  const how = endedHow(ends.find((e) => e.round === last), view.falls.find((f) => f.round === last), view.pool, name);
   const said = view.rounds === 1 ? `after 1 round (it ended ${how})` : `after ${view.rounds} rounds (the last ended ${how})`;
   const totals = view.points.reduce((sum, round) => sum.map((t, seat) => t + (round[seat] ?? 0)), view.points[0]?.map(() => 0) ?? []);
   const scores = msg.scores ?? totals;
@@ -352,8 +407,9 @@ class KozoModule implements GameModule, GhostActions {
       this.shownFall = fall;
       this.drawTower({ pieces, balances, moving: new Set(fall.moving), last: move });
       this.showBanner(fall, pieces);
-    } else if (this.fallUntil && "seats" in msg && previousPly !== null && ply >= previousPly) {
+    } else if (this.fallUntil && "seats" in msg && previousPly !== null && ply >= previousPly && !msg.over) {
       // in a live game a reply came while a fall is shown (a computer answers at once): the fall stays its time
+      // (not once the game is over: "round 2 starts on an empty base" would then be wrong, the end is shown at once)
     } else if (fallNow && previousPly === null) {
       // the page opened just after a fall: the tower is gone, but say what happened
       this.fallUntil = performance.now() + FALL_SECONDS * 1000;
@@ -590,7 +646,8 @@ class KozoModule implements GameModule, GhostActions {
     const mine = this.places.length > 0 && this.ctx.interactive;
     const label = document.createElement("div");
     label.className = "small";
-    label.textContent = mine ? "Your pieces (the round's pool, shared):" : "The round's pool (shared by everyone):";
+    const solo = this.ctx.playerCount === 1; // one player: nobody shares the pool
+    label.textContent = mine ? (solo ? "Your pieces (the round's pool):" : "Your pieces (the round's pool, shared):") : solo ? "The round's pool:" : "The round's pool (shared by everyone):";
     this.tray.append(label);
     const colour = seatColour(view.to_move ?? this.ctx.seat ?? 0);
     for (const piece of this.order) {

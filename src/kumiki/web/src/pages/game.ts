@@ -3,7 +3,7 @@
 import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
-import { h, seatLabels, typing } from "../dom";
+import { capital, h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
 
@@ -138,7 +138,6 @@ export function gamePage(app: HTMLElement, id: string): void {
         hint: showError,
         why: (move) => socket.send({ type: "why", move }),
       });
-      whyForm.hidden = msg.seat === null;
       const stage = boardEl.querySelector<HTMLElement>(".stage");
       if (stage) {
         const under = h("div", { class: "stage-wrap" }); // the board's own box, with the line under it
@@ -160,6 +159,7 @@ export function gamePage(app: HTMLElement, id: string): void {
     chat.silence(!!msg.silent);
     if (last && msg.ply !== last.ply) error.textContent = "";
     if (msg.over) clearWhy(); // nothing is asked about a finished game
+    whyForm.hidden = msg.seat === null || msg.over; // so its form goes too (it could only answer "the game is over")
     last = msg;
     seedNote.hidden = !msg.seed_chosen || msg.over;
     download.hidden = msg.record_ready === false; // the seed in a record would tell the hidden cards
@@ -186,7 +186,9 @@ export function gamePage(app: HTMLElement, id: string): void {
         const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
         const who = msg.seats.length > 1 ? "the team scored" : msg.seat !== null ? "you scored" : `${name(0)} scored`;
         status.textContent = "Game over.";
-        over.textContent = resigned !== null ? `Game over — ${whoResigned} resigned.` : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}`;
+        // and why it ended, what the score was made of, where the game says it (a solo Kozo game: round by round)
+        const said = why ? ` ${capital(why)}${/[.!?]$/.test(why) ? "" : "."}` : "";
+        over.textContent = resigned !== null ? `Game over — ${whoResigned} resigned.` : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}${said}`;
       } else if (sides.length < msg.seats.length) {
         // teams (Kuzushi with teams): the sides' totals, and which side won
         const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
