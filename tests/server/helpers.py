@@ -37,3 +37,14 @@ def view_at(ply: int) -> Callable[[dict[str, Any]], bool]:
 
 def error(code: str) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m["type"] == "error" and m["code"] == code
+
+
+def resumed(client: TestClient, seconds: float = 60.0) -> None:
+    """Wait until the server has brought back every stored game it found at start (it does so in the background)."""
+    import time
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    deadline = time.monotonic() + seconds
+    while hub.resuming():
+        assert time.monotonic() < deadline, "the stored games were not all brought back"
+        time.sleep(0.01)

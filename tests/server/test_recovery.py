@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.helpers import HUMAN, create, receive_until, url, view_at
+from tests.server.helpers import HUMAN, create, receive_until, resumed, url, view_at
 from websockets.sync.client import connect
 
 EASY = {"kind": "agent", "level": "easy"}
@@ -184,6 +184,7 @@ def test_a_game_that_no_longer_replays_does_not_keep_the_server_from_starting(
     first.__exit__(None, None, None)
 
     second = serve()
+    resumed(second)  # brought back in the background
     assert "does not replay with these rules" in caplog.text
     with second.websocket_connect(url(fine, 0)) as ws:
         assert receive_until(ws, lambda m: m["type"] == "view")["ply"] == 1

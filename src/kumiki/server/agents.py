@@ -6,13 +6,16 @@ pickles cheaply), so the server's event loop never waits for a search.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import itertools
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import zip_longest
-from typing import Any
+from typing import Any, TypeVar
 
 from kumiki import State, load_agent, load_game
 from kumiki.agents.levels import COMMON_LEVELS, AgentSpec
@@ -40,6 +43,7 @@ LEVEL_NAMES = {
     "openspiel": "OpenSpiel MCTS computer",
 }
 MAX_WORKERS = 2
+T = TypeVar("T")
 
 
 def level_agent(game: str, level: str) -> AgentSpec:
@@ -94,7 +98,91 @@ def choose_move(
     return str(load_agent(name, **agent_options).choose(state))
 
 
-def make_pool(workers: int = MAX_WORKERS) -> ProcessPoolExecutor:
-    """A pool of fresh (spawned) interpreters: never a fork of the threaded server process."""
-    context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(workers, context, initializer=exit_with, initargs=(os.getpid(),))
+class SearchStopped(BaseException):
+    """Raised in a worker to stop a search the server no longer wants (its room's position was taken back).
+
+    A BaseException, as KeyboardInterrupt is: an agent's ``except Exception`` must not swallow it and search on."""
+
+
+JOB_SLOTS = 64  # the last jobs stopped, and the worker of each recent job (a pool runs MAX_WORKERS at a time)
+# In a worker: the pool's shared lists (the jobs stopped; the worker's pid by job number modulo JOB_SLOTS), and the
+# job it runs now (0: none).
+_stopped: Any = None
+_workers: Any = None
+_current = 0
+
+
+def _worker_start(main_pid: int, stopped: Any, workers: Any) -> None:
+    """A worker's initializer: it ends with the server (``exit_with``) and stops its search when told to."""
+    global _stopped, _workers
+    exit_with(main_pid)
+    if hasattr(signal, "SIGUSR1"):
+        signal.signal(signal.SIGUSR1, _on_stop)
+    _stopped, _workers = stopped, workers
+
+
+def _on_stop(_signum: int, _frame: Any) -> None:
+    """SIGUSR1: the pool stopped a job. The one this worker runs stops here if it is among them; between jobs, or
+    running a later job, nothing happens. It stops once: ``_current`` is cleared first, so a later signal cannot land
+    outside the job (in the worker's own loop, where an exception would end the worker)."""
+    global _current
+    job = _current
+    if job and _stopped is not None and job in _stopped[:]:
+        _current = 0
+        raise SearchStopped(f"job {job} stopped")
+
+
+def run_job(job: int, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(*args)`` in a worker as job ``job``, which ``AgentPool.stop_job`` may stop."""
+    global _current
+    _current = job
+    if _workers is not None:  # where the pool sends the signal (only ever to a worker that runs jobs: a worker still
+        _workers[job % JOB_SLOTS] = os.getpid()  # starting has no handler yet, and SIGUSR1 would end it)
+    try:
+        if _stopped is not None and job in _stopped[:]:  # stopped while it waited in the pool's queue
+            _current = 0
+            raise SearchStopped(f"job {job} stopped before it began")
+        return fn(*args)
+    finally:
+        _current = 0
+
+
+class AgentPool(ProcessPoolExecutor):
+    """The agents' worker processes, whose searches can be stopped one by one (``submit_job``, ``stop_job``).
+
+    A ProcessPoolExecutor cannot cancel a call once a worker has it: a search taken back by an undo went on to its
+    end (up to 3 s for a hard move), holding a worker the next search then waited for. Here the job's number goes
+    into a list the workers share, and the worker that began it gets SIGUSR1: if it still runs that job it raises
+    SearchStopped there (the pool's worker loop catches it as the job's error and takes the next job; the worker
+    lives on); a job not begun yet ends as it begins. Where there is no SIGUSR1 (Windows) a job that has begun runs
+    to its end, as before."""
+
+    def __init__(self, workers: int = MAX_WORKERS) -> None:
+        context = multiprocessing.get_context("spawn")  # fresh interpreters: never a fork of the threaded server
+        self._stopped = context.Array("q", JOB_SLOTS, lock=False)  # zeros: no job is numbered 0
+        self._workers = context.Array("q", JOB_SLOTS, lock=False)
+        self._jobs = itertools.count(1)
+        self._next_slot = 0
+        initargs = (os.getpid(), self._stopped, self._workers)
+        super().__init__(workers, context, initializer=_worker_start, initargs=initargs)
+
+    def submit_job(self, fn: Callable[..., T], /, *args: Any) -> tuple[int, Future[T]]:
+        """Submit ``fn(*args)`` as a job that ``stop_job`` can stop: its number and its future."""
+        job = next(self._jobs)
+        return job, self.submit(run_job, job, fn, *args)
+
+    def stop_job(self, job: int) -> None:
+        """Stop job ``job`` wherever it is: not begun (it ends as it begins), or running (its worker stops it)."""
+        self._stopped[self._next_slot % JOB_SLOTS] = job
+        self._next_slot += 1
+        pid = self._workers[job % JOB_SLOTS]  # the worker that began it (or one that began an older job: it checks)
+        # only a worker of this pool: a child not yet reaped keeps its pid, so no other process is ever signalled
+        children = {p.pid for p in list((getattr(self, "_processes", None) or {}).values())}
+        if hasattr(signal, "SIGUSR1") and pid and pid in children:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                os.kill(pid, signal.SIGUSR1)
+
+
+def make_pool(workers: int = MAX_WORKERS) -> AgentPool:
+    """A pool of fresh (spawned) interpreters whose searches can be stopped (``AgentPool``)."""
+    return AgentPool(workers)

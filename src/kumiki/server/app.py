@@ -511,7 +511,7 @@ def create_app(
         app.state.replays = asyncio.Semaphore(MAX_REPLAYS)
         app.state.replay_bodies = weakref.WeakValueDictionary()  # kept while a request builds or sends one
         app.state.replays_refused = {}  # game id -> (its moves' hash, the 413's line): replays refused as too large
-        hub.resume()
+        hub.start_resume()  # the games still going come back in the background: the server answers at once
         try:
             yield
         finally:

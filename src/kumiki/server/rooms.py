@@ -640,7 +640,6 @@ class Room:
             self.hub.release(self)  # the game may have no one watching it
 
     async def _agents_move(self) -> None:
-        loop = asyncio.get_running_loop()
         while (seat := self.agent_to_act()) is not None:
             ply, together = len(self.state.history), len(self.state.actors) > 1
             if self.hub.agent_pace > 0 and together:
@@ -654,14 +653,15 @@ class Room:
             level = self.row.seats[seat].level or "easy"
             history = [str(m) for m in self.state.history]
             args = (self.row.game, self.row.options, self.row.seed, history, level, list(self.movers), seat)
+            asked = self.state  # the position it thinks about: an undo puts another State in its place
             try:
                 pool = self.hub.pool()
                 try:
-                    text = await loop.run_in_executor(pool, choose_move, *args)
+                    text = await self.hub.think(pool, args)
                 except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, and once more
                     log.warning("the agents' process pool broke; starting a new one")
                     self.hub.reset_pool(pool)
-                    text = await loop.run_in_executor(self.hub.pool(), choose_move, *args)
+                    text = await self.hub.think(self.hub.pool(), args)
             except Exception as error:  # a bug in an agent, a level this installation lacks, the pool broke again:
                 log.exception("the agent of game %s seat %s failed", self.row.id, seat)  # the next connect or
                 self._tell_everyone(  # move starts it again; the players are told, not left waiting
@@ -669,7 +669,8 @@ class Room:
                 )
                 return
             async with self.lock:
-                if len(self.state.history) != ply or seat not in self.state.actors or self.over:
+                changed = self.state is not asked or len(self.state.history) != ply  # an undo puts another State
+                if changed or seat not in self.state.actors or self.over:  # in place (played again: the same ply)
                     continue  # the position changed while it thought (an undo, a teammate's edit, a resignation)
                 if self._people_away():
                     continue  # its people left while it thought: nothing is played with none of them here
@@ -730,6 +731,17 @@ WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
 # interpreter with two busy threads, and others' moves took 70 ms while clients kept opening stored Kozo games (10 ms
 # with one).
 LOADS_AT_ONCE = 1
+# Stored games the start-up's walk (Hub.resume) has asked ``open_room`` for at once: they load LOADS_AT_ONCE at a
+# time, as a client's do, so a client opening a game meanwhile waits for one load at most.
+RESUMES_AT_ONCE = 1
+
+
+@dataclass
+class Stored:
+    """What a room holds of its game beside its moves, as read with them."""
+
+    chat: list[dict[str, Any]]
+    resigned: int | None
 
 
 class Hub:
@@ -747,6 +759,7 @@ class Hub:
         # at a time.
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
+        self.resume_task: asyncio.Task[int] | None = None  # the start-up's walk over the games still going
 
     async def write(self, method: Callable[..., T], *args: Any) -> T:
         """Run a storage write in the database thread and wait for its commit."""
@@ -756,6 +769,25 @@ class Hub:
         if self._pool is None:
             self._pool = self._pool_factory()
         return self._pool
+
+    async def think(self, pool: Executor, args: tuple[Any, ...]) -> str:
+        """The agent's move for ``args`` (``choose_move``'s), computed in ``pool``. Cancelled (an undo, a
+        resignation, the server stopping), its search is let go at once: taken out of the queue if it has not begun,
+        else stopped in its worker where the pool can stop one (``AgentPool.stop_job``), so the worker is free for
+        the next search at once instead of finishing one nobody will play (a hard Kozo move takes up to 3 s)."""
+        submit_job = getattr(pool, "submit_job", None)
+        job: int | None = None
+        if submit_job is not None:
+            job, future = submit_job(choose_move, *args)
+        else:
+            future = pool.submit(choose_move, *args)
+        try:
+            text: str = await asyncio.wrap_future(future)
+            return text
+        except asyncio.CancelledError:
+            if not future.cancel() and not future.done() and job is not None:
+                pool.stop_job(job)  # type: ignore[attr-defined]
+            raise
 
     def reset_pool(self, broken: Executor) -> None:
         """Let go of the pool ``broken`` (a worker died: each room thinking there sees it break; only the first
@@ -812,26 +844,36 @@ class Hub:
 
     async def _load(self, game_id: str) -> Room | None:
         try:
-            row = self.storage.game(game_id)
-            if row is None:
-                return None
-            moves = self.storage.moves(game_id)
             async with self._loads:
-                try:
-                    state = await asyncio.get_running_loop().run_in_executor(None, rebuild, row, moves)
-                except REPLAY_ERRORS as error:
-                    raise unreplayable(game_id, error) from None
+                read = await asyncio.get_running_loop().run_in_executor(None, self._read, game_id)
+            if read is None:
+                return None
             # Nothing stored of a game changes while it is not in memory (its moves, chat and resignation go through
             # its room), but for a seat taken meanwhile (``seat_taken`` waits for this load, then sets it).
-            return self.rooms.get(game_id) or self._register(row, state, moves)
+            return self.rooms.get(game_id) or self._register(*read)
         finally:
             self._loading.pop(game_id, None)
 
-    def _register(self, row: GameRow, state: State, moves: list[tuple[int | None, str]]) -> Room:
+    def _read(self, game_id: str) -> tuple[GameRow, State, list[tuple[int | None, str]], Stored] | None:
+        """A stored game read and replayed (in a thread: ``_load``), or None where there is no such game."""
+        row = self.storage.game(game_id)
+        if row is None:
+            return None
+        moves = self.storage.moves(game_id)
+        try:
+            state = rebuild(row, moves)
+        except REPLAY_ERRORS as error:
+            raise unreplayable(game_id, error) from None
+        return row, state, moves, Stored(self.storage.chat(game_id), self.storage.resigned(game_id))
+
+    def _register(
+        self, row: GameRow, state: State, moves: list[tuple[int | None, str]], stored: Stored | None = None
+    ) -> Room:
         """A loaded game's room, in memory from now on (its clock, if any, running again)."""
         room = Room(row, state, [s for s, _ in moves], self)
-        room.chat = self.storage.chat(row.id)
-        room.resigned = self.storage.resigned(row.id)
+        if stored is None:
+            stored = Stored(self.storage.chat(row.id), self.storage.resigned(row.id))
+        room.chat, room.resigned = stored.chat, stored.resigned
         self.rooms[row.id] = room
         room.arm_clock()
         return room
@@ -858,24 +900,57 @@ class Hub:
         if self.rooms.get(room.row.id) is room:
             del self.rooms[room.row.id]
 
-    def resume(self) -> int:
-        """After a (re)start: load every game still going and let its agents think again. A game whose stored moves
-        no longer replay (stored by another version of the rules) is logged and left as stored: one such game must
-        not keep the server, and every other game, from starting."""
+    def start_resume(self) -> None:
+        """After a (re)start: bring every game still going back in the background (``resume``), so the server
+        answers at once (the lobby, a game page, a record) while the stored games are replayed."""
+        self.resume_task = asyncio.get_running_loop().create_task(self.resume())
+
+    def resuming(self) -> bool:
+        """Whether the start-up's games are still being brought back."""
+        return self.resume_task is not None and not self.resume_task.done()
+
+    async def resume(self) -> int:
+        """Load every game still going, each off the event loop as ``open_room`` loads one (RESUMES_AT_ONCE at a
+        time, beside the games clients open), and let its agents think again: the games whose computer is to move
+        first. A game whose stored moves no longer replay (stored by another version of the rules) is logged and left
+        as stored: one such game must not keep the server, and every other game, from starting. Returns how many
+        were brought back.
+
+        At start, on the event loop, this held the server shut until every game was replayed: 20 s for 132 games
+        (87 Kozo) on the 2-core machine, and a club's years of abandoned games grow it; a client that opens a game
+        meanwhile has it loaded at once (or waits for the load under way), and the walk finds it in memory."""
+        try:
+            ids = await asyncio.get_running_loop().run_in_executor(None, self.storage.resume_order)
+        except DBAPIError as error:  # the database is away: every game loads when someone opens it
+            log.error("could not list the games to resume (%s): each loads when it is opened", error)
+            return 0
         count = 0
-        for game_id in self.storage.playing_ids():
-            try:
-                room = self.room(game_id)
-            except Unreplayable as error:
-                log.error("%s; it is left as stored", error)
-                continue
-            if room is not None:
-                room.start_agents()
-                self.release(room)  # waiting for a human: loaded again when someone connects
-                count += 1
+        left = iter(ids)
+
+        async def walk() -> None:
+            nonlocal count
+            for game_id in left:  # shared: each walker takes the next game
+                try:
+                    room = await self.open_room(game_id)
+                except Unreplayable as error:
+                    log.error("%s; it is left as stored", error)
+                    continue
+                except DBAPIError as error:
+                    log.error("game %s could not be read at start (%s): it loads when it is opened", game_id, error)
+                    continue
+                if room is not None:
+                    room.start_agents()
+                    self.release(room)  # waiting for a human: loaded again when someone connects
+                    count += 1
+
+        await asyncio.gather(*(walk() for _ in range(RESUMES_AT_ONCE)))
         return count
 
     async def close(self) -> None:
+        if self.resume_task is not None:
+            self.resume_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.resume_task
         for room in self.rooms.values():
             room.cancel_agents()
             room.cancel_clock()

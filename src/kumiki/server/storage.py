@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    case,
     create_engine,
     delete,
     event,
@@ -425,6 +426,27 @@ class Storage:
         """Games still going that are not imported records (to resume their agents after a restart)."""
         with self.engine.connect() as conn:
             query = select(games_table.c.id).where(games_table.c.status == "playing", games_table.c.imported.is_(False))
+            return [r[0] for r in conn.execute(query)]
+
+    def resume_order(self) -> list[str]:
+        """The games still going (``playing_ids``) in the order a start-up brings them back: those whose seat to move
+        is a computer's first (it starts thinking again), then the most recently played (last evening's tables before
+        the abandoned ones)."""
+        agent_to_move = (
+            select(seats_table.c.game_id)
+            .where(
+                seats_table.c.game_id == games_table.c.id,
+                seats_table.c.seat == games_table.c.to_move,
+                seats_table.c.kind == "agent",
+            )
+            .exists()
+        )
+        query = (
+            select(games_table.c.id)
+            .where(games_table.c.status == "playing", games_table.c.imported.is_(False))
+            .order_by(case((agent_to_move, 0), else_=1), games_table.c.updated.desc(), games_table.c.id)
+        )
+        with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
     def computer_games(self, since: float) -> int:
