@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -241,6 +243,25 @@ def test_a_tie_on_points_explains_the_tie_break() -> None:
     assert result_note(new_state()) is None
 
 
+def test_the_result_says_why_the_game_ended() -> None:
+    reasons = set()
+    for seed in range(40):
+        state = new_state(size=3, tiles=5)
+        agents = [kumiki.load_agent("random", seed=seed), kumiki.load_agent("random", seed=seed + 1000)]
+        while not state.over:
+            state.play(agents[state.to_move].choose(state))
+        line = describe_result(state, ["random", "you"])
+        # One line: who won, why the game ended, and that the most points win (the line said only who).
+        assert "\n" not in line
+        out = [seat for seat, left in enumerate(state.tiles_left()) if left == 0]
+        full = len(state.to_json()["cells"]) == 9
+        who = " and ".join(f"player {seat}" for seat in out)
+        reason = "the grid is full" if full else f"{who} {'has' if len(out) == 1 else 'have'} no tile left"
+        assert f"The game ended because {reason}; the most points win." in line
+        reasons.add(reason.split()[-1])
+    assert reasons == {"left", "full"}  # both ways of ending were seen
+
+
 def test_unknown_games_fall_back_to_the_plain_renderer() -> None:
     view = view_for("no-such-game")
     assert view == GameView()
@@ -346,3 +367,95 @@ def test_a_game_without_a_view_seats_the_human_where_the_game_begins() -> None:
     kuzushi = kumiki.load_game("kuzushi")
     seats = build_seats(2, [], view_for("kuzushi"), "kuzushi", kuzushi.first_mover())
     assert [seat.human for seat in seats] == [False, True]  # Kuzushi's player 1 moves first
+
+
+# ------------------------------------------------------------------------------------------------ at a real terminal
+
+READER_SCRIPT = """
+import sys
+from rich.text import Text
+from kumiki.terminal import make_console
+from kumiki.terminal.play import LineReader
+read = LineReader(make_console())
+while (line := read(Text("Move 1 > ", style="bold"))) not in (None, "quit"):
+    print(repr(line))
+"""
+
+
+def at_a_terminal(keys: list[bytes]) -> str:
+    """What a terminal shows when ``keys`` are typed, one batch per prompt, at LineReader's prompt (readline on)."""
+    pty = pytest.importorskip("pty")
+    import os
+    import select
+    import subprocess
+    import sys
+    import time
+
+    main, side = pty.openpty()
+    source = str(Path(kumiki.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": source, "TERM": "xterm", "NO_COLOR": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", READER_SCRIPT], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
+    )
+    os.close(side)
+    shown = b""
+
+    def wait_for_prompt(count: int) -> None:
+        nonlocal shown
+        deadline = time.monotonic() + 30
+        while shown.count(b"Move 1 > ") < count and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.1)[0]:
+                shown += os.read(main, 4096)
+
+    try:
+        for count, key in enumerate(keys, start=1):
+            wait_for_prompt(count)
+            time.sleep(0.2)  # readline has the terminal
+            os.write(main, key)
+        process.wait(timeout=30)
+        with contextlib.suppress(OSError):
+            while select.select([main], [], [], 0.2)[0]:
+                shown += os.read(main, 4096)
+    finally:
+        os.close(main)
+        if process.poll() is None:
+            process.kill()
+    return shown.decode("utf-8", "replace")
+
+
+def test_an_empty_line_at_a_terminal_puts_the_next_prompt_on_a_new_line() -> None:
+    shown = at_a_terminal([b"\r", b"quit\r"])
+    lines = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", shown).replace("\r", "").split("\n")
+    assert lines[:3] == ["Move 1 > ", "''", "Move 1 > quit"]
+
+
+def test_rubbing_out_a_line_at_a_terminal_keeps_the_prompt() -> None:
+    shown = at_a_terminal([b"ab\x7f\x7f\x7f1,0\r", b"quit\r"])
+    # readline knows the prompt: it never returns to the line's start to clear it.
+    assert "\r\x1b[K" not in shown
+    assert "'1,0'" in shown
+
+
+def test_a_long_think_shows_the_seconds_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    shown: list[str] = []
+    real_status = Console.status
+
+    def words(renderable: object) -> str:
+        out = io.StringIO()
+        Console(file=out, width=80, color_system=None).print(renderable)
+        return out.getvalue().strip()
+
+    def status(self: Console, thinking: object, **kwargs: object) -> object:
+        shown.append(words(thinking))
+        now[0] += 12.4  # the agent thinks for 12.4 s; the spinner draws its words again
+        shown.append(words(thinking))
+        return real_status(self, "", **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Console, "status", status)
+    monkeypatch.setattr(terminal_play.time, "perf_counter", lambda: now[0])
+    console = Console(file=io.StringIO(), width=100, color_system=None, force_terminal=True)
+    seats = [Seat(0, kumiki.load_agent("random", seed=1)), Seat(1, kumiki.load_agent("random", seed=2))]
+    Session(new_state(size=3, tiles=3), seats, console, reader=lambda prompt: None).agent_turn(seats[1])
+    # The spinner said only "random is thinking…", however long it took.
+    assert shown == ["random is thinking…", "random is thinking… 12 s"]

@@ -156,12 +156,15 @@ def test_out_colours_and_the_result_note_with_two_colours_each() -> None:
     text = draw(view.render(state))
     assert "game over" in text
     note = view.result_note(state)
-    assert note is not None and note.startswith("Colour scores: player 0 blue ")
+    why = "The game ended because no colour can place another piece; the highest score wins."
+    assert note is not None and note.startswith(why + " Colour scores: player 0 blue ")
     scores = state.colour_scores()
     assert f"player 1 yellow {scores[1]} + green {scores[3]} = {scores[1] + scores[3]}" in note
     assert note in describe_result(state)
     assert view.result_note(new_state()) is None
-    assert view.result_note(play_out(new_state(), seed=1)) is None
+    # One colour each: the result line still says why the game ended (it said only who won).
+    assert view.result_note(play_out(new_state(), seed=1)) == why
+    assert why in describe_result(play_out(new_state(), seed=1))
 
 
 def test_how_to_play_names_the_rules_and_the_colours() -> None:

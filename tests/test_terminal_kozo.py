@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, session
+from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, play_out, session
 
 import kumiki
 from kumiki.terminal import kozo as view
 from kumiki.terminal import view_for
-from kumiki.terminal.play import Seat, build_seats, default_seat_specs
+from kumiki.terminal.play import Seat, build_seats, default_seat_specs, describe_result
 
 FIRST = "L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1"  # along the south edge, its foot up the east side
 SECOND = "U5 0,2,0 0,2,1 1,2,1 2,2,0 2,2,1 + 0,2,2"  # an arch along the north edge, standing on its ends
@@ -278,3 +278,30 @@ def test_how_to_play_says_who_opens_a_round_and_what_a_size_that_fits_nowhere_do
     assert "if none fits, the round ends" in view.how_to_play(kumiki.load_game("kozo", random_size=True))
     redraw = view.how_to_play(kumiki.load_game("kozo", random_size=True, no_fit="redraw"))
     assert "if none fits, you draw again among the sizes that fit" in redraw
+
+
+def test_the_result_line_says_how_the_game_ended() -> None:
+    falls = 0
+    for seed in range(6):
+        state = play_out(new_state(seed=seed, rounds=1), seed=seed)
+        line = describe_result(state, ["you", "random"])
+        fall = next((f for f in state.falls if f.round == 0), None)
+        how = f"when player {fall.player} made the tower fall" if fall else "with every polycube placed"
+        if fall is None and state.pool:
+            how = "with no polycube left that fits"
+        # The line said only who won; the web app's game-over line says how the last round ended.
+        assert f"The game ended after 1 round (it ended {how}); the highest total wins." in line
+        falls += fall is not None
+    assert falls  # a fall was seen
+
+
+def test_a_solo_game_ends_with_its_score_not_a_win() -> None:
+    state = play_out(kumiki.load_game("kozo", players=1, rounds=1).new_state(seed=1), seed=1)
+    game, out = session(state, [Seat(0)], [])
+    assert game.run() == 0
+    text = out.getvalue()
+    assert text.startswith("Kumiki · kozo · 1 player\n")  # not "1 players"
+    score = state.scores()[0]
+    # A score attack has no one to beat: "Player 0 (you) wins. You win!" said nothing about how well it went.
+    assert f"Game over: you scored {score:g}. The game ended after 1 round (it ended " in text
+    assert "wins" not in text.splitlines()[-1] and "You win" not in text

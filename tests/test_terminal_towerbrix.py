@@ -119,3 +119,43 @@ def test_layers_of_bricks_far_apart_elide_the_empty_table_between_them():
     state.play("P1 x 998,998")
     (_, rows), *_ = layers(state.bricks_in_order(), 0.5)
     assert len(rows) == 5 and rows[2] == GAP * 9 and max(len(row) for row in rows) == 9
+
+
+def test_the_final_board_shows_the_last_tower_and_no_build_going_on():
+    state = kumiki.load_game("towerbrix", players=1, mode="solo", rounds=1, attempts=1).new_state(seed=1)
+    for edit in ("Y1 z 0,0", "P1 x 0,0", "ok"):
+        state.play(edit)
+    assert state.over
+    text = draw(view.render(state, ["you"]))
+    # The table is cleared after the evaluation; the board did say "no bricks yet: place one" and showed a build
+    # (round, attempt, cards held, thumbs, edits) that no longer goes on.
+    assert "place one" not in text
+    assert "edits" not in text and "Cards held" not in text and "attempt" not in text
+    assert "The last tower built:" in text and "PPPP" in text and "YYYY" in text
+    assert "Game over after 1 round\n" in text
+    assert "Score 0 (rounds: 0)" in text
+
+
+def test_how_to_play_says_what_the_axis_and_moves_mean():
+    text = view.how_to_play(kumiki.load_game("towerbrix"))
+    assert "lists listed" not in text and "x along 'x'/'y'" not in text  # the words did not parse
+    assert "'Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y" in text
+    assert "moves (the placements offered" in text
+
+
+def test_the_result_line_gives_the_team_score_and_a_challenge_met_or_not():
+    from kumiki.terminal.play import describe_result
+
+    state = kumiki.load_game("towerbrix", rounds=1, attempts=1).new_state(seed=1)
+    state.play("ok")
+    state.play("ok")  # an empty tower: the round is lost, the team scores 0
+    assert state.over
+    line = describe_result(state, ["you", "towerbrix-teammate"])
+    # It said "Shared win: Player 0 (you), Player 1 (towerbrix-teammate). You share the win." for 0 points.
+    assert line.startswith("Game over: the team scored 0. ")
+    assert "win" not in line.lower()
+    challenge = kumiki.load_game("towerbrix", players=1, mode="challenge", challenge=3, attempts=1).new_state(seed=1)
+    challenge.play("ok")
+    assert challenge.over
+    # It said "Player 0 (you) wins. You win!" for a challenge failed.
+    assert describe_result(challenge, ["you"]) == "Game over: you scored 0. Challenge 3 (Trade secret) not met."

@@ -482,18 +482,21 @@ def how_to_play(game: Game) -> str:
 
 
 def result_note(state: State) -> str | None:
-    """Each colour's score when players have two colours."""
+    """Why the game ended and that the highest score wins; each colour's score when players have two colours."""
     blokus = as_blokus(state)
     g = blokus.game
-    if not blokus.over or g.colours == g.players:
+    if not blokus.over:
         return None
+    why = "The game ended because no colour can place another piece; the highest score wins."
+    if g.colours == g.players:
+        return why
     scores = blokus.colour_scores()
     parts = []
     for player in range(g.players):
         mine = [c for c in range(g.colours) if g.player_of(c) == player]
         terms = " + ".join(f"{colour_name(c)} {scores[c]}" for c in mine)
         parts.append(f"player {player} {terms} = {sum(scores[c] for c in mine)}")
-    return "Colour scores: " + "; ".join(parts) + "."
+    return why + " Colour scores: " + "; ".join(parts) + "."
 
 
 VIEW = GameView(

@@ -699,19 +699,40 @@ OPENERS = {  # who opens a round, as the help says it (the option opener)
 }
 
 
+def end_reason(state: KozoState) -> str:
+    """How the game ended, as the web app says it: after how many rounds, and how the last one ended."""
+    rounds = state.game.rounds
+    last = rounds - 1
+    fall = next((f for f in state.falls if f.round == last), None)
+    if fall is not None:
+        how = f"when player {fall.player} made the tower fall"
+    elif not state.pool:
+        how = "with every polycube placed"
+    else:
+        how = "with no polycube left that fits"
+    said = f"after 1 round (it ended {how})" if rounds == 1 else f"after {rounds} rounds (the last ended {how})"
+    if state.game.players == 1:
+        return f"The game ended {said}."
+    return f"The game ended {said}; the highest total wins."
+
+
 def result_note(state: State) -> str | None:
-    """How a tie on points was broken in the later_turn variant."""
+    """How the game ended, and how a tie on points was broken in the later_turn variant."""
     kozo = as_kozo(state)
-    if not kozo.over or kozo.game.tiebreak != "later_turn":
+    if not kozo.over:
         return None
+    why = end_reason(kozo) if kozo.resigned is None else None
+    if kozo.game.tiebreak != "later_turn":
+        return why
     scores = kozo.scores()
     tied = [p for p, s in enumerate(scores) if s == max(scores)]
     if len(tied) < 2:
-        return None
-    return (
+        return why
+    tie = (
         f"Players {', '.join(map(str, tied))} tied on {max(scores):g} points; the one who moved later in the last "
         "round wins."
     )
+    return f"{why} {tie}" if why else tie
 
 
 VIEW = GameView(

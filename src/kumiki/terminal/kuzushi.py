@@ -159,14 +159,24 @@ def how_to_play(game: Game) -> str:
     )
 
 
+def end_reason(state: KuzushiState) -> str:
+    """Why the game ended, in the web app's words: the grid is full, or a player has no tile left."""
+    if len(state.to_json()["cells"]) >= state.game.size**2:
+        return "the grid is full"
+    out = [seat for seat, left in enumerate(state.tiles_left()) if left == 0]
+    who = " and ".join(f"player {seat}" for seat in out)
+    return f"{who} {'has' if len(out) == 1 else 'have'} no tile left"
+
+
 def result_note(state: State) -> str | None:
-    """The team scores in a team game, and how a tie on points was broken (the largest connected group)."""
+    """Why the game ended, the team scores in a team game, and how a tie on points was broken (the largest
+    connected group)."""
     kuzushi: KuzushiState = state  # type: ignore[assignment]
     if not kuzushi.over:
         return None
     g = kuzushi.game
     totals = kuzushi.team_scores()
-    notes = []
+    notes = [f"The game ended because {end_reason(kuzushi)}; the most points win."]
     if g.teams:
         notes.append("Team scores: " + ", ".join(f"team {t} {score:g}" for t, score in enumerate(totals)) + ".")
     top = max(totals)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import re
 import sys
 import tempfile
 import time
@@ -33,6 +34,7 @@ HELP = ("help", "h", "?")
 MOVES = ("moves", "m", "legal")
 UNDO = ("undo", "u", "takeback")
 BOARD = ("board", "b", "show")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 @dataclass
@@ -134,14 +136,30 @@ class LineReader:
         self.console = console
         self.stream = stream
         self.tty = sys.stdin.isatty() if tty is None else tty
+        self.readline = False
         if self.tty and stream is None:
             with contextlib.suppress(ImportError):  # line editing and history (arrow keys) for input()
                 import readline  # noqa: F401
 
+                self.readline = sys.stdout.isatty()  # input() uses readline only when both ends are a terminal
+
+    def prompt_text(self, prompt: Text) -> str:
+        """The prompt as ``input()`` shows it, in the console's colours; with readline each escape sequence is
+        marked as taking no room on the line (between readline's markers 1 and 2).
+
+        readline must draw the prompt itself: printed before ``input()``, it is unknown to readline, which then
+        rubs it out when a line is edited back to nothing, and leaves the next prompt on the same line after an
+        empty line.
+        """
+        with self.console.capture() as capture:
+            self.console.print(prompt, end="")
+        text = capture.get()
+        return ANSI_ESCAPE.sub("\x01\\g<0>\x02", text) if self.readline else text
+
     def __call__(self, prompt: Text) -> str | None:
         if self.tty and self.stream is None:
             try:
-                return self.console.input(prompt)
+                return input(self.prompt_text(prompt))
             except EOFError:
                 self.console.print()
                 return None
@@ -225,7 +243,8 @@ class Session:
         if self.save_path is not None:
             # Fail before the first move if the record cannot be written at all.
             save_record(self.state, self.save_path, self.tags)
-        self.say(f"Kumiki · {state.game.name} · {state.game.players} players", style="bold")
+        players = state.game.players
+        self.say(f"Kumiki · {state.game.name} · {players} player{'s' * (players != 1)}", style="bold")
         for seat in self.seats:
             self.say(f"  {self.who(seat.index)}: {seat.tag()}")
         if any(seat.human for seat in self.seats):
@@ -341,7 +360,7 @@ class Session:
         note = self.turn_note()
         started = time.perf_counter()
         if self.console.is_terminal:
-            with self.console.status(Text(f"{agent.name} is thinking…")):
+            with self.console.status(Thinking(agent.name)):
                 move = agent.choose(self.state.copy())
         else:
             move = agent.choose(self.state.copy())
@@ -369,6 +388,20 @@ class Session:
         return True
 
 
+class Thinking:
+    """The words beside the spinner while an agent thinks: its name, then the seconds so far (drawn afresh at each
+    turn of the spinner), so a long think shows that it goes on and for how long."""
+
+    def __init__(self, name: str, clock: Callable[[], float] | None = None) -> None:
+        self.name = name
+        self.clock = clock or time.perf_counter
+        self.started = self.clock()
+
+    def __rich__(self) -> Text:
+        seconds = self.clock() - self.started
+        return Text(f"{self.name} is thinking…" + (f" {seconds:.0f} s" if seconds >= 1 else ""))
+
+
 def parse_move(state: State, text: str) -> Move:
     """The move ``text`` means in this position (a state may accept shortcuts, e.g. Kuzushi's bare cell)."""
     parser = getattr(state, "parse_move", None)
@@ -389,11 +422,20 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
 
 
 def describe_result(state: State, names: Sequence[str] | None = None, view: GameView | None = None) -> str:
-    """``Player 1 (you) wins.``, a shared win, or whose turn it is when the game goes on."""
+    """``Player 1 (you) wins.``, a shared win, a solo game's or a team's score (``Game over: you scored 45.``), or
+    whose turn it is when the game goes on; then the view's note on why."""
     if not state.over:
         if state.to_move is None:
             return "Not over."
         return f"The game goes on: {seat_name(state.to_move, names)} to move."
+    view = view or view_for(state.game.name)
+    note = view.result_note(state) if view.result_note is not None else None
+    if len(set(state.teams())) == 1:  # one side (a solo game, or a team playing together): its score, no winner
+        score = state.scores()[0]
+        solo = "you" if names and names[0] == "you" else seat_name(0, names)
+        who = "the team" if state.game.players > 1 else solo
+        text = f"Game over: {who} scored {score:g}."
+        return f"{text} {note}" if note else text
     winners = state.winners()
     if not winners:
         text = "Nobody wins."
@@ -401,8 +443,6 @@ def describe_result(state: State, names: Sequence[str] | None = None, view: Game
         text = f"{seat_name(winners[0], names)} wins."
     else:
         text = "Shared win: " + ", ".join(seat_name(w, names) for w in winners) + "."
-    view = view or view_for(state.game.name)
-    note = view.result_note(state) if view.result_note is not None else None
     if note:
         text += " " + note
     if names and names.count("you") == 1:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from kumiki.games.towerbrix.bricks import Brick
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
 from kumiki.terminal.play import HUMAN
@@ -42,7 +43,11 @@ def tower_picture(state: TowerBrixState, player: int | None) -> RenderableType:
     if player is not None and player == state.game.blind:
         return Text("(you cannot see the tower: challenge 10)", style="dim")
     pictures: list[RenderableType] = []
-    for z, rows in layers(state.bricks_in_order(), state.game.grid):
+    bricks = state.bricks_in_order()
+    if not bricks and state.over and state.evaluations:  # the table is cleared after the last evaluation
+        bricks = [Brick.from_json(brick) for brick in state.evaluations[-1]["bricks"]]
+        pictures.append(Text("The last tower built:" if bricks else "(the last tower built had no bricks)"))
+    for z, rows in layers(bricks, state.game.grid):
         line = Text(f"z={z:g}", style="bold")
         pictures.append(line)
         for row in rows:
@@ -72,6 +77,17 @@ def cards_text(state: TowerBrixState, player: int) -> Text:
 def status_text(state: TowerBrixState) -> Text:
     data: dict[str, Any] = state.public_view()
     text = Text()
+    if state.over:  # no build goes on: no round, cards, thumbs or edits to tell, only the result
+        played = len(data["round_points"])
+        text.append(f"Game over after {played} round{'s' * (played != 1)}", style="bold")
+        if state.game.challenge is not None:
+            text.append(f" · challenge {state.game.challenge.number} ({state.game.challenge.name})")
+        text.append(f"\nScore {state.score():g}")
+        if data["round_points"]:
+            text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
+        if data["verdict"]:
+            text.append(f"\n{data['verdict']}", style="bold")
+        return text
     text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
     if data["total"] is not None:
         text.append(f" · card points {data['total']}")
@@ -140,10 +156,25 @@ def command(state: State, text: str) -> RenderableType | None:
 def how_to_play(game: Game) -> str:
     return (
         "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
-        "'Y1 z 0,0' places (or moves) brick Y1 standing with its corner at 0,0 (x along 'x'/'y' for lying); "
-        "'-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since the last edit. "
-        "'cards' shows your cards, 'hide' scrolls them away, 'moves' lists listed moves, 'undo', 'quit'."
+        "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
+        "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
+        "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
+        "the last edit. Commands: cards (your cards), hide (scrolls them away), moves (the placements offered: "
+        "beside the tower, the first brick of each colour), undo, help, quit."
     )
+
+
+def result_note(state: State) -> str | None:
+    """How the game went: a challenge met or not, or the scoring table's word on the score."""
+    s = as_towerbrix(state)
+    if not s.over:
+        return None
+    data: dict[str, Any] = s.public_view()
+    challenge = s.game.challenge
+    if challenge is not None:
+        met = bool(data["round_success"]) and all(data["round_success"])
+        return f"Challenge {challenge.number} ({challenge.name}) {'met' if met else 'not met'}."
+    return str(data["verdict"]) if data["verdict"] else None
 
 
 def turn_note(state: State) -> str | None:
@@ -160,4 +191,5 @@ VIEW = GameView(
     command=command,
     turn_note=turn_note,
     after_move=after_move,
+    result_note=result_note,
 )
