@@ -314,19 +314,24 @@ def ratings_command(
     results = _results(folder)
     _refuse_no_games(results, folder)
     _refuse_all_forfeit(results)
-    from kumiki.arena.stats import only_self_play, unbounded
+    from kumiki.arena.stats import is_coop, only_self_play, unbounded
 
-    if only_self_play(results.rows, list(results.study.agents)):  # before the bootstrap, which would give all 0
+    # Why there is nothing to rate is known from the games alone: said before the bootstrap (which needs scipy, and
+    # whose table would be the prior's zeros), so it reads the same with or without the arena extra.
+    if all(is_coop(r) for r in results.rows):  # co-operative games: nobody played against anybody
+        _no_ratings("no games between sides to rate (a co-operative study reports success rates instead)", as_json)
+        return
+    if len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
+        _no_ratings("one agent: no ratings (the report gives the seats' shares)", as_json)
+        return
+    if only_self_play(results.rows, list(results.study.agents)):
         _no_ratings("no game between two different agents: no ratings (each played only itself)", as_json)
         return
     try:
         table = [r for r in results.ratings() if r.games > 0]
     except ImportError as error:
         _fail(str(error))
-    if table and len(results.study.agents) < 2:  # self-play of one agent: nobody to be rated against
-        _no_ratings("one agent: no ratings (the report gives the seats' shares)", as_json)
-        return
-    if not table:  # co-operative games: nobody played against anybody
+    if not table:  # no agent played a game between sides
         _no_ratings("no games between sides to rate (a co-operative study reports success rates instead)", as_json)
         return
     if as_json:

@@ -221,7 +221,7 @@ def test_the_report_names_the_fairness_test_it_used(finished: Path, run: CliRunn
     code, _, err = run("arena", "report", finished)
     assert code == 0, err
     html = (finished / "report.html").read_text()
-    assert "all seats equal (exact multinomial p)" in html and "(chi-square p)" not in html
+    assert "all seats equal? p (exact multinomial)" in html and "p (chi-square)" not in html
 
 
 def test_a_second_run_into_a_folder_in_use_is_refused(finished: Path, run: CliRunner) -> None:

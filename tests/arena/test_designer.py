@@ -5,6 +5,7 @@ one line (exit 2) for a study that measures nothing."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import math
 from pathlib import Path
@@ -112,7 +113,10 @@ def test_the_report_puts_the_variants_side_by_side_with_a_reading(tmp_path: Path
     reported(study, tmp_path / "out", run)
     page = (tmp_path / "out" / "report.html").read_text()
     assert "At a glance: the option sets side by side" in page and "<th>seat 1 (moves first) wins</th>" in page
-    assert page.count("<p class='verdict'>") == 2 and "<th>reading</th>" in page
+    # a reading per option set, one for the seats' edge with skill held apart and one for the variants compared
+    assert page.count("<p class='verdict'>") == 4 and "<th>reading</th>" in page
+    for entry in json.loads((tmp_path / "out" / "summary.json").read_text())["option_sets"]:
+        assert f"<p class='verdict'>{html.escape(entry['verdict'])}</p>" in page
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert [e["first_mover"] for e in summary["option_sets"]] == [1, 1]
     assert all(e["reading"] in ("no evidence of an edge", "seats differ") for e in summary["option_sets"])

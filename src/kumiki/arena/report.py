@@ -85,6 +85,8 @@ def _plots() -> Any:
 
 def _seat_plot(rates: Sequence[stats.Rate], title: str, first: int | None = None) -> str:
     plt = _plots()
+    from matplotlib.ticker import PercentFormatter
+
     figure, axes = plt.subplots(figsize=(4.8, 2.6))
     seats = range(len(rates))
     values = [r.value for r in rates]
@@ -93,8 +95,10 @@ def _seat_plot(rates: Sequence[stats.Rate], title: str, first: int | None = None
     fair = 1 / len(rates)
     axes.axhline(fair, color="#888", linestyle="--", linewidth=1, label=f"fair share ({100 * fair:.0f}%)")
     axes.set_xticks(list(seats), [verdict.seat_name(s, first).replace(" (", "\n(") for s in seats])
+    axes.set_xlabel("seat")
     axes.set_ylabel("share of wins")
     axes.set_ylim(0, 1)
+    axes.yaxis.set_major_formatter(PercentFormatter(1.0))
     axes.legend(loc="upper right", fontsize=7, frameon=False)
     axes.set_title(f"{title}: each seat's share of the wins")
     return _svg(figure)
@@ -133,7 +137,7 @@ def _by_ply(means: Sequence[stats.Mean]) -> str:
     lows = [m.low if m.low == m.low else m.value for m in means]
     highs = [m.high if m.high == m.high else m.value for m in means]
     axes.fill_between(plies, lows, highs, color="#bbb")
-    axes.set_xlabel("ply")
+    axes.set_xlabel("ply (the move number, counting every player's moves)")
     axes.set_ylabel("legal moves (mean, 95%)")
     return _svg(figure)
 
@@ -151,6 +155,7 @@ def _forest(ratings: Sequence[dict[str, Any]]) -> str:
     axes.set_yticks(range(len(rows)), names)
     axes.axvline(0, color="#aaa", linewidth=1)
     axes.set_xlabel("rating (Elo scale, 95% interval)")
+    axes.set_ylabel("agent")
     return _svg(figure)
 
 
@@ -174,6 +179,7 @@ def _heatmap(matrix: dict[tuple[str, str], stats.Rate], agents: Sequence[str]) -
         colour = "white" if abs(rate.value - 0.5) > 0.3 else "black"
         axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
     axes.set_xlabel("against")
+    axes.set_ylabel("agent (row)")
     figure.colorbar(image, ax=axes, label="score of the row agent")
     return _svg(figure)
 
@@ -228,15 +234,16 @@ def summarise(results: Results) -> dict[str, Any]:
         entry["forfeit_rate"] = stats.forfeit_rate(group, chance).to_json()
         entry["length"] = stats.lengths(group, chance).to_json()
         entry["margin"] = stats.margins(group, chance).to_json()
-        entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group, chance)]
+        limits = stats.measure_limits(study.game, group[0]["options"])
+        entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group, chance, limits)]
         if any("branching" in r for r in group):
             entry["branching_by_ply"] = [m.to_json() for m in stats.branching_by_ply(group, chance=chance)]
             entry["lead_changes"] = stats.lead_changes(group, chance).to_json()
-        entry["measures"] = {name: m.to_json() for name, m in stats.measure_means(group, chance).items()}
+        entry["measures"] = {name: m.to_json() for name, m in stats.measure_means(group, chance, limits).items()}
         if any(stats.is_coop(r) for r in group):
             entry["teams"] = {
                 name: {"success": rate.to_json(), "score": mean.to_json()}
-                for name, (rate, mean) in stats.coop_by_team(group, chance).items()
+                for name, (rate, mean) in stats.coop_by_team(group, chance, limits).items()
             }
             entry["success"] = success.to_json()
         sets.append(entry)
@@ -258,6 +265,7 @@ def summarise(results: Results) -> dict[str, Any]:
             for found in (c.to_json() for c in stats.variant_comparisons(rows, study.game, chance))
         ],
     }
+    summary["comparisons_reading"] = verdict.comparisons(summary["comparisons"])
     competitive = [r for r in rows if not stats.is_coop(r)]
     matrix = stats.win_matrix(rows, agents, chance)
     if len(agents) > 1 and competitive and matrix:  # no matrix: self-play, every agent met only itself (no ratings)
@@ -265,6 +273,7 @@ def summarise(results: Results) -> dict[str, Any]:
         summary["ratings"] = [r.to_json() for r in results.ratings() if r.games > 0]
         summary["unbounded"] = stats.unbounded(rows, agents)
         summary["win_matrix"] = [{"agent": a, "against": b, **rate.to_json()} for (a, b), rate in matrix.items()]
+        summary["ratings_reading"] = verdict.ratings(summary["ratings"], matrix)
     if competitive:
         from kumiki.arena.ratings import seat_advantage
 
@@ -274,9 +283,14 @@ def summarise(results: Results) -> dict[str, Any]:
             for n, games in stats.by_players(competitive).items()
             for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed, chance=study.chance))
         ]
+        units = {n: stats.bootstrap_units(games, chance) for n, games in stats.by_players(competitive).items()}
+        unit = "game seeds" if chance else "seed blocks"
+        summary["seat_advantage_reading"] = verdict.seat_advantage(
+            summary["seat_advantage"], _common_first(sets), units, unit
+        )
     if study.format == "ladder":
         summary["ladder"] = [
-            {"agent": high, "below": low, **rate.to_json()}
+            {"agent": high, "below": low, **rate.to_json(), "reading": verdict.ladder_step(high, low, rate)}
             for high, low, rate in stats.ladder_steps(rows, agents, chance)
         ]
     sprt = results.sprt()
@@ -430,12 +444,12 @@ def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, mo
         return [
             f"<p class='note'>{what} come from a bootstrap over {units} game seed(s), each drawn with all its games "
             f"(every line-up and option set meets the same seeds, and in this game a seed is a deal): so few give "
-            f"few distinct resamples, and the intervals mean little (one seed: none at all){more}. A larger "
+            f"few distinct resamples, and the intervals mean little{more}. A larger "
             "<code>games</code> gives more seeds; more agents or option sets do not.</p>"
         ]
     return [
         f"<p class='note'>{what} come from a bootstrap over {units} seed block(s): so few give few distinct "
-        f"resamples, and the intervals mean little (one block: none at all){more}. More games give more blocks.</p>"
+        f"resamples, and the intervals mean little{more}. More games give more blocks.</p>"
     ]
 
 
@@ -464,7 +478,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         + ", ".join(f"<b>{esc(k)}</b> = <code>{esc(v)}</code>" for k, v in study.agents.items())
         + ".</p>",
         _provenance(results),
-        "<p class='note'>Every figure carries its 95% interval: Wilson intervals for rates, t intervals for means, "
+        "<p class='note'>Every figure carries its 95% interval, the range of values these games are consistent "
+        "with (a narrow one: the figure is well measured; a wide one: play more games): Wilson intervals for rates, "
+        "t intervals for means (cut at the smallest and largest value the game allows: a count is never below 0), "
         f"bootstrap intervals over {'game seeds' if study.chance else 'seed blocks'} for ratings. A difference is "
         "marked <span class='real'>real</span> when its interval excludes zero (p &lt; 0.05): real here means "
         "unlikely to be chance alone, not large. "
@@ -495,7 +511,11 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "(each played only itself), so there is nothing to rate them by.</p>"
         )
     if "ratings" in summary:
-        parts.append("<h2>Ratings</h2><table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
+        if summary.get("ratings_reading"):
+            parts.append(f"<h2>Ratings</h2><p class='verdict'>{esc(summary['ratings_reading'])}</p>")
+        else:
+            parts.append("<h2>Ratings</h2>")
+        parts.append("<table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
             parts.append(
                 f"<tr><td>{esc(r['agent'])}</td><td class='n'>{round(r['rating'])}</td>"
@@ -526,13 +546,17 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             + "</figure>"
         )
     if summary.get("ladder"):
-        parts.append("<h2>The ladder</h2><table><tr><th>agent</th><th>against the one below</th><th>score</th></tr>")
+        parts.append(
+            "<h2>The ladder</h2><p class='note'>Does more skill win more? Each agent against the one before it in "
+            "the study file: its score (1 for finishing ahead, ½ level, 0 behind) with its 95% interval, and what "
+            "that shows.</p><table><tr><th>agent</th><th>against the one below</th><th>score</th><th>reading</th></tr>"
+        )
         for step in summary["ladder"]:
             rate = stats.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
             mark = " class='real'" if rate.low > 0.5 or rate.high < 0.5 else ""
             parts.append(
                 f"<tr><td>{esc(step['agent'])}</td><td>{esc(step['below'])}</td>"
-                f"<td class='n'{mark}>{_pct(rate)}</td></tr>"
+                f"<td class='n'{mark}>{_pct(rate)}</td><td>{esc(step.get('reading', ''))}</td></tr>"
             )
         parts.append("</table>")
     if "seat_advantage" in summary:
@@ -540,6 +564,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         head = "<th>players</th>" if several else ""
         parts.append(
             "<h2>Seat advantage, skill held apart</h2>"
+            f"<p class='verdict'>{esc(summary.get('seat_advantage_reading', ''))}</p>"
             f"<table><tr>{head}<th>seat</th><th>Elo</th><th>95% interval</th></tr>"
         )
         first = _common_first(summary["option_sets"])
@@ -568,7 +593,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append(
             f"<h2>SPRT</h2><p class='verdict'>{esc(t['verdict'])}</p><p>LLR {t['llr']:.2f} (bounds {t['lower']:.2f}, "
             f"{t['upper']:.2f}) after {t['pairs']} game pairs with the seats swapped; pairs scoring 0, ½, 1, 1½, 2 "
-            f"points for the first agent: {t['pentanomial']}.</p>"
+            f"points for the first agent: {t['pentanomial']}. The LLR (log-likelihood ratio) weighs the evidence: "
+            "it grows as the games favour H1 and falls as they favour H0, and the test stops when it reaches a "
+            "bound.</p>"
         )
     for entry in summary["option_sets"]:
         group = groups[entry["label"]]
@@ -583,7 +610,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         if p == p:  # not NaN
             mark = " class='real'" if p < 0.05 else ""
             test = esc(entry.get("fairness_test") or "chi-square")
-            parts.append(f"<tr><td>all seats equal ({test} p)</td><td class='n'{mark}>{p:.3g}</td></tr>")
+            parts.append(f"<tr><td>all seats equal? p ({test})</td><td class='n'{mark}>{p:.3g}</td></tr>")
         if rates:
             parts.append(
                 f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group, chance))}</td></tr>"
@@ -594,21 +621,22 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             parts.append(
                 f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group, chance))}</td></tr>"
             )
-        for seat, mean in enumerate(stats.seat_scores(group, chance)):
+        limits = stats.measure_limits(study.game, group[0]["options"])
+        for seat, mean in enumerate(stats.seat_scores(group, chance, limits)):
             name = esc(verdict.seat_name(seat, first))
             parts.append(f"<tr><td>{name} score</td><td class='n'>{_mean(mean)}</td></tr>")
         if "lead_changes" in entry:
             parts.append(
                 f"<tr><td>lead changes</td><td class='n'>{_mean(stats.lead_changes(group, chance), 2)}</td></tr>"
             )
-        for name, mean in stats.measure_means(group, chance).items():
+        for name, mean in stats.measure_means(group, chance, limits).items():
             parts.append(f"<tr><td>{esc(name.replace('_', ' '))} (mean)</td><td class='n'>{_mean(mean, 2)}</td></tr>")
         if "success" in entry:
             parts.append(f"<tr><td>team success</td><td class='n'>{_pct(stats.coop_success(group, chance))}</td></tr>")
         parts.append("</table>")
         if "teams" in entry:
             parts.append("<table><tr><th>team</th><th>success</th><th>score</th></tr>")
-            for name, (rate, mean) in stats.coop_by_team(group, chance).items():
+            for name, (rate, mean) in stats.coop_by_team(group, chance, limits).items():
                 parts.append(
                     f"<tr><td>{esc(name)}</td><td class='n'>{_pct(rate)}</td><td class='n'>{_mean(mean)}</td></tr>"
                 )
@@ -622,7 +650,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             parts.append(f"<figure>{_by_ply(stats.branching_by_ply(group, chance=chance))}</figure>")
     if summary["comparisons"]:
         parts.append(
-            "<h2>Variants compared</h2><p class='note'>Two option sets that differ in one option, B against A. "
+            "<h2>Variants compared</h2>"
+            f"<p class='verdict'>{esc(summary['comparisons_reading'])}</p>"
+            "<p class='note'>Two option sets that differ in one option, B against A. "
             "A difference is <span class='real'>real</span> when its 95% interval excludes zero; “no evidence of a "
             "difference” means the interval still holds zero, and its ends show how large a difference the games "
             "allow. Shares are in percentage points, lengths in moves. "

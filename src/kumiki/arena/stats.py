@@ -141,15 +141,20 @@ def deals(rows: Sequence[dict[str, Any]], chance: bool) -> Clusters:
 
 
 def mean_interval(
-    values: Sequence[float], rate: bool = False, lower: float | None = None, clusters: Clusters = None
+    values: Sequence[float],
+    rate: bool = False,
+    lower: float | None = None,
+    clusters: Clusters = None,
+    upper: float | None = None,
 ) -> Mean:
     """The sample mean with its 95% interval: Wilson's for a ``rate`` (every value 0 or 1 by definition: "card held",
     "success"), else Student's t, cut at ``lower`` where no value can be below it (a count, a length: a t interval on
-    three games may reach far below zero, which no count can). Where every game gave the same value there is no
-    interval (NaN): no spread to estimate one from, and a width of 0 would claim certainty. With ``clusters`` (games
-    on one deal are alike) a rate's interval is ``clustered_rate``'s, a mean's t interval takes the cluster-robust
-    standard error on G − 1 degrees of freedom (G clusters; ``cluster_variance``): one value a cluster, it is the
-    plain t interval; one cluster, no interval."""
+    three games may reach far below zero, which no count can), and at ``upper`` where none can be above it (rounds
+    won of one round: 0.67 [0, 2.1] on three games read as if two rounds could be won). Where every game gave the
+    same value there is no interval (NaN): no spread to estimate one from, and a width of 0 would claim certainty.
+    With ``clusters`` (games on one deal are alike) a rate's interval is ``clustered_rate``'s, a mean's t interval
+    takes the cluster-robust standard error on G − 1 degrees of freedom (G clusters; ``cluster_variance``): one value
+    a cluster, it is the plain t interval; one cluster, no interval."""
     n = len(values)
     if n == 0:
         return Mean(math.nan, math.nan, math.nan, math.nan, 0)
@@ -170,7 +175,8 @@ def mean_interval(
     else:
         half = _student(0.975, n - 1) * sd / math.sqrt(n)
     low = mean - half if lower is None else max(lower, mean - half)
-    return Mean(mean, low, mean + half, sd, n)
+    high = mean + half if upper is None else min(upper, mean + half)
+    return Mean(mean, low, high, sd, n)
 
 
 def option_key(options: dict[str, Any]) -> str:
@@ -435,30 +441,52 @@ def margins(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
     return mean_interval(values, lower=0.0, clusters=deals(counted, chance))
 
 
-def seat_scores(rows: Sequence[dict[str, Any]], chance: bool = False) -> list[Mean]:
-    """Each seat's mean score."""
+def measure_limits(game: str, options: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """The range the rules allow each measure and a seat's ``score`` in ``game`` with ``options``
+    (``Game.measure_limits``), as ``first_mover`` builds the game."""
+    from kumiki.core.registry import load_game
+
+    return load_game(game, **options).measure_limits()
+
+
+def _bounds(limits: dict[str, tuple[float, float]] | None, name: str) -> tuple[float | None, float | None]:
+    low, high = (limits or {}).get(name, (-math.inf, math.inf))
+    return (low if math.isfinite(low) else None), (high if math.isfinite(high) else None)
+
+
+def seat_scores(
+    rows: Sequence[dict[str, Any]], chance: bool = False, limits: dict[str, tuple[float, float]] | None = None
+) -> list[Mean]:
+    """Each seat's mean score; its interval cut at the score's ``limits`` (``measure_limits``) where known."""
     if not rows:
         return []
     seats = max(len(r["scores"]) for r in rows)
     out = []
     for s in range(seats):
         group = [r for r in rows if s < len(r["scores"])]
-        out.append(mean_interval([float(r["scores"][s]) for r in group], clusters=deals(group, chance)))
+        low, high = _bounds(limits, "score")
+        values = [float(r["scores"][s]) for r in group]
+        out.append(mean_interval(values, lower=low, upper=high, clusters=deals(group, chance)))
     return out
 
 
-def measure_means(rows: Sequence[dict[str, Any]], chance: bool = False) -> dict[str, Mean]:
-    """The mean of each of the game's own measures (``State.measures()``: falls, tiles left, …) over the games."""
+def measure_means(
+    rows: Sequence[dict[str, Any]], chance: bool = False, limits: dict[str, tuple[float, float]] | None = None
+) -> dict[str, Mean]:
+    """The mean of each of the game's own measures (``State.measures()``: falls, tiles left, …) over the games; a
+    count's interval cut at 0 and within the measure's ``limits`` (``measure_limits``) where the rules fix them."""
     names: dict[str, None] = {}
     for row in rows:
         names.update(dict.fromkeys(row.get("measures") or {}))
     out = {}
     for n in names:
         group = [r for r in rows if n in (r.get("measures") or {})]
+        low, high = _bounds(limits, n)
         out[n] = mean_interval(
             [float(r["measures"][n]) for r in group],
             rate=is_rate_measure(n),
-            lower=0.0,  # the others are counts (State.measures): a count that happened to be 0 or 1 may be 2
+            lower=max(0.0, low or 0.0),  # the others are counts (State.measures): a count seen 0 or 1 may be 2
+            upper=high,
             clusters=deals(group, chance),
         )
     return out
@@ -496,9 +524,12 @@ def lead_changes(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
     return mean_interval([float(r["lead_changes"]) for r in group], lower=0.0, clusters=deals(group, chance))
 
 
-def coop_by_team(rows: Sequence[dict[str, Any]], chance: bool = False) -> dict[str, tuple[Rate, Mean]]:
+def coop_by_team(
+    rows: Sequence[dict[str, Any]], chance: bool = False, limits: dict[str, tuple[float, float]] | None = None
+) -> dict[str, tuple[Rate, Mean]]:
     """For each team composition (the agents at the table, whatever their seats) of the co-operative games: the
-    success rate and the mean score."""
+    success rate and the mean score (its interval within the score's ``limits`` where known)."""
+    low, high = _bounds(limits, "score")
     teams: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         if is_coop(row):
@@ -506,7 +537,7 @@ def coop_by_team(rows: Sequence[dict[str, Any]], chance: bool = False) -> dict[s
     return {
         name: (
             coop_success(group, chance),
-            mean_interval([float(r["scores"][0]) for r in group], clusters=deals(group, chance)),
+            mean_interval([float(r["scores"][0]) for r in group], lower=low, upper=high, clusters=deals(group, chance)),
         )
         for name, group in teams.items()
     }

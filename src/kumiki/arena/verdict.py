@@ -104,7 +104,8 @@ def cooperative(success: stats.Rate, solo: bool = False) -> str:
         )
     return (
         f"The team met its goal in {success.successes:g} of {success.trials:g} games: {share(success)}. The interval "
-        "is the range of success rates these games are consistent with; compare variants on it below."
+        "is the range of success rates these games are consistent with (more games narrow it); compare variants on it "
+        "below."
     )
 
 
@@ -117,6 +118,168 @@ def comparison(c: Mapping[str, Any]) -> str:
     if c["high"] < 0:
         return "lower in B"
     return "no evidence of a difference"
+
+
+def _elo(value: float) -> str:
+    """Elo points signed, as the tables write them: "+64", "-19", "0"."""
+    whole = round(value)
+    return f"{whole:+d}" if whole else "0"
+
+
+def _elo_range(low: float | None, high: float | None) -> str:
+    if low is None or high is None or low != low or high != high:
+        return "no interval"
+    return f"[{_elo(low)}, {_elo(high)}]"
+
+
+def _finite(low: float | None, high: float | None) -> bool:
+    return low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
+
+
+def ratings(table: Sequence[Mapping[str, Any]], matrix: Mapping[tuple[str, str], stats.Rate]) -> str:
+    """Who is strongest, in words, and whether the games tell it apart from the next best: from their games
+    against each other where they met (the top agent's score and its interval against the even 50%), else from
+    whether their rating intervals overlap. ``table``: the summary's ratings, any order."""
+    ranked = sorted(table, key=lambda r: -r["rating"])
+    if len(ranked) < 2:
+        return ""
+    order = "Strongest first: " + ", ".join(r["agent"] for r in ranked) + "."
+    top, nxt = ranked[0], ranked[1]
+    a, b = top["agent"], nxt["agent"]
+    rated = (
+        f"{_elo(top['rating'])} {_elo_range(top['low'], top['high'])}; {b}: {_elo(nxt['rating'])} "
+        f"{_elo_range(nxt['low'], nxt['high'])}"
+    )
+    met = matrix.get((a, b))
+    if met is not None and met.trials > 0 and math.isfinite(met.low) and math.isfinite(met.high):
+        if met.low > 0.5:
+            return (
+                f"{order} {a} is rated highest ({rated}) and is stronger than {b}, the next: it scored "
+                f"{share(met)} against it in their games, more than the even 50% (unlikely to be chance alone)."
+            )
+        if met.high < 0.5:
+            return (
+                f"{order} {a} is rated highest ({rated}), yet it scored only {share(met)} against {b} in their "
+                "games: the ratings (from every game) and that match disagree, so the games cannot yet tell which "
+                "of the two is stronger; play more games to tell."
+            )
+        return (
+            f"{order} {a} is rated highest ({rated}), but the games cannot yet tell it from {b}, the next: it scored "
+            f"{share(met)} against it, an interval that holds the even 50%. Play more games to tell them apart."
+        )
+    if _finite(top["low"], top["high"]) and _finite(nxt["low"], nxt["high"]) and top["low"] > nxt["high"]:
+        return f"{order} {a} is rated highest ({rated}), and its interval lies wholly above {b}'s, the next."
+    return (
+        f"{order} {a} is rated highest ({rated}), but the games cannot yet tell it from {b}, the next: "
+        "their intervals overlap (or one has none). Play more games to tell them apart."
+    )
+
+
+def seat_advantage(
+    entries: Sequence[Mapping[str, Any]], first: int | None, units: Mapping[int, int] | None = None, unit: str = ""
+) -> str:
+    """The seats' edge with skill held apart, in words, per number of players: the seat whose interval leaves out
+    0 (an edge unlikely to be chance alone), or that no seat's edge is clear and how large one the games allow.
+    ``units``: the bootstrap's independent units per number of players (``unit`` names them: "seed blocks"); below
+    ``stats.FEW_BLOCKS`` an edge found is said to rest on too few of them."""
+    sentences = []
+    counts = sorted({e["players"] for e in entries})
+    for n in counts:
+        seats = [e for e in entries if e["players"] == n]
+        prefix = f"{n} players: " if len(counts) > 1 else ""
+        known = [e for e in seats if _finite(e["low"], e["high"])]
+        if not known:
+            sentences.append(f"{prefix}no interval: the games do not show how large a seat's edge may be.")
+            continue
+        real = [e for e in known if e["low"] > 0 or e["high"] < 0]
+        if real:
+            parts = []
+            for e in real:
+                expected = 100 / (1 + 10 ** (-e["elo"] / 400))
+                way = "above" if e["elo"] > 0 else "below"
+                parts.append(
+                    f"{seat_name(e['seat'], first)} is {_elo(e['elo'])} Elo {_elo_range(e['low'], e['high'])} "
+                    f"{way} the average seat (about {expected:.0f}% expected score against it)"
+                )
+            few = (units or {}).get(n, stats.FEW_BLOCKS)
+            hedge = (
+                f", but from only {few} {unit}: too few for these intervals to mean much (see below); play more games "
+                "before acting on it"
+                if few < stats.FEW_BLOCKS
+                else ""
+            )
+            sentences.append(
+                f"{prefix}with the agents' skill held apart, "
+                + "; ".join(parts)
+                + f": unlikely to be chance alone{hedge}."
+            )
+        else:
+            widest = max(max(abs(e["low"]), abs(e["high"])) for e in known)
+            sentences.append(
+                f"{prefix}with the agents' skill held apart, no seat's edge is clear: every seat's interval holds 0, "
+                f"and edges up to {widest:.0f} Elo either way are still possible; more games narrow that."
+            )
+    text = " ".join(sentences)
+    return text[:1].upper() + text[1:]
+
+
+def ladder_step(agent: str, below: str, rate: stats.Rate) -> str:
+    """The reading of one step of a ladder: does ``agent`` beat the one below it?"""
+    if not (math.isfinite(rate.low) and math.isfinite(rate.high)) or not rate.trials:
+        return "no verdict (no games)"
+    if rate.low > 0.5:
+        return f"{agent} is stronger than {below}"
+    if rate.high < 0.5:
+        return f"{agent} is weaker than {below}"
+    return "cannot tell yet (the interval holds 50%): play more games"
+
+
+def _varied(label: str, option: str) -> tuple[str, str]:
+    """An option set's label split into the option that varies ("players=3") and the rest ("size=5")."""
+    parts = label.split(", ")
+    varied = [p for p in parts if p.startswith(f"{option}=")]
+    if len(varied) != 1:
+        return label, ""
+    return varied[0], ", ".join(p for p in parts if p != varied[0])
+
+
+def comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The variant comparisons in one or two sentences: which figures differ between variants (and which way),
+    or that none does yet, with the caveat of many tests."""
+    if not rows:
+        return ""
+    real = [c for c in rows if c["reading"] in ("higher in B", "lower in B")]
+    n = len(rows)
+    chance = (
+        f" With {n} comparisons, about one in twenty is marked real by chance alone where the variants do not differ."
+        if n > 1
+        else ""
+    )
+    if not real:
+        return (
+            f"No comparison shows a difference between the variants ({n} in all): every interval still holds zero. "
+            "That does not show the variants play alike: the intervals' ends give how large a difference is still "
+            f"possible, and more games narrow them.{chance}"
+        )
+    found = []
+    for c in real:
+        (a, rest), (b, _) = _varied(c["a"], c["option"]), _varied(c["b"], c["option"])
+        way = "higher" if c["reading"] == "higher in B" else "lower"
+        if c["unit"] == "share":
+            values = f"{100 * c['a_value']:.1f}% → {100 * c['b_value']:.1f}%"
+            diff = f"{100 * c['difference']:+.1f} pts [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
+        else:
+            values = f"{c['a_value']:.1f} → {c['b_value']:.1f} {c['unit']}"
+            diff = f"{c['difference']:+.1f} [{c['low']:+.1f}, {c['high']:+.1f}]"
+        where = f" (at {rest})" if rest else ""
+        found.append(f"the {c['figure']} is {way} with {b} than with {a}{where}: {values}, {diff}, {p_text(c['p'])}")
+    others = "" if len(real) == n else " The others show no evidence of a difference."
+    verb = "shows" if len(real) == 1 else "show"
+    return (
+        f"{len(real)} of {n} comparisons {verb} a difference unlikely to be chance alone: "
+        + "; ".join(found)
+        + f".{others}{chance}"
+    )
 
 
 def sprt(
@@ -133,11 +296,21 @@ def sprt(
     undecided test that has not reached ``max_games`` yet (a run stopped, or still going) is said to go on."""
     h0 = f"{first} is {elo0:g} Elo stronger than {second}" if elo0 else f"{first} and {second} are equally strong"
     h1 = f"{first} is {elo1:g} Elo stronger than {second}"
-    errors = f"(false H1 at most {100 * alpha:g}% of the time, false H0 at most {100 * beta:g}%)"
+    errors = (
+        f"A test run this way decides for H1 when H0 is true at most {100 * alpha:g}% of the time, and for H0 when "
+        f"H1 is true at most {100 * beta:g}%."
+    )
     if state["decision"] == "H1":
-        return f"Decided for H1: the games favour “{h1}” over “{h0}” {errors}."
+        return (
+            f"Decided for H1: the games favour “{h1}” over “{h0}”. In plain words: {first} is stronger than "
+            f"{second}, by an edge nearer {elo1:g} than {elo0:g} Elo (the ratings give its size). {errors}"
+        )
     if state["decision"] == "H0":
-        return f"Decided for H0: the games favour “{h0}” over “{h1}” {errors}."
+        plain = (
+            f"{first} is not shown to be {elo1:g} Elo stronger than {second}: any edge it has is closer to "
+            f"{elo0:g} than to {elo1:g} Elo"
+        )
+        return f"Decided for H0: the games favour “{h0}” over “{h1}”. In plain words: {plain}. {errors}"
     pairs = None if max_games is None else max(1, max_games // 2)  # the most pairs the test plays
     if pairs is not None and state["pairs"] < pairs:
         return (

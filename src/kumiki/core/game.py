@@ -73,6 +73,13 @@ class Game(ABC):
         option set may; Kozo draws only with ``random_size``)."""
         return self.facts.chance
 
+    def measure_limits(self) -> dict[str, tuple[float, float]]:
+        """The smallest and largest value the rules allow, in a game of these options, for each of
+        ``State.measures()`` that has them, and for ``score`` (any seat's score); a bound the rules do not fix is
+        ±inf, a figure not named has none known. The arena cuts a mean's interval there: an interval past what any
+        game can give says nothing more. The default knows none."""
+        return {}
+
     def first_mover(self) -> int | None:
         """The seat that makes the first move of the game and keeps that place all game (what a fairness study
         calls "moves first"); None where the opener changes during a game (Kozo's rounds rotate it)."""

@@ -81,6 +81,12 @@ class Blokus3D(Game):
             self.usable.append(tuple(fitting))
         self._moves: dict[int, Blokus3DMove] = {}
 
+    def measure_limits(self) -> dict[str, tuple[float, float]]:
+        """Pieces left: 0 to every piece of the seat's colours (a score, squares seen minus pieces left, may be
+        negative: no limit given)."""
+        most = float(int(self.options["colours_per_player"]) * len(PIECE_NAMES))
+        return {f"pieces_left_seat_{p}": (0.0, most) for p in range(self.players)}
+
     def new_state(self, seed: int | None = None) -> Blokus3DState:
         return Blokus3DState(self, checked_seed(seed))
 

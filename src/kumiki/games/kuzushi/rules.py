@@ -66,6 +66,13 @@ class Kuzushi(Game):
         team_count = self.teams or self.players
         self.team_of = [seat % team_count for seat in range(self.players)]
 
+    def measure_limits(self) -> dict[str, tuple[float, float]]:
+        """Tiles left: 0 to the tiles a seat starts with; a score (tiles placed, seat 0 one more): 0 to tiles + 1."""
+        tiles = float(self.tiles_per_player)
+        out = {f"tiles_left_seat_{p}": (0.0, tiles) for p in range(self.players)}
+        out["score"] = (0.0, tiles + 1)
+        return out
+
     def new_state(self, seed: int | None = None) -> KuzushiState:
         return KuzushiState(self, checked_seed(seed))
 

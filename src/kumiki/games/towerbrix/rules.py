@@ -97,6 +97,12 @@ class TowerBrix(Game):
                 f"({twos} cards worth 2, {threes} worth 3)"
             )
 
+    def measure_limits(self) -> dict[str, tuple[float, float]]:
+        """Rounds won and rounds played: 0 to ``rounds``; the team's score, points of cards held (a failed round
+        scores 0): never below 0."""
+        rounds = float(self.options["rounds"])
+        return {"rounds_won": (0.0, rounds), "rounds": (0.0, rounds), "score": (0.0, math.inf)}
+
     def new_state(self, seed: int | None = None) -> TowerBrixState:
         return TowerBrixState(self, checked_seed(seed))
 

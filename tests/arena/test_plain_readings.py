@@ -1,0 +1,245 @@
+"""The report's readings for a designer who is no statistician: every section opens with a sentence that says what
+its figures mean (who is stronger, whether a seat has an edge, whether the variants differ, how sure that is and
+what to do next), and no interval reaches past what the game's rules allow."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.helpers import CliRunner
+
+from kumiki import arena
+from kumiki.arena import stats, verdict
+from kumiki.core.registry import load_game
+
+TEAM_STUDY = """
+name = "team"
+game = "towerbrix"
+format = "self-play"
+games = 3
+seed = 2026
+
+[options]
+players = 4
+mode = "base"
+deck = "green"
+difficulty = "medium"
+rounds = 1
+attempts = 1
+
+[agents]
+teammate = "towerbrix-teammate:iterations=200"
+"""
+
+TEAM_OPTIONS = {"players": 4, "mode": "base", "deck": "green", "difficulty": "medium", "rounds": 1, "attempts": 1}
+
+
+def team_game(index: int, seed: int, score: float, moves: int) -> dict[str, Any]:
+    """One game of TEAM_STUDY as `kumiki arena run` wrote it (2026-11-28): won (score > 0) or lost (0 points)."""
+    won = float(score > 0)
+    return {
+        "index": index,
+        "block": index,
+        "options": TEAM_OPTIONS,
+        "seats": ["teammate"] * 4,
+        "seed": seed,
+        "scores": [score] * 4,
+        "winners": [0, 1, 2, 3],
+        "ranks": [1, 1, 1, 1],
+        "teams": [0, 0, 0, 0],
+        "moves": moves,
+        "measures": {"success": won, "rounds_won": won, "rounds": 1.0},
+        "forfeit": None,
+        "think_s": [0.0] * 4,
+    }
+
+
+def test_a_mean_of_a_count_stays_within_what_the_rules_allow(tmp_path: Path, run: CliRunner) -> None:
+    """Three TowerBrix games of one round, two won (16 and 19 points) and one lost (0 points): the t interval of the
+    rounds won read 0.67 [0.00, 2.10] — two rounds won in a game of one — and the team's score 11.7 [-13.7, 37.0],
+    below the 0 no game can score under. Both are cut where the rules end."""
+    (tmp_path / "study.toml").write_text(TEAM_STUDY)
+    games = [team_game(0, 580060173, 16.0, 34), team_game(1, 108373515, 0.0, 138), team_game(2, 1000890113, 19.0, 76)]
+    (tmp_path / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    code, _, err = run("arena", "report", tmp_path)
+    assert code == 0, err
+    entry = json.loads((tmp_path / "summary.json").read_text())["option_sets"][0]
+    rounds_won = entry["measures"]["rounds_won"]
+    assert rounds_won["value"] == 0.6667 and rounds_won["low"] == 0.0 and rounds_won["high"] == 1.0
+    for score in [*entry["seat_scores"], entry["teams"]["teammate + teammate + teammate + teammate"]["score"]]:
+        assert score["value"] == 11.6667 and score["low"] == 0.0 and 37.0 < score["high"] < 37.1  # the top is free
+    page = (tmp_path / "report.html").read_text()
+    assert "rounds won (mean)</td><td class='n'>0.67 [0.00, 1.00]" in page and "-13.7" not in page
+    assert "cut at the smallest and largest value the game allows" in page  # said where the intervals are named
+
+
+def test_each_game_names_the_range_of_its_counts() -> None:
+    kuzushi = load_game("kuzushi", players=3, size=5).measure_limits()
+    tiles = float(load_game("kuzushi", players=3, size=5).options["tiles"])
+    assert kuzushi["tiles_left_seat_2"] == (0.0, tiles) and kuzushi["score"] == (0.0, tiles + 1)
+    blokus = load_game("blokus3d", players=2).measure_limits()
+    assert blokus["pieces_left_seat_1"][0] == 0.0 and blokus["pieces_left_seat_1"][1] >= 1 and "score" not in blokus
+    assert load_game("towerbrix", rounds=3).measure_limits()["rounds_won"] == (0.0, 3.0)
+    assert load_game("kozo", players=2).measure_limits() == {}  # none known: only the count's 0 cuts
+
+
+def test_a_count_near_its_largest_value_is_cut_there_and_elsewhere_untouched() -> None:
+    """Tiles left of 10, 10, 9 (the most is 10): t gives 9.67 [8.23, 11.10]; the interval now ends at 10."""
+    rows = [{"measures": {"tiles_left_seat_0": v}} for v in (10.0, 10.0, 9.0)]
+    plain = stats.measure_means(rows)["tiles_left_seat_0"]
+    assert plain.high > 11  # what a bare t interval says, and what the report said
+    cut = stats.measure_means(rows, limits={"tiles_left_seat_0": (0.0, 10.0)})["tiles_left_seat_0"]
+    assert cut.high == 10.0 and cut.low == plain.low and cut.value == plain.value
+    free = stats.mean_interval([10.0, 11.0, 12.0], lower=0.0, upper=100.0)
+    assert free == stats.mean_interval([10.0, 11.0, 12.0])  # a bound the interval does not reach changes nothing
+    assert math.isnan(stats.mean_interval([2.0, 2.0], upper=2.0).high)  # no spread: still no interval
+
+
+def rating(agent: str, value: float, low: float | None, high: float | None) -> dict[str, Any]:
+    return {"agent": agent, "rating": value, "low": low, "high": high, "games": 20}
+
+
+def test_the_ratings_say_who_is_stronger_and_whether_the_games_can_tell() -> None:
+    table = [rating("b", 10.0, -80.0, 90.0), rating("a", 200.0, 120.0, 300.0), rating("c", -210.0, -300.0, -150.0)]
+    clear = verdict.ratings(table, {("a", "b"): stats.wilson(17, 20)})
+    assert clear.startswith("Strongest first: a, b, c. a is rated highest (+200 [+120, +300]; b: +10 [-80, +90])")
+    assert "is stronger than b" in clear and "85% [64, 95]" in clear and "more games" not in clear
+    unclear = verdict.ratings(table, {("a", "b"): stats.wilson(12, 20)})
+    assert "cannot yet tell it from b" in unclear and "60% [39, 78]" in unclear and "Play more games" in unclear
+    # a gauntlet's others never meet: their rating intervals decide
+    assert "lies wholly above b's" in verdict.ratings(table, {})
+    overlapping = [rating("a", 50.0, -40.0, 140.0), rating("b", -50.0, -140.0, 40.0)]
+    assert "cannot yet tell it from b" in verdict.ratings(overlapping, {})
+
+
+def test_the_seats_edge_skill_held_apart_is_said_in_words() -> None:
+    edge = [
+        {"players": 2, "seat": 0, "elo": 64.0, "low": 15.0, "high": 270.0},
+        {"players": 2, "seat": 1, "elo": -64.0, "low": -270.0, "high": -15.0},
+    ]
+    said = verdict.seat_advantage(edge, 0)
+    assert said.startswith("With the agents' skill held apart, seat 0 (moves first) is +64 Elo [+15, +270] above")
+    assert "about 59% expected score" in said and "unlikely to be chance alone" in said
+    none = [{**e, "low": e["low"] - 100, "high": e["high"] + 100} for e in edge]
+    assert "no seat's edge is clear" in verdict.seat_advantage(none, 0) and "370 Elo" in verdict.seat_advantage(none, 0)
+
+
+def test_a_ladder_step_and_the_variants_are_read_in_words() -> None:
+    assert verdict.ladder_step("mcts", "greedy", stats.wilson(9, 10)) == "mcts is stronger than greedy"
+    assert verdict.ladder_step("mcts", "greedy", stats.wilson(1, 10)) == "mcts is weaker than greedy"
+    assert "play more games" in verdict.ladder_step("mcts", "greedy", stats.wilson(3, 10))
+    row = {
+        "option": "players",
+        "a": "players=2, size=5",
+        "b": "players=3, size=5",
+        "figure": "game length",
+        "unit": "moves",
+        "a_value": 19.5,
+        "b_value": 17.1,
+        "difference": -2.4,
+        "low": -4.0,
+        "high": -0.8,
+        "p": 0.0043,
+        "reading": "lower in B",
+    }
+    flat = {**row, "low": -3.0, "high": 0.5, "p": 0.2, "reading": "no evidence of a difference"}
+    assert verdict.comparisons([row, flat]) == (
+        "1 of 2 comparisons shows a difference unlikely to be chance alone: the game length is lower with players=3 "
+        "than with players=2 (at size=5): 19.5 → 17.1 moves, -2.4 [-4.0, -0.8], p = 0.0043. The others show no "
+        "evidence of a difference. With 2 comparisons, about one in twenty is marked real by chance alone where the "
+        "variants do not differ."
+    )
+    assert verdict.comparisons([flat]).startswith("No comparison shows a difference between the variants (1 in all)")
+
+
+def test_the_sprt_decision_is_said_in_plain_words() -> None:
+    state = {"decision": "H1", "pairs": 9}
+    h1 = verdict.sprt(state, "greedy", "random", 0, 50, 0.05, 0.05)
+    assert "In plain words: greedy is stronger than random, by an edge nearer 50 than 0 Elo" in h1
+    assert "decides for H1 when H0 is true at most 5% of the time" in h1 and "false H1" not in h1
+    h0 = verdict.sprt({**state, "decision": "H0"}, "new", "old", 0, 10, 0.05, 0.1)
+    assert "In plain words: new is not shown to be 10 Elo stronger than old" in h0 and "at most 10%" in h0
+
+
+def test_a_round_robin_report_opens_each_section_with_its_reading(tmp_path: Path, run: CliRunner) -> None:
+    study = arena.Study(
+        name="plain",
+        game="kuzushi",
+        format="ladder",
+        agents={"random": "random", "random2": "random", "greedy": "greedy"},
+        games=6,
+        seed=7,
+        options={"players": 2, "size": 5},
+    )
+    arena.run(study, tmp_path, backend="serial")
+    code, _, err = run("arena", "report", tmp_path)
+    assert code == 0, err
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    page = (tmp_path / "report.html").read_text()
+    assert summary["ratings_reading"].startswith("Strongest first: greedy, ")
+    assert summary["seat_advantage_reading"].startswith("With the agents' skill held apart")
+    for key in ("ratings_reading", "seat_advantage_reading"):
+        assert f"<p class='verdict'>{html.escape(summary[key])}</p>" in page
+    step = summary["ladder"][1]
+    assert step["agent"] == "greedy" and step["reading"] == verdict.ladder_step(
+        "greedy", "random2", stats.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
+    )
+    assert f"<td>{html.escape(step['reading'])}</td>" in page
+    assert summary["comparisons_reading"] == ""  # one option set: nothing to compare, and no section
+    # 12 seed blocks (two line-ups of 6): enough, so no caveat of few blocks
+    assert "seed block(s): so few" not in page and "none at all" not in page
+    # every plot says what its axes are
+    for label in (">seat<", ">share of wins<", ">agent<", ">agent (row)<", ">against<", ">games<"):
+        assert label in page, label
+
+
+def test_the_few_blocks_caveat_does_not_speak_of_one_block_when_there_are_several() -> None:
+    from kumiki.arena.report import _few_blocks_note
+
+    rows = [{"block": b, "seed": b, "options": {}} for b in range(3)]
+    (note,) = _few_blocks_note(rows, False, "These intervals")
+    assert "a bootstrap over 3 seed block(s)" in note and "the intervals mean little." in note
+    assert "one block" not in note
+
+
+def test_why_there_are_no_ratings_is_said_without_the_arena_extra(
+    tmp_path: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A study of one agent, or of a co-operative game, has nothing to rate: the line saying so needs no bootstrap.
+    It ran the bootstrap first, so without scipy `ratings` failed with "need the 'arena' extra" instead."""
+    lone = arena.Study(name="lone", game="kuzushi", format="self-play", agents={"g": "greedy"}, games=2, seed=1)
+    arena.run(lone, tmp_path / "lone", backend="serial")
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "study.toml").write_text(TEAM_STUDY)
+    games = [team_game(0, 580060173, 16.0, 34), team_game(1, 108373515, 0.0, 138), team_game(2, 1000890113, 19.0, 76)]
+    (tmp_path / "team" / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    monkeypatch.setitem(sys.modules, "scipy", None)  # as if not installed
+    for folder, why in (
+        ("lone", "one agent: no ratings (the report gives the seats' shares)"),
+        ("team", "no games between sides to rate (a co-operative study reports success rates instead)"),
+    ):
+        code, out, err = run("arena", "ratings", tmp_path / folder)
+        assert (code, out, err) == (0, f"{why}\n", "")
+        code, out, err = run("arena", "ratings", tmp_path / folder, "--json")
+        assert code == 0 and json.loads(out) == [] and err == f"note: {why}\n"
+
+
+def test_an_edge_from_few_seed_blocks_is_said_to_rest_on_too_few() -> None:
+    """A gauntlet of 8 seed blocks: the per-option-set test found no evidence of an edge (p = 0.32), the model's
+    seat 0 "+64 [+15, +270]": the sentence of the second may not read as a finding without its caveat."""
+    edge = [
+        {"players": 2, "seat": 0, "elo": 64.0, "low": 15.0, "high": 270.0},
+        {"players": 2, "seat": 1, "elo": -64.0, "low": -270.0, "high": -15.0},
+    ]
+    said = verdict.seat_advantage(edge, 0, {2: 8}, "seed blocks")
+    assert said.endswith(
+        "unlikely to be chance alone, but from only 8 seed blocks: too few for these intervals to mean much (see "
+        "below); play more games before acting on it."
+    )
+    assert "but from only" not in verdict.seat_advantage(edge, 0, {2: stats.FEW_BLOCKS}, "seed blocks")
