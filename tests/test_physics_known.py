@@ -838,3 +838,38 @@ def test_a_tower_whose_grown_model_the_simplex_cannot_tell_falls() -> None:
     for shortcuts in (False, True):
         verdict = judge(tower, shortcuts=shortcuts)
         assert (verdict.stands, verdict.edge) == (False, False) and verdict.moving
+
+
+def test_the_solver_goes_back_to_its_own_choice_when_stopped_as_it_turns_to_the_interior_point_method(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process's one HiGHS is shared by every later verdict. An exception landing just as ``decided`` set the
+    interior-point method (the arena's alarm stopping a move over its limit, a worker's search stopped on undo) came
+    before the ``try`` that sets it back: every later model of that worker was solved by the interior-point method."""
+    from kumiki.physics import forces, statics
+    from kumiki.physics.forces import Solver
+
+    class Stopped(BaseException):
+        pass
+
+    lp = forces.solver()
+    real = lp.highs
+
+    class Stopping:  # the shared HiGHS, stopped right after it is told to use the interior-point method
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        def setOptionValue(self, name: str, value: object) -> object:
+            status = real.setOptionValue(name, value)
+            if value == "ipm":
+                raise Stopped
+            return status
+
+    monkeypatch.setattr(Solver, "run", lambda self: "Unknown")
+    monkeypatch.setattr(lp, "highs", Stopping())
+    try:
+        with pytest.raises(Stopped):
+            statics.decided(lp)
+        assert real.getOptionValue("solver")[1] == "choose"
+    finally:
+        real.setOptionValue("solver", "choose")  # the shared solver as the next tests need it

@@ -108,3 +108,28 @@ def test_a_game_opened_while_the_games_are_brought_back_is_loaded_once(
         assert counts[game["id"]] == 1  # in memory while its player is connected: the walk found it there
     assert second.get(f"/api/games/{game['id']}").json()["moves"] == 2
     assert played["history"][:1] == view["history"]
+
+
+def test_a_game_whose_replay_fails_unexpectedly_does_not_stop_the_others_coming_back(
+    serve: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any error replaying one stored game (here a RuntimeError, as Kozo's verdict now raises for a linear program
+    HiGHS cannot decide) ended the background walk: every game after it stayed unloaded, its computer never moving
+    again, with nothing said but "Task exception was never retrieved". It is logged and the walk goes on."""
+    people, versus = _stored_games(serve)
+    replayed: list[str] = []
+    real = rooms.rebuild
+
+    def failing(row: Any, moves: Any) -> Any:
+        replayed.append(row.id)
+        if row.id == versus["id"]:  # the first the walk brings back
+            raise RuntimeError("the stand-or-fall linear program failed: HiGHS says 'Unknown'")
+        return real(row, moves)
+
+    monkeypatch.setattr(rooms, "rebuild", failing)
+    second = serve()
+    resumed(second)
+    hub = second.app.state.hub  # type: ignore[attr-defined]
+    assert hub.resume_task.exception() is None
+    assert sorted(set(replayed)) == sorted(g["id"] for g in [*people, versus])
+    assert f"game {versus['id']} could not be brought back" in caplog.text

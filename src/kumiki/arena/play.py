@@ -35,14 +35,14 @@ class OverLimit(BaseException):
     ``except Exception`` does not swallow it."""
 
 
-def _ring(_signum: int, _frame: Any) -> None:
-    raise OverLimit
-
-
 def can_stop_moves() -> bool:
     """Whether a move can be stopped here: an interval timer exists (POSIX) and this is the main thread (signal
     handlers can only be set there)."""
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def _let_pending_run() -> None:
+    """Nothing: entering a Python function runs the signal handlers due (CPython checks them there)."""
 
 
 @contextmanager
@@ -57,13 +57,24 @@ def stopped_after(seconds: float | None) -> Iterator[None]:
     if before and before <= seconds:
         yield
         return
+    live = [True]  # the body still runs: an alarm now stops it; once cleared, a late one does nothing
+
+    def ring(_signum: int, _frame: Any) -> None:
+        if live[0]:
+            live[0] = False
+            raise OverLimit
+
     began = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, _ring)
+    previous = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
+        # Cleared first: an alarm that goes off just as the body ends (the handler runs at the next bytecode it can)
+        # must not raise here, which would skip the rest and leave this handler in place and an earlier alarm lost.
+        live[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
+        _let_pending_run()  # an alarm due just before it was cleared goes to ``ring`` (which ignores it now)
         signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
         if before:
             signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - began), 1e-6), interval)

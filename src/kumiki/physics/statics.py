@@ -109,8 +109,8 @@ def decided(lp: Solver) -> bool:
         highs.clearSolver()
         status = lp.run()
     if status not in ("optimal", "infeasible", "Empty", INFEASIBLE_OR_UNBOUNDED):
-        highs.setOptionValue("solver", "ipm")
-        try:
+        try:  # set inside: an exception landing just after it (a stopped move) must not leave the shared solver so
+            highs.setOptionValue("solver", "ipm")
             highs.clearSolver()
             status = lp.run()
         finally:

@@ -938,6 +938,9 @@ class Hub:
                 except DBAPIError as error:
                     log.error("game %s could not be read at start (%s): it loads when it is opened", game_id, error)
                     continue
+                except Exception:  # any other failure of one game's replay (a bug, a verdict HiGHS cannot decide)
+                    log.exception("game %s could not be brought back at start; the others go on", game_id)
+                    continue
                 if room is not None:
                     room.start_agents()
                     self.release(room)  # waiting for a human: loaded again when someone connects
