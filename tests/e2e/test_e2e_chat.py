@@ -109,3 +109,21 @@ def test_challenge_10_the_blind_seat_reads_what_the_others_describe(server: Any,
     ann.get_by_test_id("chat-input").fill("a yellow brick stands at the corner")
     ann.get_by_test_id("chat-input").press("Enter")
     expect(bob.get_by_test_id("chat-0")).to_have_text("ann: a yellow brick stands at the corner")
+
+
+def test_a_solo_game_has_no_table_talk(server: Any, pages: Any) -> None:
+    """A one-player game has nobody to talk to (a spectator may read the table but not talk): no chat panel, for the
+    player or a spectator; a game of two still has it."""
+    solo = server.create("kozo", [{"kind": "human", "name": "ann"}], players=1)
+    ann, watcher = pages(), pages()
+    ann.goto(server.url + solo["seats"][0]["invite"])
+    watcher.goto(server.url + f"/game/{solo['id']}")
+    for page in (ann, watcher):
+        until(page, "window.__kumiki.views > 0")
+        expect(page.get_by_test_id("chat")).to_be_hidden()
+        expect(page.get_by_text("Table talk")).to_be_hidden()
+    pair = server.create("kozo", [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    ann.goto(server.url + pair["seats"][0]["invite"])
+    until(ann, "window.__kumiki.views > 0")
+    expect(ann.get_by_test_id("chat")).to_be_visible()
+    expect(ann.get_by_test_id("chat-input")).to_be_visible()

@@ -4,6 +4,9 @@ buttons turn a polycube as the keys do."""
 
 from __future__ import annotations
 
+import json
+import random
+import urllib.request
 from typing import Any
 
 import pytest
@@ -12,6 +15,8 @@ pytest.importorskip("playwright", reason="Playwright for Python is not installed
 
 from playwright.sync_api import Page, expect
 from tests.helpers import until
+
+import kumiki
 
 PHONE = {"width": 390, "height": 844}
 
@@ -221,3 +226,54 @@ def test_whose_turn_and_a_refusal_show_just_under_the_board(
     until(wide, "window.__kumiki.legal > 0")
     expect(wide.get_by_test_id("status")).to_be_visible()
     expect(wide.get_by_test_id("turn-line")).to_be_hidden()
+
+
+def _finished_solo_kozo(server: Any) -> str:
+    """A solo Kozo game of random moves played to its end, imported: its id."""
+    state = kumiki.load_game("kozo", players=1).new_state(seed=3)
+    rng = random.Random(3)
+    while not state.over:
+        state.play(rng.choice(state.legal_moves()))
+    record = kumiki.write_record(state, {"Player0": "ann"})
+    request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return str(json.load(answer)["id"])
+
+
+def test_the_result_comes_into_view_at_the_end(server: Any, phone: Page, pages: Any) -> None:
+    """On a phone the result box sits below the board and its tray: when the game ends (here bob resigns while ann
+    looks at the board), when a finished game opens, and at the replay's end, it is brought into view, without a
+    scroll by hand. On a desktop, where it shows beside the board, the page does not move."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("kozo", seats)
+    phone.goto(server.url + created["seats"][0]["invite"])
+    until(phone, "window.__kumiki.views > 0 && window.__kumiki.kozo")
+    bob = pages()
+    bob.goto(server.url + created["seats"][1]["invite"])
+    bob.get_by_test_id("resign").click()
+    bob.get_by_test_id("resign-confirm").click()
+    until(phone, "window.__kumiki.over")
+    over = phone.get_by_test_id("game-over")
+    expect(over).to_have_text("You won! (0 – 0) — bob resigned.")
+    expect(over).to_be_in_viewport(ratio=1)
+    assert phone.evaluate("window.scrollY") > 0  # it was below the screen: the page scrolled to it
+
+    finished = _finished_solo_kozo(server)
+    phone.goto(f"{server.url}/game/{finished}")
+    until(phone, "window.__kumiki.over")
+    expect(over).to_contain_text("Game over — ann scored")
+    expect(over).to_be_in_viewport(ratio=1)
+
+    phone.goto(f"{server.url}/replay/{finished}")  # the replay's last position: its result under the buttons
+    last = phone.get_by_test_id("replay-last")
+    last.tap()
+    expect(over).to_contain_text("Game over — ann scored")
+    expect(over).to_be_in_viewport(ratio=1)
+    expect(last).to_be_in_viewport()  # the buttons did not jump away from the finger
+
+    desk = pages()
+    desk.goto(f"{server.url}/game/{finished}")
+    until(desk, "window.__kumiki.over")
+    expect(desk.get_by_test_id("game-over")).to_be_in_viewport(ratio=1)
+    desk.wait_for_timeout(1200)  # past both looks at where the result is
+    assert desk.evaluate("window.scrollY") == 0  # beside the board already: nothing moved

@@ -113,23 +113,61 @@ def test_a_tie_in_tiles_says_the_largest_group_decided(server: Any, pages: Any) 
 
 
 def test_the_replay_ends_with_the_result(server: Any, pages: Any) -> None:
-    """Stepped to its last move, a finished game's replay says who won and the scores, as the game page did; a
-    co-operative game's result is the team's score."""
-    imported, state = _imported(server, "kuzushi", 11)
+    """Stepped to its last move, a finished game's replay says the result and why the game ended in the game page's
+    words (a tie says what broke it); a co-operative game's result is the team's score, not a win."""
+    imported, state = _imported(server, "kuzushi", 11)  # 18 – 18, p1 wins on the largest group
+    mine, theirs = state.island([1]), state.island([0])
+    moves = len(state.history)
     page = pages()
     page.goto(f"{server.url}/replay/{imported['id']}")
-    status = page.get_by_test_id("status")
-    expect(status).to_contain_text(f"Move 0 of {len(state.history)}")
-    expect(status).not_to_contain_text("game over")
+    status, over = page.get_by_test_id("status"), page.get_by_test_id("game-over")
+    expect(status).to_contain_text(f"Move 0 of {moves}")
+    expect(status).not_to_contain_text("Game over")
+    expect(over).to_be_hidden()
     page.keyboard.press("End")
-    expect(status).to_have_text(
-        f"Move {len(state.history)} of {len(state.history)}: {state.history[-1]} — game over, won by p1 (18 – 18)"
+    expect(status).to_have_text(f"Move {moves} of {moves}: {state.history[-1]} — Game over. Winner: p1.")
+    expect(over).to_have_text(
+        f"Game over — won by p1 (18 – 18) — the grid is full; tied at 18 tiles, p1 has the largest group ({mine} tiles"
+        f" to {theirs})."
     )
+    page.keyboard.press("ArrowLeft")  # the game goes on there: no result
+    expect(status).to_have_text(f"Move {moves - 1} of {moves}: {state.history[-2]}")
+    expect(over).to_be_hidden()
     imported, state = _imported(server, "towerbrix", 2, players=2)
     page.goto(f"{server.url}/replay/{imported['id']}")
     expect(status).to_contain_text(f"Move 0 of {len(state.history)}")  # loaded: the keys step it
     page.keyboard.press("End")
-    expect(status).to_contain_text(f"— game over, shared by everyone (score {state.scores()[0]:g})")
+    expect(status).to_contain_text("— Game over.")
+    expect(over).to_contain_text(f"Game over — the team scored {state.scores()[0]:g}. {state.public_view()['verdict']}")
+    expect(over).not_to_contain_text("won")
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "options"),
+    [("kozo", 3, {"players": 1}), ("towerbrix", 2, {"players": 1}), ("kuzushi", 11, {}), ("blokus3d", 1, {})],
+)
+def test_the_replay_ends_as_the_game_page_did(
+    server: Any, pages: Any, game: str, seed: int, options: dict[str, Any]
+) -> None:
+    """The replay's last position says what the game page says of the finished game, word for word: a solo game
+    its score and why it ended (a solo Kozo game round by round), never "won by p0"."""
+    imported, state = _imported(server, game, seed, **options)
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    over = page.get_by_test_id("game-over")
+    expect(over).to_contain_text("Game over")
+    said = over.inner_text()
+    page.goto(f"{server.url}/replay/{imported['id']}")
+    expect(page.get_by_test_id("status")).to_contain_text(f"Move 0 of {len(state.history)}")
+    page.get_by_test_id("replay-last").click()
+    expect(over).to_have_text(said)
+    if state.game.players == 1:
+        assert said.startswith(f"Game over — p0 scored {state.scores()[0]:g}.") and "won" not in said
+        expect(page.get_by_test_id("status")).to_have_text(
+            f"Move {len(state.history)} of {len(state.history)}: {state.history[-1]} — Game over."
+        )
+    if game == "kozo":
+        assert "The sum of the 3 rounds" in said and "Round 3: " in said  # the reason, round by round
 
 
 def test_a_finished_towerbrix_game_shows_the_last_tower_judged(server: Any, pages: Any) -> None:

@@ -55,6 +55,7 @@ def test_an_imported_record_replays_state_by_state(client: TestClient) -> None:
         step.play(move)
         assert replay["states"][k] == step.public_view()
     assert replay["states"][-1] == finished.public_view()
+    assert replay["over"] is True and replay["teams"] == finished.teams()  # what the page's result is worded from
     assert client.get(f"/api/games/{answer['id']}/record").text.splitlines()[-1] == str(finished.history[-1])
 
 

@@ -60,7 +60,7 @@ def test_a_resignation_ends_the_game_for_the_other_side_and_is_stored(serve: Cal
     assert [str(m) for m in state.history] == [move] and state.over and state.resigned == 1
     assert state.to_move is None and state.winners() == [0]
     replay = client.get(f"/api/games/{game['id']}/replay").json()
-    assert replay["resigned"] == 1 and replay["winners"] == [0]
+    assert replay["resigned"] == 1 and replay["winners"] == [0] and replay["over"] is True
 
     restarted = serve()  # another server on the same database loads the game afresh: still resigned
     with restarted.websocket_connect(url(game, 0)) as ann:

@@ -166,11 +166,13 @@ NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</t
 @dataclasses.dataclass(frozen=True)
 class Replay:
     """A game's positions as JSON text (what takes long to build and most memory), with its final scores and
-    winners."""
+    winners, the side each seat plays for and whether the game is over (by its rules or a resignation)."""
 
     states: bytes
     scores: list[float]
     winners: list[int]
+    teams: list[int]
+    over: bool
 
 
 class BadRequest(Exception):
@@ -723,7 +725,8 @@ def create_app(
             except REPLAY_ERRORS as error:  # IllegalMove included: stored under other rules
                 raise unreplayable(game_id, error) from None
             winners = state.winners() if resigned is None else forfeit_winners(state, resigned)
-            return Replay(b"[" + b",".join(encoded) + b"]", state.scores(), winners)
+            over = state.over or resigned is not None
+            return Replay(b"[" + b",".join(encoded) + b"]", state.scores(), winners, state.teams(), over)
 
         async def build() -> Replay:
             # a long game's views take a while to build: in a thread, so every other game goes on meanwhile
@@ -755,6 +758,8 @@ def create_app(
             "movers": movers,
             "scores": built.scores,
             "winners": built.winners,
+            "teams": built.teams,
+            "over": built.over,
             "resigned": resigned,
             "chat": hub.storage.chat(game_id),
         }

@@ -180,6 +180,9 @@ export interface Replay {
   /** The final scores, and the winners (empty while the game goes on). */
   scores?: number[];
   winners?: number[];
+  /** The side each seat plays for, and whether the game is over (by its rules or a resignation). */
+  teams?: number[];
+  over?: boolean;
 }
 
 /** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */

@@ -3,20 +3,13 @@
 import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
-import { capital, h, seatLabels, typing } from "../dom";
+import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, type GameModule } from "../module";
+import { gameResult, sidesOf } from "../result";
 
 /** Error codes about the connection, not a move: the server closes it after sending one. */
 const CONNECTION_REFUSALS = new Set(["too_many_connections", "not_found", "unreplayable"]);
-
-/** The seats of each side, in the order of the sides (every seat its own side when the view names no teams). */
-function sidesOf(msg: ViewMessage): number[][] {
-  const teams = msg.teams ?? msg.seats.map((seat) => seat.seat);
-  const sides = new Map<number, number[]>();
-  teams.forEach((team, seat) => sides.set(team, [...(sides.get(team) ?? []), seat]));
-  return [...sides.keys()].sort((a, b) => a - b).map((team) => sides.get(team) ?? []);
-}
 
 /** Where this browser remembers the token of the seat it played in a game. */
 const tokenKey = (id: string) => `kumiki.token.${id}`;
@@ -93,6 +86,22 @@ export function gamePage(app: HTMLElement, id: string): void {
   let last: ViewMessage | null = null;
   let socket: GameSocket;
 
+  // On a phone the panel comes after the board and all its tray, so the result box was below the screen at the end
+  // (only the line under the board showed): it is brought into view once, when the game ends here (after a moment,
+  // to see the last move land) or when a finished game opens. Where it is on screen already (a desktop's panel
+  // beside the board) nothing moves.
+  let endShown = false;
+  const showEnd = (justEnded: boolean) => {
+    endShown = true;
+    // looked at again a little later when it was in view: the board and its tray may still be laying out then
+    const bring = (again: boolean) => {
+      const box = over.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) over.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      else if (again) window.setTimeout(() => bring(false), 700);
+    };
+    window.setTimeout(() => bring(true), justEnded ? 800 : 100);
+  };
+
   const showError = (text: string) => {
     error.textContent = text;
   };
@@ -157,9 +166,12 @@ export function gamePage(app: HTMLElement, id: string): void {
       api<ChatEntry[]>(`/api/games/${id}/chat`).then((entries) => chat.add(entries, !!msg.silent), () => undefined);
     }
     chat.silence(!!msg.silent);
+    // a one-player game has nobody to talk to: spectators may read but not talk (rooms.py), so no table talk there
+    chat.element.hidden = msg.seats.length === 1;
     if (last && msg.ply !== last.ply) error.textContent = "";
     if (msg.over) clearWhy(); // nothing is asked about a finished game
     whyForm.hidden = msg.seat === null || msg.over; // so its form goes too (it could only answer "the game is over")
+    const previous = last;
     last = msg;
     seedNote.hidden = !msg.seed_chosen || msg.over;
     download.hidden = msg.record_ready === false; // the seed in a record would tell the hidden cards
@@ -171,40 +183,13 @@ export function gamePage(app: HTMLElement, id: string): void {
     const totals = sides.map((members) => members.reduce((sum, s) => sum + (msg.scores[s] ?? 0), 0)); // per side
     resign.hidden = !msg.may_resign || !resignAsk.hidden;
     if (!msg.may_resign) resignAsk.hidden = true;
-    const resigned = msg.resigned ?? null;
-    const whoResigned = resigned === null ? "" : resigned === msg.seat ? "you" : name(resigned);
     if (msg.over) {
-      const winners = msg.winners.map(name).join(", ") || "nobody";
-      status.textContent = `Game over. Winner${msg.winners.length > 1 ? "s" : ""}: ${winners}.`;
+      const result = gameResult(msg, module, name); // the replay says the same at its last position
+      status.textContent = result.status;
+      over.textContent = result.text;
       over.hidden = false;
       again.hidden = msg.seat === null || !!msg.imported;
-      const mine = msg.seat !== null && msg.winners.includes(msg.seat);
-      const why = resigned !== null ? `${whoResigned} resigned` : module.endReason?.(msg, name);
-      const reason = why ? ` — ${why}.` : "";
-      if (sides.length === 1) {
-        // one team (TowerBrix), or one player (a solo game): one score, and the scoring table's word on it
-        const verdict = typeof msg.view?.verdict === "string" ? ` ${msg.view.verdict}` : "";
-        const who = msg.seats.length > 1 ? "the team scored" : msg.seat !== null ? "you scored" : `${name(0)} scored`;
-        status.textContent = "Game over.";
-        // and why it ended, what the score was made of, where the game says it (a solo Kozo game: round by round)
-        const said = why ? ` ${capital(why)}${/[.!?]$/.test(why) ? "" : "."}` : "";
-        over.textContent = resigned !== null ? `Game over — ${whoResigned} resigned.` : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}${said}`;
-      } else if (sides.length < msg.seats.length) {
-        // teams (Kuzushi with teams): the sides' totals, and which side won
-        const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
-        const won = sides.filter((members) => members.some((s) => msg.winners.includes(s)));
-        const score = `(${totals.join(" – ")})`;
-        status.textContent = `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : "A draw"}.`;
-        over.textContent = (won.length === 1
-          ? `${mine ? "Your team won" : `Won by ${label(won[0])}`} ${score}`
-          : `A draw between the teams ${score}`) + reason;
-      } else {
-        const score = `(${msg.scores.join(" – ")})`;
-        const tie = msg.winners.length > 1;
-        over.textContent = (tie
-          ? `${msg.winners.length === msg.seats.length ? "A draw" : `A shared win: ${winners}`} ${score}`
-          : mine ? `You won! ${score}` : `Game over — won by ${winners} ${score}`) + reason;
-      }
+      if (!endShown) showEnd(previous !== null && !previous.over);
     } else {
       over.hidden = true;
       again.hidden = true;

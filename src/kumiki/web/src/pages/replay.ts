@@ -4,6 +4,7 @@ import { api, type Replay } from "../api";
 import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule } from "../module";
+import { gameResult } from "../result";
 
 export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
@@ -22,6 +23,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   }
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   const status = h("p", { class: "status", "data-testid": "status" });
+  const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" }); // at the last position
   const slider = h("input", { type: "range", min: "0", max: String(replay.moves.length), value: "0", "data-testid": "replay-slider", "aria-label": "move" });
   const buttons = h("div", { class: "replay-buttons" });
   const moves = h("ol", { class: "moves", "data-testid": "move-list" });
@@ -39,7 +41,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const said = h("ol", { class: "chat-list", "data-testid": "chat-list" },
     ...(replay.chat ?? []).map((e) => h("li", { class: e.kind }, h("b", {}, `seat ${e.seat}: `), e.kind === "signal" ? `[${e.text}]${e.at ? ` (${e.at})` : ""}` : e.text)));
   const talk = replay.chat && replay.chat.length ? [h("h3", {}, "Table talk"), said] : [];
-  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
+  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, over, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
   module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players.length, sendMove: () => {}, hint: () => {} });
   moves.append(...replay.moves.map((m, i) => {
@@ -48,22 +50,31 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     return li;
   }));
 
-  // the end of a finished game: who won and the scores, as the game page said it (nothing while it goes on)
+  // the end of a finished game: its result and why it ended, in the game page's words (nothing while it goes on)
   const name = seatLabels(replay.players);
-  const winners = replay.winners ?? [];
-  const scores = replay.scores ?? [];
-  const everyone = replay.players.length > 1 && winners.length === replay.players.length; // co-operative, or a draw
-  const score = everyone && new Set(scores).size === 1 ? `score ${scores[0]}` : scores.join(" – ");
-  const result = winners.length ? ` — game over, ${everyone ? "shared by everyone" : `won by ${winners.map(name).join(", ")}`} (${score})` : "";
+  const end = replay.moves.length;
+  const finished = replay.over ?? ((replay.winners ?? []).length > 0 || replay.resigned != null); // older servers
+  const result = finished
+    ? gameResult({
+      view: replay.states[end], legal: [], last: end ? replay.moves[end - 1] : null, to_move: null, over: true, seat: null,
+      history: replay.moves, movers: replay.movers, actors: [], seats: replay.players, scores: replay.scores ?? [],
+      winners: replay.winners ?? [], teams: replay.teams, resigned: replay.resigned ?? null,
+    }, module, name)
+    : null;
 
   let ply = 0;
   function show(k: number): void {
     ply = Math.max(0, Math.min(replay.moves.length, k));
     slider.value = String(ply);
     module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply) });
-    const resigned = replay.resigned ?? null;
-    const end = ply < replay.moves.length ? "" : resigned !== null ? ` — then ${replay.players[resigned]?.name ?? `seat ${resigned}`} resigned` : result;
-    status.textContent = `Move ${ply} of ${replay.moves.length}${ply ? `: ${replay.moves[ply - 1]}` : ""}${end}`;
+    const atEnd = ply === end && result !== null;
+    status.textContent = `Move ${ply} of ${end}${ply ? `: ${replay.moves[ply - 1]}` : ""}${atEnd ? ` — ${result.status}` : ""}`;
+    const appears = atEnd && over.hidden;
+    over.textContent = atEnd ? result.text : "";
+    over.hidden = !atEnd;
+    // under the buttons (they stay where they were): on a phone it may be below the screen, so it is brought up
+    const box = over.getBoundingClientRect();
+    if (appears && (box.top < 0 || box.bottom > window.innerHeight)) over.scrollIntoView({ block: "nearest", behavior: "smooth" });
     moves.querySelectorAll("li").forEach((li, i) => li.classList.toggle("last", i === ply - 1));
     hooks.ply = ply;
   }
