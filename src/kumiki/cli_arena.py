@@ -344,6 +344,15 @@ def ratings_command(
         interval = f"[{round(r.low):6d}, {round(r.high):6d}]" if math.isfinite(r.low) else "no interval     "
         sys.stdout.write(f"{r.agent:<{width}}  {round(r.rating):6d}   {interval}  {r.games:6d}\n")
     units = "game seeds" if results.study.chance else "seed blocks"
+    from kumiki.arena import verdict
+    from kumiki.arena.stats import win_matrix
+
+    # The report's sentence, on stderr with the notes: stdout stays the table a script may read.
+    matrix = win_matrix(results.rows, list(results.study.agents), results.study.chance)
+    rows = [{"agent": r.agent, "rating": r.rating, "low": r.low, "high": r.high, "games": r.games} for r in table]
+    reading = verdict.ratings(rows, matrix)  # unrounded, so its figures round as the table's do
+    if reading:
+        sys.stderr.write(f"reading: {reading}\n")
     if any(not math.isfinite(r.low) for r in table):
         sys.stderr.write(f"note: no interval: every resample of the {units} gave the same rating (see the report)\n")
     else:

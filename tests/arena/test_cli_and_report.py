@@ -577,3 +577,12 @@ def test_ratings_over_few_seed_blocks_say_their_intervals_mean_little(
     assert code == 0 and table.startswith("agent")
     assert "note: the intervals come from a bootstrap over 3 seed blocks" in err
     assert "mean little" in err
+
+
+def test_ratings_as_text_end_with_the_reports_reading_on_stderr(finished: Path, run: CliRunner) -> None:
+    """The report says in words who is strongest and whether the games tell it apart; `arena ratings` printed only
+    the table. The sentence goes to stderr with the notes, so stdout stays the table a script reads."""
+    code, out, err = run("arena", "ratings", finished)
+    assert code == 0 and "reading:" not in out
+    reading = next(line for line in err.splitlines() if line.startswith("reading: "))
+    assert reading.startswith("reading: Strongest first: greedy, random.") and "greedy is rated highest" in reading
