@@ -188,6 +188,18 @@ def session(
     return Session(state, seats, console, reader=scripted(lines), **kwargs), out
 
 
+def short_terminal(
+    state: kumiki.State, height: int = 24, width: int = 80, humans: int | None = None
+) -> tuple[Session, io.StringIO]:
+    """A session on a terminal ``width`` x ``height`` (what rich's console finds on a pty of that size), reading
+    nothing, and the plain text it prints: the first ``humans`` seats (all when None) humans, the others random."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, height=height, highlight=False, color_system=None, force_terminal=True)
+    humans = state.game.players if humans is None else humans
+    seats = [Seat(seat, None if seat < humans else kumiki.load_agent("random")) for seat in range(state.game.players)]
+    return Session(state, seats, console, reader=lambda prompt: None), out
+
+
 def until(page: Any, condition: str) -> None:
     """Wait in a browser test until ``condition`` (JavaScript over the page's test hooks, ``window.__kumiki``) holds.
 

@@ -459,3 +459,112 @@ def test_a_long_think_shows_the_seconds_so_far(monkeypatch: pytest.MonkeyPatch) 
     Session(new_state(size=3, tiles=3), seats, console, reader=lambda prompt: None).agent_turn(seats[1])
     # The spinner said only "random is thinking…", however long it took.
     assert shown == ["random is thinking…", "random is thinking… 12 s"]
+
+
+# ------------------------------------------------------------------------------------------------ a terminal's size
+
+
+def on_a_pty(args: list[str], keys: list[tuple[bytes, bytes]], rows: int = 24, columns: int = 80) -> str:
+    """What ``kumiki ARGS`` shows on a terminal ``columns`` x ``rows``: each (text, key) types key once the screen has
+    shown text that many times more than before; the screen's text without escape sequences and carriage returns."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import os
+    import select
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    source = str(Path(kumiki.__file__).parents[1])
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update({"PYTHONPATH": source, "TERM": "xterm", "NO_COLOR": "1"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kumiki", *args], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
+    )
+    os.close(side)
+    shown = b""
+
+    def read_until(text: bytes, count: int) -> None:
+        nonlocal shown
+        deadline = time.monotonic() + 60
+        while shown.count(text) < count and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.1)[0]:
+                shown += os.read(main, 4096)
+
+    try:
+        for text, key in keys:
+            read_until(text, shown.count(text) + 1)
+            time.sleep(0.2)  # readline has the terminal
+            os.write(main, key)
+        process.wait(timeout=60)
+        with contextlib.suppress(OSError):
+            while select.select([main], [], [], 0.2)[0]:
+                shown += os.read(main, 4096)
+    finally:
+        os.close(main)
+        if process.poll() is None:
+            process.kill()
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8", "replace")).replace("\r", "")
+
+
+KOZO_FIRST = "L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1"
+KOZO_SECOND = "U5 0,2,0 0,2,1 1,2,1 2,2,0 2,2,1 + 0,2,2"
+
+
+@pytest.mark.parametrize(
+    ("args", "moves", "prompt"),
+    [
+        (["kozo", "--seat", "1=random:seed=1"], [KOZO_FIRST], "Move 3 "),
+        (
+            [
+                "blokus3d",
+                "-p",
+                "4",
+                "--seat",
+                "1=random:seed=1",
+                "--seat",
+                "2=random:seed=2",
+                "--seat",
+                "3=random:seed=3",
+            ],
+            ["T4 3,4,0 4,4,0 4,5,0 5,4,0"],
+            "Move 5 ",
+        ),
+    ],
+)
+def test_at_80x24_the_last_move_the_board_and_the_prompt_are_on_screen(
+    args: list[str], moves: list[str], prompt: str
+) -> None:
+    keys = [(b" > ", move.encode() + b"\r") for move in moves]
+    shown = on_a_pty(["play", *args], [*keys, (prompt.encode(), b"quit\r")])
+    lines = shown.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(prompt))
+    last = max(i for i, line in enumerate(lines[:at]) if " plays " in line)
+    # Before: Kozo's board alone took 36 lines, Blokus 3D's with four players 31.
+    assert at - last + 1 <= 24, "\n".join(lines[last : at + 1])
+    assert "More: " in "\n".join(lines[last:at])
+
+
+def test_a_closed_pipe_ends_the_game_quietly() -> None:
+    import os
+    import subprocess
+    import sys
+
+    source = str(Path(kumiki.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": source}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kumiki", "play", "kuzushi", "--seat", "0=random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # `kumiki play … | head` once head has read its lines
+    _, errors = process.communicate(b"moves\n" * 20, timeout=60)
+    assert process.returncode == 0  # as `kumiki moves … | head -1`; it was 1
+    assert errors == b""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, play_out, session
+from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, play_out, session, short_terminal
 
 import kumiki
 from kumiki.core.errors import IllegalMove, MoveSyntaxError
@@ -224,8 +224,59 @@ def test_commands_are_recognised_and_moves_are_left_alone() -> None:
     assert "legal moves for yellow:" in draw(view.command(state, "moves all"))
     assert "Best 2 of" in draw(view.command(state, "hint 2"))
     assert "hint N" in draw(view.command(state, "hint 99"))
-    for text in (FIRST, "T4 3,4,0", "undo", "board", "quit", "hello", "moves please"):
+    for text in (FIRST, "T4 3,4,0", "undo", "board", "quit", "hello"):
         assert view.command(state, text) is None
+
+
+def test_moves_with_a_word_that_is_no_piece_says_so() -> None:
+    # It was read as a move: "no piece 'moves'".
+    answer = one_line(draw(view.command(known_position(), "moves please")))
+    assert answer.startswith("'please' is not a piece: write moves, moves all or moves PIECE (I2 I3")
+    assert "'moves'" not in answer
+
+
+def test_legend_and_pieces_are_commands() -> None:
+    state = known_position()
+    assert "B2/4 = blue on top" in draw(view.command(state, "legend"))
+    assert "yellow's pieces left" in draw(view.command(state, "pieces"))
+    assert "pieces (drawn), legend" in view.how_to_play(state.game)
+
+
+@pytest.mark.parametrize(
+    ("options", "moves"),
+    [
+        ({}, 6),
+        ({"players": 4}, 8),
+        ({"players": 2, "colours_per_player": 2}, 8),
+        ({"players": 4, "structure": "C"}, 12),
+    ],
+)
+def test_the_board_fits_a_24_line_terminal(options: dict[str, object], moves: int) -> None:
+    state = play_out(new_state(**options), seed=3, moves=moves)
+    session, out = short_terminal(state)
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    # The board leaves room for the prompt and the moves just played (before: 23 to 33 lines at 80 columns).
+    assert len(shown) <= 24 - 3
+    text = "\n".join(shown)
+    assert "to move: player" in text and "pieces left: " in text
+    assert "More: 'legend' (the map's signs), 'pieces' (drawn), 'board all' (everything)." in text
+    assert "seen from above; 22 = two cubes stacked" not in text  # the drawings are behind 'pieces'
+
+
+def test_a_tall_terminal_or_a_pipe_gets_the_full_board() -> None:
+    state = play_out(new_state(players=4), seed=3, moves=8)
+    session, out = short_terminal(state, height=60)
+    session.show_board()
+    assert "seen from above; 22 = two cubes stacked" in out.getvalue()
+    session, out = short_terminal(state)
+    session.show_board(full=True)  # 'board all'
+    assert "seen from above; 22 = two cubes stacked" in out.getvalue()
+    piped = io.StringIO()
+    Session(
+        state, [Seat(s) for s in range(4)], Console(file=piped, width=80, height=24), reader=lambda p: None
+    ).show_board()
+    assert piped.getvalue() == out.getvalue()
 
 
 # ------------------------------------------------------------------------------------------------ playing

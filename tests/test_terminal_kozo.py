@@ -305,3 +305,44 @@ def test_a_solo_game_ends_with_its_score_not_a_win() -> None:
     # A score attack has no one to beat: "Player 0 (you) wins. You win!" said nothing about how well it went.
     assert f"Game over: you scored {score:g}. The game ended after 1 round (it ended " in text
     assert "wins" not in text.splitlines()[-1] and "You win" not in text
+
+
+# ------------------------------------------------------------------------------------------------ a short terminal
+
+
+@pytest.mark.parametrize("moves", [6, 10, 14])
+def test_the_board_fits_a_24_line_terminal(moves: int) -> None:
+    from tests.helpers import short_terminal
+
+    state = play_out(new_state(), seed=1, moves=moves)
+    session, out = short_terminal(state)
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    # Room is left for the prompt and the moves just played (before: 36 to 43 lines at 80 columns).
+    assert len(shown) <= 24 - 3
+    text = "\n".join(shown)
+    assert "level 0" in text and "Tilt margin:" in text and "Points: " in text
+    assert "More: 'sides' (side views), 'legend' (the signs), 'board all' (everything)." in text
+    assert "from the south" not in text  # behind 'sides'
+    session, out = short_terminal(state)
+    session.show_board(full=True)  # 'board all'
+    assert "from the south" in out.getvalue()
+
+
+def test_a_compact_level_is_four_rows_with_the_chimney() -> None:
+    pic = view.picture(known_position())
+    assert lines_of(view.slice_text(pic, 0, compact=True)) == lines_of(view.slice_text(pic, 0))[:4]
+
+
+def test_sides_legend_and_falls_are_commands() -> None:
+    state = known_position()
+    assert "from the south" in draw(view.command(state, "sides"))
+    assert "a balance cube" in draw(view.command(state, "legend"))
+    assert "has not fallen" in draw(view.command(state, "falls"))
+    assert "the tower fell when" in draw(view.command(until_a_fall(new_state()), "falls"))
+    assert "sides (the side views)" in view.how_to_play(state.game)
+
+
+def test_moves_with_a_word_that_is_no_piece_says_so() -> None:
+    answer = " ".join(draw(view.command(known_position(), "moves please")).split())
+    assert answer.startswith("'please' is not a piece: write moves, moves all or moves PIECE (")

@@ -159,3 +159,43 @@ def test_the_result_line_gives_the_team_score_and_a_challenge_met_or_not():
     assert challenge.over
     # It said "Player 0 (you) wins. You win!" for a challenge failed.
     assert describe_result(challenge, ["you"]) == "Game over: you scored 0. Challenge 3 (Trade secret) not met."
+
+
+def test_moves_are_grouped_by_brick_and_spot() -> None:
+    from tests.helpers import play_out
+
+    state = play_out(kumiki.load_game("towerbrix").new_state(seed=1), seed=1, moves=4)
+    legal = state.legal_moves()
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None, highlight=False).print(view.command(state, "moves"))
+    text = out.getvalue()
+    # Before: every move in columns, about 85 lines at 80 columns.
+    assert len(text.splitlines()) <= 20
+    assert text.startswith(f"{len(legal)} legal moves (type 'moves all' for every one):")
+    _, free, spots = state.legal_parts()
+    assert f"place {' '.join(free)} (or the other brick of a colour) at any of {len(spots)} spots" in text
+    assert "y=0: x=" in " ".join(text.split())
+    everything = draw(view.command(state, "moves all"))
+    assert all(str(move) in everything for move in legal)
+
+
+def test_runs_of_corners() -> None:
+    assert view.runs([1, -1, -0.5, 0, 0.5, 2, 3], 0.5) == "-1..1,2,3"
+    assert view.runs([0], 0.5) == "0"
+
+
+@pytest.mark.parametrize("moves", [6, 15])
+def test_the_board_fits_a_24_line_terminal(moves: int) -> None:
+    from tests.helpers import play_out, short_terminal
+
+    state = play_out(kumiki.load_game("towerbrix").new_state(seed=1), seed=1, moves=moves)
+    if state.to_move != 0:
+        play_out(state, seed=9, moves=1)
+    session, out = short_terminal(state, humans=1)  # player 0, to move, the one human: their cards are shown
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    assert len(shown) <= 24 - 3  # before: 57 to 64 lines
+    text = "\n".join(shown)
+    assert "Cards of player" in text and "z=0" in text
+    assert "More: 'tower' (the layers full size), 'board all' (everything)." in text
+    assert "z=0" in draw(view.command(state, "tower"))

@@ -8,6 +8,8 @@ its first day.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -60,6 +62,9 @@ class GameView:
     turn_note: Callable[[State], str | None] | None = None
     # What the move just played led to (e.g. Kozo's tower falling), printed after the move; None for nothing.
     after_move: Callable[[State], RenderableType | None] | None = None
+    # The position drawn for a terminal too short for ``render`` (fewer rows: legends and drawings behind the
+    # game's commands, with one line saying which); None: ``render`` always.
+    compact: Renderer | None = None
 
 
 def _kuzushi_view() -> GameView:
@@ -106,9 +111,21 @@ def register_view(game_name: str, factory: Callable[[], GameView]) -> None:
     VIEWS[game_name] = factory
 
 
+class QuietConsole(Console):
+    """A console that stops quietly, with status 0 as the other commands do, when its reader goes away
+    (``kumiki play … | head``): rich's own answer to a closed pipe is to exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(0)
+
+
 def make_console(stderr: bool = False) -> Console:
-    """A console that never reinterprets our text: no markup guessing, no highlighting of numbers."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    """A console that never reinterprets our text: no markup guessing, no highlighting of numbers; a closed pipe
+    ends the command quietly (status 0)."""
+    return QuietConsole(stderr=stderr, highlight=False, soft_wrap=False)
 
 
 __all__ = [
@@ -117,6 +134,7 @@ __all__ = [
     "VIEWS",
     "Command",
     "GameView",
+    "QuietConsole",
     "make_console",
     "plain_renderer",
     "register_view",

@@ -99,13 +99,18 @@ def height_cell(state: Blokus3DState, x: int, y: int) -> Text:
     return Text(f"{letter(top)}{height}/{limit}", style=block(top))
 
 
-def height_map(state: Blokus3DState) -> Text:
-    """The structure seen from above, rows from north (top) to south, x labels below and y labels on the left."""
+def height_map(state: Blokus3DState, compact: bool = False) -> Text:
+    """The structure seen from above, rows from north (top) to south, x labels below and y labels on the left;
+    ``compact``: the axes named in the title line, no line under the x labels."""
     lo_x, lo_y, hi_x, hi_y = mask_box(state.game)
     last = last_footprint(state)
     out = Text()
-    out.append("from above\n", style="bold")
-    out.append(" y (north ↑)\n", style="dim")
+    if compact:
+        out.append("from above", style="bold")
+        out.append(" (y north ↑, x east →)\n", style="dim")
+    else:
+        out.append("from above\n", style="bold")
+        out.append(" y (north ↑)\n", style="dim")
     for y in range(hi_y, lo_y - 1, -1):
         out.append(f"{y:>2} ", style="dim")
         for x in range(lo_x, hi_x + 1):
@@ -118,27 +123,36 @@ def height_map(state: Blokus3DState) -> Text:
     out.append("   ")
     for x in range(lo_x, hi_x + 1):
         out.append(f" {x:^4}", style="dim")
-    out.append("\n    x (east →)", style="dim")
+    if not compact:
+        out.append("\n    x (east →)", style="dim")
     return out
 
 
-def side_view(state: Blokus3DState, side: str) -> Text:
+def side_view(state: Blokus3DState, side: str, compact: bool = False) -> Text:
     """The structure seen from the south (x from west to east) or from the west (y from north to south): at each
-    level of each column of the view, the colour of the nearest cube; ``·`` is room within the height limits."""
+    level of each column of the view, the colour of the nearest cube; ``·`` is room within the height limits.
+    ``compact``: the axes named in the title line, and no levels above the one over the highest cube."""
     g = state.game
     lo_x, lo_y, hi_x, hi_y = mask_box(g)
     if side == "south":
         cells = [[(x, y) for y in range(lo_y, hi_y + 1)] for x in range(lo_x, hi_x + 1)]
         labels = list(range(lo_x, hi_x + 1))
-        title, axis = "from the south", "x (east →)"
+        title, axis = ("south", "x →") if compact else ("from the south", "x (east →)")
     else:
         cells = [[(x, y) for x in range(lo_x, hi_x + 1)] for y in range(hi_y, lo_y - 1, -1)]
         labels = list(range(hi_y, lo_y - 1, -1))
-        title, axis = "from the west", "y (← north)"
+        title, axis = ("west", "← y") if compact else ("from the west", "y (← north)")
     top = max(g.limits[x][y] for line in cells for x, y in line)
     out = Text()
-    out.append(title + "\n", style="bold")
-    out.append(" z (up)\n", style="dim")
+    if compact:
+        highest = max((state.height(x, y) for line in cells for x, y in line), default=0)
+        shown = min(top, highest + 1)
+        out.append(title, style="bold")
+        out.append(f" {axis}, z ↑" + (f" (to {top - 1})" if shown < top else "") + "\n", style="dim")
+        top = shown
+    else:
+        out.append(title + "\n", style="bold")
+        out.append(" z (up)\n", style="dim")
     for z in range(top - 1, -1, -1):
         out.append(f"{z:>2} ", style="dim")
         for line in cells:
@@ -152,7 +166,8 @@ def side_view(state: Blokus3DState, side: str) -> Text:
     out.append("   ")
     for label in labels:
         out.append(f"{label:<2}", style="dim")
-    out.append("\n   " + axis, style="dim")
+    if not compact:
+        out.append("\n   " + axis, style="dim")
     return out
 
 
@@ -267,6 +282,78 @@ def turn_line(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
     if out_colours and not state.over:
         out.append(f" · out: {', '.join(out_colours)}", style="dim")
     return out
+
+
+def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
+    """The colours' table in a line each: colour, player, score, how many pieces are left, and who is to move."""
+    g = state.game
+    scores = state.colour_scores()
+    winners = state.winners()
+    out = Text()
+    for colour in range(g.colours):
+        player = g.player_of(colour)
+        left = state.pieces_left(colour)
+        name = names[player] if names and player < len(names) else ""
+        if colour:
+            out.append("\n")
+        out.append(f" {letter(colour)} ", style=block(colour))
+        out.append(f" {colour_name(colour):<7}", style=ink(colour))
+        out.append(
+            f"{player} {name[:12]:<12} score {scores[colour]:>3} · {len(left):>2} piece{'s' * (len(left) != 1)} left"
+        )
+        if colour == state.colour_to_move:
+            out.append("  ◀ to move", style="bold")
+        elif state.over and player in winners:
+            out.append("  ★ winner", style="bold")
+        elif state.is_out(colour):
+            out.append("  out", style="dim")
+    return out
+
+
+def turn_line_compact(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
+    """Whose turn it is, then the game's facts, on one line."""
+    g = state.game
+    out = Text()
+    colour = state.colour_to_move
+    if colour is None:
+        out.append("Blokus 3D · game over", style="bold")
+    else:
+        out.append(f" {letter(colour)} ", style=block(colour))
+        out.append(" ")
+        out.append(colour_name(colour), style=ink(colour))
+        out.append(f" to move: {player_name(g.player_of(colour), names)}")
+    out.append(f" · structure {g.structure.name} · {len(state.history)} placed", style="dim")
+    out_colours = [colour_name(c) for c in range(g.colours) if state.is_out(c)]
+    if out_colours and not state.over:
+        out.append(f" · out: {', '.join(out_colours)}", style="dim")
+    return out
+
+
+def pieces_line(state: Blokus3DState, colour: int) -> Text:
+    """The names of the colour's pieces not yet placed, on one line."""
+    left = state.pieces_left(colour)
+    out = Text()
+    out.append(f"{colour_name(colour)}'s pieces left: ", style=ink(colour))
+    out.append(" ".join(left) if left else "none", style="bold" if left else "dim")
+    return out
+
+
+def more_line() -> Text:
+    return Text("More: 'legend' (the map's signs), 'pieces' (drawn), 'board all' (everything).", style="dim")
+
+
+def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
+    """``render`` for a short terminal: the turn in one line, the views without spare rows, a line per colour, the
+    pieces left by name; the legend and the drawings of the pieces behind commands (said on the last line)."""
+    blokus = as_blokus(state)
+    parts: list[RenderableType] = [turn_line_compact(blokus, names)]
+    views = [height_map(blokus, True), side_view(blokus, "south", True), side_view(blokus, "west", True)]
+    parts.append(Columns(views, padding=(0, 2)))
+    parts.append(colours_lines(blokus, names))
+    if blokus.colour_to_move is not None:
+        parts.append(pieces_line(blokus, blokus.colour_to_move))
+    parts.append(more_line())
+    return Group(*parts)
 
 
 def legend() -> Text:
@@ -418,7 +505,8 @@ def placements_text(state: Blokus3DState, name: str, show_all: bool = False) -> 
 
 
 def command(state: State, text: str) -> RenderableType | None:
-    """``hint [N]``, ``moves [all | PIECE]``, ``PIECE [all]``; None for anything else (a move, undo, …)."""
+    """``hint [N]``, ``moves [all | PIECE]``, ``PIECE [all]``, ``pieces``, ``legend``; None for anything else (a move,
+    undo, …)."""
     blokus = as_blokus(state)
     words = text.split()
     if not words or len(words) > 2:
@@ -438,7 +526,12 @@ def command(state: State, text: str) -> RenderableType | None:
             return moves_text(blokus, show_all=True)
         if rest.upper() in PIECES:
             return placements_text(blokus, rest.upper())
-        return None
+        return Text(f"{words[1]!r} is not a piece: write moves, moves all or moves PIECE ({' '.join(PIECE_NAMES)}).")
+    if first == "legend" and not rest:
+        return legend()
+    if first == "pieces" and not rest:
+        colour = blokus.colour_to_move
+        return Text("The game is over.") if colour is None else pieces_drawn(blokus, colour)
     if first.upper() in PIECES and rest in ("", "all"):
         return placements_text(blokus, first.upper(), show_all=rest == "all")
     return None
@@ -477,7 +570,8 @@ def how_to_play(game: Game) -> str:
         "have not placed; the highest score wins. Type a move as the piece and the cells x,y,z it covers "
         "(x to the east, y to the north, z the level, 0 on the board), in any order, e.g. "
         "T4 3,4,0 4,4,0 4,5,0 5,4,0. Commands: a piece name alone (T4) lists its placements, moves (legal moves "
-        "by piece; moves all), hint (the best moves at once; hint 10), board, undo, help, quit."
+        "by piece; moves all), hint (the best moves at once; hint 10), pieces (drawn), legend (the map's signs), "
+        "board (board all: the whole board on a short terminal), undo, help, quit."
     )
 
 
@@ -508,4 +602,5 @@ VIEW = GameView(
     default_agent="mcts:iterations=300",  # Blokus 3D's playouts are slower than Kuzushi's
     command=command,
     turn_note=turn_note,
+    compact=render_compact,
 )

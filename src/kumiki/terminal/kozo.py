@@ -209,12 +209,23 @@ def cell_text(content: tuple[str, int, bool] | None, chimney: bool, width: int =
     return Text(f"{label + (MOVED if moved else ''):^{width}}", style=block(player))
 
 
-def slice_text(pic: Picture, z: int, contents: dict[Cell, tuple[str, int, bool]] | None = None) -> Text:
+def slice_text(
+    pic: Picture, z: int, contents: dict[Cell, tuple[str, int, bool]] | None = None, compact: bool = False
+) -> Text:
     """Level ``z`` seen from above, north (y = 2) up: each cube's piece (in its player's colour), ``▪`` a balance
-    cube, ``◎`` the chimney, ``·`` empty."""
+    cube, ``◎`` the chimney, ``·`` empty. ``compact``: no x labels under it (the slices' title line gives them)."""
     contents = pic.contents() if contents is None else contents
     out = Text()
-    out.append(f"level {z}\n", style="bold")
+    out.append(f"level {z}" + ("" if compact else "\n"), style="bold")
+    if compact:
+        for y in (2, 1, 0):
+            out.append(f"\n{y} ", style="dim")
+            for x in range(3):
+                cell = cell_text(contents.get((x, y, z)), (x, y) == CHIMNEY)
+                if (x, y, z) in pic.last:
+                    cell.stylize("underline")
+                out.append_text(cell)
+        return out
     for y in (2, 1, 0):
         out.append(f"{y} ", style="dim")
         for x in range(3):
@@ -259,6 +270,18 @@ def side_view(pic: Picture, side: str) -> Text:
     out.append("   " + "".join(f"{label:^{CELL}}" for label in labels), style="dim")
     out.append("\n   " + axis, style="dim")
     return out
+
+
+def tower_compact(pic: Picture) -> RenderableType:
+    """The slices alone, four rows each (no x labels: the title says them), top level first; the side views are
+    behind the ``sides`` command."""
+    title = Text(pic.title, style="bold red" if pic.fell else "bold")
+    if not pic.pieces:
+        title.append(" (nothing on the base yet)", style="dim")
+    title.append(" · levels top first, x 0–2 east, y 0–2 north", style="dim")
+    contents = pic.contents()
+    levels = [slice_text(pic, z, contents, compact=True) for z in range(pic.height() - 1, -1, -1)]
+    return Group(title, Columns(levels, padding=(0, 2)))
 
 
 def tower_view(pic: Picture) -> RenderableType:
@@ -434,6 +457,85 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
     return Group(*parts)
 
 
+def header_compact(state: KozoState, names: Sequence[str] | None = None) -> Text:
+    """The round and whose turn it is, on one line."""
+    g = state.game
+    out = Text()
+    if state.over:
+        out.append(f"Kozo · game over after {plural(g.rounds, 'round')}", style="bold")
+        return out
+    out.append(f"Round {state.round + 1}/{g.rounds}", style="bold")
+    out.append(f" (opened by player {state.openers[-1]}) · ")
+    if state.to_move is not None:
+        out.append(player_name(state.to_move, names), style=ink(state.to_move))
+        out.append(" to move")
+        if state.required_size is not None:
+            out.append(f" · size drawn: {state.required_size}", style="bold")
+    return out
+
+
+def margin_compact(state: KozoState, pic: Picture) -> Text:
+    out = Text("Tilt margin: ", style="bold")
+    if pic.fell is not None:
+        out.append("none — the tower fell", style="bold red")
+    elif not state.placed:
+        out.append("no tower yet", style="dim")
+    else:
+        degrees = state.margin()
+        out.append(f"{degrees:.1f}° — {margin_word(degrees)}", style=margin_style(degrees))
+    return out
+
+
+def points_line(state: KozoState, names: Sequence[str] | None = None) -> Text:
+    """Each player's total and points of each round (✗ the round they made the tower fall), on one line."""
+    faults = {(fall.round, fall.player) for fall in state.falls}
+    scores = state.scores()
+    out = Text("Points: ", style="bold")
+    for player in range(state.game.players):
+        if player:
+            out.append(" · ")
+        name = names[player] if names and player < len(names) else f"player {player}"
+        out.append(f"{player} {name[:12]}", style=ink(player))
+        rounds = ", ".join(
+            ("✗" if (r, player) in faults else "") + f"{points[player]:g}" for r, points in enumerate(state.points)
+        )
+        out.append(f" {scores[player]:g}", style="bold")
+        if len(state.points) > 1:
+            out.append(f" ({rounds})", style="dim")
+    return out
+
+
+def more_line() -> Text:
+    return Text("More: 'sides' (side views), 'legend' (the signs), 'board all' (everything).", style="dim")
+
+
+def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
+    """``render`` for a short terminal: one line for the turn, the levels four rows each side by side, a line each
+    for the margin, the pool, the points and a fall; the side views, the legend and the judge's full explanation
+    behind commands (said on the last line)."""
+    kozo = as_kozo(state)
+    pic = picture(kozo)
+    parts: list[RenderableType] = [header_compact(kozo, names), tower_compact(pic), on_the_tower(pic)]
+    parts.append(margin_compact(kozo, pic))
+    if not kozo.over:
+        parts.append(pool_text(kozo))
+    parts.append(points_line(kozo, names))
+    if kozo.falls:
+        fall = kozo.falls[-1]
+        line = Text(f"✗ Round {fall.round + 1}: player {fall.player} made the tower fall", style="red")
+        line.append(" ('falls' says why)", style="dim")
+        parts.append(line)
+    parts.append(more_line())
+    return Group(*parts)
+
+
+def falls_all(state: KozoState, names: Sequence[str] | None = None) -> RenderableType:
+    """Every fall so far, in full."""
+    if not state.falls:
+        return Text("The tower has not fallen in this game.")
+    return Group(*(fall_message(state, fall, names) for fall in state.falls))
+
+
 # ------------------------------------------------------------------------------------------------ commands
 
 
@@ -593,7 +695,8 @@ def hint_text(state: KozoState, count: int = HINTS) -> Text:
 
 
 def command(state: State, text: str) -> RenderableType | None:
-    """``hint [N]``, ``moves [all | PIECE]``, ``PIECE [all]``, ``pool``; None for anything else (a move, undo, …)."""
+    """``hint [N]``, ``moves [all | PIECE]``, ``PIECE [all]``, ``pool``, ``legend``, ``sides``, ``falls``; None for
+    anything else (a move, undo, …)."""
     kozo = as_kozo(state)
     words = text.split()
     if not words or len(words) > 2:
@@ -614,11 +717,20 @@ def command(state: State, text: str) -> RenderableType | None:
             return moves_text(kozo, show_all=True)
         if rest.upper() in pieces:
             return placements_text(kozo, pieces[rest.upper()])
-        return None
+        return Text(
+            f"{words[1]!r} is not a piece: write moves, moves all or moves PIECE ({' '.join(kozo.game.names)})."
+        )
     if first.upper() in pieces and rest in ("", "all"):
         return placements_text(kozo, pieces[first.upper()], show_all=rest == "all")
     if first == "pool" and not rest:
         return pool_text(kozo)
+    if first == "legend" and not rest:
+        return legend()
+    if first == "sides" and not rest:
+        pic = picture(kozo)
+        return Columns([side_view(pic, "south"), side_view(pic, "west")], padding=(0, 4))
+    if first == "falls" and not rest:
+        return falls_all(kozo)
     return None
 
 
@@ -688,7 +800,8 @@ def how_to_play(game: Game) -> str:
         "0 on the base), '+' and the balance cube's cell, e.g. L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1. The tilt margin "
         f"says how far the table could tilt before something moves: steady from {STEADY:g}°, wobbly from "
         f"{WOBBLY:g}°, below that on a knife edge. Commands: moves (by piece), a piece name such as L4 (its "
-        "placements), hint (safe moves with the best margin), pool, board, undo, help, quit."
+        "placements), hint (safe moves with the best margin), pool, sides (the side views), falls (why the tower "
+        "fell), legend (the signs), board (board all: the whole board on a short terminal), undo, help, quit."
     )
 
 
@@ -745,4 +858,5 @@ VIEW = GameView(
     command=command,
     turn_note=turn_note,
     after_move=after_move,
+    compact=render_compact,
 )

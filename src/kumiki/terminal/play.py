@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from kumiki.agents import Agent, agent_from_spec
@@ -34,6 +34,10 @@ HELP = ("help", "h", "?")
 MOVES = ("moves", "m", "legal")
 UNDO = ("undo", "u", "takeback")
 BOARD = ("board", "b", "show")
+FULL_BOARD = tuple(f"{word} all" for word in BOARD)  # the whole board, however short the terminal
+# Rows kept free under the board and over it on a terminal: the prompt, the blank line before the board and the
+# moves just played (yours and the reply), so that the board, the last move and the prompt are all on screen.
+SPARE_ROWS = 4
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -226,9 +230,21 @@ class Session:
         """One message on one line (the terminal may fold it; we never break it)."""
         self.console.print(Text(text, style=style), soft_wrap=True)
 
-    def show_board(self) -> None:
+    def show_board(self, full: bool = False) -> None:
         self.console.print()
-        self.console.print(self.view.render(self.state, self.names))
+        self.console.print(self.board(full))
+
+    def board(self, full: bool = False) -> RenderableType:
+        """The game's picture of the position: its compact one on a terminal too short for the full one (never
+        when the output is not a terminal, so what a pipe reads stays the same), unless ``full``."""
+        drawn = self.view.render(self.state, self.names)
+        compact = self.view.compact
+        if full or compact is None or not self.console.is_terminal:
+            return drawn
+        room = self.console.height - SPARE_ROWS
+        if rows(self.console, drawn) <= room:
+            return drawn
+        return compact(self.state, self.names)
 
     def show_help(self) -> None:
         self.console.print(Text(self.view.how_to_play(self.state.game)))
@@ -323,8 +339,8 @@ class Session:
                 self.say(f"{len(legal)} legal move{'s' * (len(legal) != 1)}:")
                 self.console.print(Columns([Text(str(move)) for move in legal], padding=(0, 3)))
                 continue
-            if word in BOARD:
-                self.show_board()
+            if word in BOARD or " ".join(word.split()) in FULL_BOARD:
+                self.show_board(full=word not in BOARD)
                 continue
             if word in UNDO:
                 if self.undo():
@@ -400,6 +416,11 @@ class Thinking:
     def __rich__(self) -> Text:
         seconds = self.clock() - self.started
         return Text(f"{self.name} is thinking…" + (f" {seconds:.0f} s" if seconds >= 1 else ""))
+
+
+def rows(console: Console, renderable: RenderableType) -> int:
+    """How many rows ``renderable`` takes on ``console`` (at its width)."""
+    return len(console.render_lines(renderable, console.options, pad=False, new_lines=False))
 
 
 def parse_move(state: State, text: str) -> Move:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from rich.console import Group, RenderableType
+from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from kumiki.games.towerbrix.bricks import Brick
@@ -60,6 +61,51 @@ def tower_picture(state: TowerBrixState, player: int | None) -> RenderableType:
     return Group(*pictures)
 
 
+class TowerRow:
+    """The tower's layers side by side, one character a grid cell, top layer first: as many as fit the console's
+    width, then a line naming those left out (``tower`` shows them all)."""
+
+    def __init__(self, state: TowerBrixState, player: int | None) -> None:
+        self.state = state
+        self.player = player
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        state = self.state
+        if self.player is not None and self.player == state.game.blind:
+            yield Text("(you cannot see the tower: challenge 10)", style="dim")
+            return
+        bricks = state.bricks_in_order()
+        if not bricks and state.over and state.evaluations:
+            bricks = [Brick.from_json(brick) for brick in state.evaluations[-1]["bricks"]]
+            yield Text("The last tower built:" if bricks else "(the last tower built had no bricks)")
+        drawn = layers(bricks, state.game.grid)
+        if not drawn:
+            if not bricks:
+                yield Text("(no bricks yet: place one with e.g. 'Y1 z 0,0')", style="dim")
+            return
+        pictures = []
+        for z, rows in drawn:
+            picture = Text(f"z={z:g}", style="bold")
+            for row in rows:
+                picture.append("\n")
+                for mark in row:
+                    picture.append(mark, style=STYLES.get(mark.upper(), "dim") if mark != EMPTY else "dim")
+            pictures.append(picture)
+        widths = [max(len(row) for row in rows) for _, rows in drawn]
+        fit = 0
+        used = 0
+        for width in widths:
+            needed = max(width, 5) + (2 if fit else 0)
+            if fit and used + needed > options.max_width:
+                break
+            used += needed
+            fit += 1
+        yield Columns(pictures[:fit], padding=(0, 2))
+        if fit < len(pictures):
+            left = len(pictures) - fit
+            yield Text(f"… {left} lower layer{'s' * (left != 1)}: 'tower' shows every layer", style="dim")
+
+
 def cards_text(state: TowerBrixState, player: int) -> Text:
     """``player``'s cards, each with ✓ or ✗ when the helper is on."""
     view = state.view(player)
@@ -105,6 +151,29 @@ def status_text(state: TowerBrixState) -> Text:
     return text
 
 
+def status_compact(state: TowerBrixState) -> Text:
+    """``status_text`` with the score on the round's line (a line fewer), for a short terminal."""
+    if state.over:
+        return status_text(state)
+    data: dict[str, Any] = state.public_view()
+    text = Text()
+    text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
+    if data["total"] is not None:
+        text.append(f" · card points {data['total']}")
+    text.append(f" · score {state.score():g}")
+    if data["round_points"]:
+        text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
+    if state.game.challenge is not None:
+        text.append(f"\nChallenge {state.game.challenge.number} ({state.game.challenge.name}): ")
+        text.append(state.game.challenge.rule)
+    text.append("\nCards held: " + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"])))
+    text.append(f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}")
+    text.append(f" · edits {data['edits']}/{state.game.options['max_edits']}")
+    if data["verdict"]:
+        text.append(f"\n{data['verdict']}", style="bold")
+    return text
+
+
 def hot_seat(names: Sequence[str] | None) -> bool:
     return bool(names) and sum(1 for n in names or () if n == HUMAN) >= 2
 
@@ -118,6 +187,23 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
         parts.append(cards_text(s, player))
     elif player is not None:
         parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
+    return Group(*parts)
+
+
+def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
+    """``render`` for a short terminal: the layers side by side, one character a cell, then the same status and
+    cards; what does not fit is behind ``tower`` (said on the last line)."""
+    s = as_towerbrix(state)
+    player = s.to_move
+    parts: list[RenderableType] = [TowerRow(s, player), status_compact(s)]
+    if player is not None and not hot_seat(names):
+        parts.append(Text(f"Cards of player {player}:", style="bold"))
+        cards = cards_text(s, player)
+        cards.rstrip()
+        parts.append(cards)
+    elif player is not None:
+        parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
+    parts.append(Text("More: 'tower' (the layers full size), 'board all' (everything).", style="dim"))
     return Group(*parts)
 
 
@@ -143,13 +229,76 @@ def after_move(state: State) -> RenderableType | None:
     return None
 
 
+def number(value: float) -> str:
+    return f"{value:g}"
+
+
+def runs(values: Sequence[float], step: float) -> str:
+    """``-1..1,2`` for -1, -0.5, 0, 0.5, 1, 2 with ``step`` 0.5: the runs of values ``step`` apart."""
+    ordered = sorted(values)
+    parts = []
+    start = previous = ordered[0]
+    for value in [*ordered[1:], None]:
+        if value is not None and abs(value - previous - step) < 1e-9:
+            previous = value
+            continue
+        parts.append(number(start) if start == previous else f"{number(start)}..{number(previous)}")
+        if value is not None:
+            start = previous = value
+    return ",".join(parts)
+
+
+def moves_text(state: TowerBrixState, show_all: bool = False) -> RenderableType:
+    """The legal moves grouped: ok and the other moves that place nothing, then the bricks that may be placed and the
+    spots offered to each (the same for every one), by axis, as corners x,y; or every move with ``show_all``."""
+    legal = state.legal_moves()
+    if not legal:
+        return Text("No legal moves: the game is over.")
+    head = Text(f"{len(legal)} legal move{'s' * (len(legal) != 1)}")
+    if show_all:
+        head.append(":")
+        return Group(head, Columns([Text(str(move)) for move in legal], padding=(0, 3)))
+    others, free, spots = state.legal_parts()
+    head.append(" (type 'moves all' for every one):")
+    lines: list[RenderableType] = [head, Text("  " + "  ".join(str(move) for move in others))]
+    if free:
+        axis, x, y = spots[0]
+        step = state.game.grid
+        line = Text("  place ")
+        line.append(" ".join(free), style="bold")
+        line.append(
+            f" (or the other brick of a colour) at any of {len(spots)} spots, as BRICK AXIS x,y, e.g. {free[0]} "
+            f"{axis} {number(x)},{number(y)}; the corners by row, x from..to every {number(step)}:"
+        )
+        lines.append(line)
+        for axis in ("x", "y", "z"):
+            rows: dict[float, list[float]] = {}
+            for a, x, y in spots:
+                if a == axis:
+                    rows.setdefault(y, []).append(x)
+            if rows:
+                what = "upright" if axis == "z" else f"flat along {axis}"
+                count = sum(len(xs) for xs in rows.values())
+                row = Text(f"    {axis} ", style="bold")
+                row.append(f"({what}, {count}): ", style="dim")
+                row.append("  ".join(f"y={number(y)}: x={runs(xs, step)}" for y, xs in rows.items()))
+                lines.append(row)
+    return Group(*lines)
+
+
 def command(state: State, text: str) -> RenderableType | None:
     s = as_towerbrix(state)
-    word = text.strip().lower()
+    word = " ".join(text.strip().lower().split())
     if word == "cards" and s.to_move is not None:
         return cards_text(s, s.to_move)
     if word == "hide":
         return Text("\n" * HIDE_LINES)
+    if word == "tower":
+        return tower_picture(s, s.to_move)
+    if word in ("moves", "m", "legal"):
+        return moves_text(s)
+    if word in ("moves all", "m all", "legal all"):
+        return moves_text(s, show_all=True)
     return None
 
 
@@ -160,7 +309,8 @@ def how_to_play(game: Game) -> str:
         "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
         "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
         "the last edit. Commands: cards (your cards), hide (scrolls them away), moves (the placements offered: "
-        "beside the tower, the first brick of each colour), undo, help, quit."
+        "beside the tower, the first brick of each colour; moves all lists every move), tower (every layer, full "
+        "size), board (board all: the whole board on a short terminal), undo, help, quit."
     )
 
 
@@ -192,4 +342,5 @@ VIEW = GameView(
     turn_note=turn_note,
     after_move=after_move,
     result_note=result_note,
+    compact=render_compact,
 )
