@@ -155,6 +155,16 @@ def test_replay_of_a_finished_game(cli, tmp_path: Path) -> None:
     assert "wins." in out or "Shared win" in out
 
 
+def test_replay_of_a_solo_game_says_one_player_and_its_score(cli, tmp_path: Path) -> None:
+    state = play_out(kumiki.load_game("kozo", players=1, rounds=1).new_state(seed=1), seed=1)
+    path = tmp_path / "solo.kmk"
+    path.write_text(kumiki.write_record(state), encoding="utf-8")
+    code, out, _ = cli("replay", path)
+    assert code == 0
+    assert out.startswith("kozo · 1 player · ")  # was "1 players", as `kumiki play`'s header said before
+    assert f"Game over: Player 0 (player 0) scored {state.scores()[0]:g}." in " ".join(out.split())
+
+
 def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(cli, tmp_path: Path) -> None:
     """The record's [Resigned] tag ends the game there: over, with every other side the winners (the position is as
     played: no rule ended it)."""

@@ -283,7 +283,7 @@ def replay(
         view = view_for(game.name)
         console = _console()
         defaults = game.default_options()
-        header = [game.name, f"{game.players} players"]
+        header = [game.name, f"{game.players} player{'s' * (game.players != 1)}"]
         header += [f"{k} {format_value(v)}" for k, v in game.options.items() if v != defaults.get(k, v)]
         header.append(f"{len(state.history)} move{'s' * (len(state.history) != 1)}")
         console.print(Text(" · ".join(header), style="bold"))

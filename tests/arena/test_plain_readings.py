@@ -86,7 +86,65 @@ def test_each_game_names_the_range_of_its_counts() -> None:
     blokus = load_game("blokus3d", players=2).measure_limits()
     assert blokus["pieces_left_seat_1"][0] == 0.0 and blokus["pieces_left_seat_1"][1] >= 1 and "score" not in blokus
     assert load_game("towerbrix", rounds=3).measure_limits()["rounds_won"] == (0.0, 3.0)
-    assert load_game("kozo", players=2).measure_limits() == {}  # none known: only the count's 0 cuts
+    kozo = load_game("kozo", players=2, rounds=3).measure_limits()  # a fall ends its round: at most one a round
+    assert kozo["falls"] == kozo["falls_seat_1"] == (0.0, 3.0) and "score" not in kozo  # a fall costs points
+    assert load_game("kuzushi", size=6).measure_limits()["length"] == (0.0, 35.0)  # the cells but the CITY's
+
+
+@pytest.mark.parametrize(
+    "name,options", [("kuzushi", {"size": 4, "players": 3}), ("blokus3d", {"players": 2}), ("kozo", {"rounds": 2})]
+)
+def test_the_games_played_stay_within_their_limits(name: str, options: dict[str, Any]) -> None:
+    """Random and greedy games never reach past the bounds their rules declare (else an interval cut there would
+    hide real games)."""
+    import kumiki
+
+    game = load_game(name, **options)
+    limits = game.measure_limits()
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        agent = kumiki.load_agent("random" if seed else "greedy", seed=seed)
+        while not state.over:
+            state.play(agent.choose(state))
+        figures = [*state.measures().items(), ("length", float(len(state.history)))]
+        figures += [("score", score) for score in state.scores()]
+        for figure, value in figures:
+            low, high = limits.get(figure, (-math.inf, math.inf))
+            assert low <= value <= high, (figure, value, limits.get(figure))
+
+
+def test_a_game_length_stays_within_the_longest_game_the_rules_allow(tmp_path: Path, run: CliRunner) -> None:
+    """Two Kuzushi games on a 6×6 grid, of 10 and 35 moves (35 is the most: every move makes one of the 35 cells
+    around the CITY solid): the t interval read 22.5 [0.0, 92.4] in the table and at a glance; it now ends at 35."""
+    (tmp_path / "study.toml").write_text(
+        'name = "len"\ngame = "kuzushi"\nformat = "self-play"\ngames = 1\nseed = 1\n\n'
+        '[options]\nsize = 6\n\n[agents]\ngreedy = "greedy"\n'
+    )
+    rows = [
+        {
+            "index": i,
+            "block": i,
+            "options": {"size": 6},
+            "seats": ["greedy", "greedy"],
+            "seed": 1,
+            "scores": [1.0, 2.0],
+            "winners": [1],
+            "ranks": [2, 1],
+            "teams": [0, 1],
+            "moves": moves,
+            "measures": {},
+            "forfeit": None,
+            "think_s": [0.0, 0.0],
+        }
+        for i, moves in enumerate((10, 35))
+    ]
+    (tmp_path / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, err = run("arena", "report", tmp_path)
+    assert code == 0, err
+    length = json.loads((tmp_path / "summary.json").read_text())["option_sets"][0]["length"]
+    assert length["value"] == 22.5 and length["low"] == 0.0 and length["high"] == 35.0
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("22.5 [0.0, 35.0]") == 2 and "92.4" not in page  # the option set's table and at a glance
 
 
 def test_a_count_near_its_largest_value_is_cut_there_and_elsewhere_untouched() -> None:

@@ -232,9 +232,9 @@ def summarise(results: Results) -> dict[str, Any]:
             entry["verdict"] = verdict.cooperative(success, solo)
         entry["draw_rate"] = draws.to_json()
         entry["forfeit_rate"] = stats.forfeit_rate(group, chance).to_json()
-        entry["length"] = stats.lengths(group, chance).to_json()
-        entry["margin"] = stats.margins(group, chance).to_json()
         limits = stats.measure_limits(study.game, group[0]["options"])
+        entry["length"] = stats.lengths(group, chance, limits).to_json()
+        entry["margin"] = stats.margins(group, chance).to_json()
         entry["seat_scores"] = [m.to_json() for m in stats.seat_scores(group, chance, limits)]
         if any("branching" in r for r in group):
             entry["branching_by_ply"] = [m.to_json() for m in stats.branching_by_ply(group, chance=chance)]
@@ -408,9 +408,10 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]], ch
             p = e["fairness_p"]
             real = " class='n real'" if p == p and p < verdict.SIGNIFICANCE else " class='n'"
             p_cell = esc(verdict.p_text(p)) if p == p else "–"
+            length = _length(summary["study"]["game"], groups[e["label"]], chance)
             parts.append(
                 f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>{''.join(cells)}"
-                f"<td{real}>{p_cell}</td><td class='n'>{_mean(stats.lengths(groups[e['label']], chance))}</td>"
+                f"<td{real}>{p_cell}</td><td class='n'>{_mean(length)}</td>"
                 f"<td>{esc(e['reading'])}</td></tr>"
             )
         parts.append("</table>")
@@ -421,7 +422,7 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]], ch
             parts.append(
                 f"<tr><td>{esc(e['label'])}</td><td class='n'>{e['games']}</td>"
                 f"<td class='n'>{_pct(stats.coop_success(groups[e['label']], chance))}</td>"
-                f"<td class='n'>{_mean(stats.lengths(groups[e['label']], chance))}</td></tr>"
+                f"<td class='n'>{_mean(_length(summary['study']['game'], groups[e['label']], chance))}</td></tr>"
             )
         parts.append("</table>")
     if len(competitive) > 1:
@@ -432,6 +433,11 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]], ch
             "option sets, each with its interval.</p>"
         )
     return parts
+
+
+def _length(game: str, group: Sequence[dict[str, Any]], chance: bool) -> stats.Mean:
+    """An option set's game length, its interval within the longest game its rules allow."""
+    return stats.lengths(group, chance, stats.measure_limits(game, group[0]["options"]))
 
 
 def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, more: str = "") -> list[str]:
@@ -616,7 +622,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group, chance))}</td></tr>"
             )
         parts.append(f"<tr><td>forfeits</td><td class='n'>{_pct(stats.forfeit_rate(group, chance))}</td></tr>")
-        parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(stats.lengths(group, chance))}</td></tr>")
+        parts.append(f"<tr><td>length (moves)</td><td class='n'>{_mean(_length(study.game, group, chance))}</td></tr>")
         if rates:
             parts.append(
                 f"<tr><td>margin (winner − second)</td><td class='n'>{_mean(stats.margins(group, chance))}</td></tr>"

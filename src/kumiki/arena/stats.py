@@ -418,9 +418,14 @@ def forfeit_rate(rows: Sequence[dict[str, Any]], chance: bool = False) -> Rate:
     return clustered_rate([1.0 if r.get("forfeit") else 0.0 for r in rows], deals(rows, chance))
 
 
-def lengths(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:
-    """The game length in moves."""
-    return mean_interval([float(r["moves"]) for r in rows], lower=0.0, clusters=deals(rows, chance))
+def lengths(
+    rows: Sequence[dict[str, Any]], chance: bool = False, limits: dict[str, tuple[float, float]] | None = None
+) -> Mean:
+    """The game length in moves; its interval cut at 0 and at the longest game the rules allow (``length`` of
+    ``measure_limits``) where they fix one: two games of 10 and 35 moves on a 6×6 Kuzushi grid read 22.5 [0, 92.4],
+    where no game has more than 35 moves."""
+    _low, high = _bounds(limits, "length")
+    return mean_interval([float(r["moves"]) for r in rows], lower=0.0, upper=high, clusters=deals(rows, chance))
 
 
 def margins(rows: Sequence[dict[str, Any]], chance: bool = False) -> Mean:

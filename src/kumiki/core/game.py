@@ -75,9 +75,9 @@ class Game(ABC):
 
     def measure_limits(self) -> dict[str, tuple[float, float]]:
         """The smallest and largest value the rules allow, in a game of these options, for each of
-        ``State.measures()`` that has them, and for ``score`` (any seat's score); a bound the rules do not fix is
-        ±inf, a figure not named has none known. The arena cuts a mean's interval there: an interval past what any
-        game can give says nothing more. The default knows none."""
+        ``State.measures()`` that has them, for ``score`` (any seat's score) and for ``length`` (the moves in a
+        game); a bound the rules do not fix is ±inf, a figure not named has none known. The arena cuts a mean's
+        interval there: an interval past what any game can give says nothing more. The default knows none."""
         return {}
 
     def first_mover(self) -> int | None:

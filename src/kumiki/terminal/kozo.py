@@ -817,10 +817,13 @@ def end_reason(state: KozoState) -> str:
     rounds = state.game.rounds
     last = rounds - 1
     fall = next((f for f in state.falls if f.round == last), None)
+    end = state.ends[-1] if state.ends else {}
     if fall is not None:
         how = f"when player {fall.player} made the tower fall"
     elif not state.pool:
         how = "with every polycube placed"
+    elif end.get("size") is not None:  # the variant: polycubes may still fit, but none of the size drawn
+        how = f"when the tile drawn was {end['size']} and no polycube of that size fitted"
     else:
         how = "with no polycube left that fits"
     said = f"after 1 round (it ended {how})" if rounds == 1 else f"after {rounds} rounds (the last ended {how})"

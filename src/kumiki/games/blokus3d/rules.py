@@ -83,9 +83,11 @@ class Blokus3D(Game):
 
     def measure_limits(self) -> dict[str, tuple[float, float]]:
         """Pieces left: 0 to every piece of the seat's colours (a score, squares seen minus pieces left, may be
-        negative: no limit given)."""
+        negative: no limit given); the length: a move places a piece, so at most every piece of every colour."""
         most = float(int(self.options["colours_per_player"]) * len(PIECE_NAMES))
-        return {f"pieces_left_seat_{p}": (0.0, most) for p in range(self.players)}
+        out = {f"pieces_left_seat_{p}": (0.0, most) for p in range(self.players)}
+        out["length"] = (0.0, float(len(PIECE_NAMES) * self.colours))
+        return out
 
     def new_state(self, seed: int | None = None) -> Blokus3DState:
         return Blokus3DState(self, checked_seed(seed))

@@ -117,6 +117,14 @@ class Kozo(Game):
         self._by_upper = {name.upper(): name for name in self.names}
         self.verdicts = VerdictCache()
 
+    def measure_limits(self) -> dict[str, tuple[float, float]]:
+        """Falls, in all and by one seat: at most one a round, as a fall ends it; the length: each polycube of the
+        pool placed at most once a round (a score loses points in a fall: no limit given)."""
+        rounds = float(self.rounds)
+        out = {"falls": (0.0, rounds), **{f"falls_seat_{p}": (0.0, rounds) for p in range(self.players)}}
+        out["length"] = (0.0, rounds * len(self.names))
+        return out
+
     def new_state(self, seed: int | None = None) -> KozoState:
         return KozoState(self, checked_seed(seed))
 

@@ -67,10 +67,12 @@ class Kuzushi(Game):
         self.team_of = [seat % team_count for seat in range(self.players)]
 
     def measure_limits(self) -> dict[str, tuple[float, float]]:
-        """Tiles left: 0 to the tiles a seat starts with; a score (tiles placed, seat 0 one more): 0 to tiles + 1."""
+        """Tiles left: 0 to the tiles a seat starts with; a score (tiles placed, seat 0 one more): 0 to tiles + 1; the
+        length: every move makes a cell solid for good, so at most the cells but the CITY's."""
         tiles = float(self.tiles_per_player)
         out = {f"tiles_left_seat_{p}": (0.0, tiles) for p in range(self.players)}
         out["score"] = (0.0, tiles + 1)
+        out["length"] = (0.0, float(self.size**2 - 1))
         return out
 
     def new_state(self, seed: int | None = None) -> KuzushiState:
