@@ -7,6 +7,7 @@ Lengths are divided by the tower's size and masses by its total mass, so no answ
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,15 +86,18 @@ class Solver:
         return self.highs.modelStatusToString(status)
 
 
-_SOLVER: Solver | None = None
+_SOLVERS = threading.local()
 
 
 def solver() -> Solver:
-    """The process's shared solver."""
-    global _SOLVER
-    if _SOLVER is None:
-        _SOLVER = Solver()
-    return _SOLVER
+    """The calling thread's shared solver: one per thread, never one for the whole process. A HiGHS instance used by
+    two threads at once crashes the interpreter (a segmentation fault, no traceback): the server replays stored games
+    in a thread (its start-up walk, a game opened) while its event loop plays, undoes and checks moves of other
+    games, and a Kozo tower is judged by an LP in each."""
+    found: Solver | None = getattr(_SOLVERS, "solver", None)
+    if found is None:
+        found = _SOLVERS.solver = Solver()
+    return found
 
 
 @dataclass

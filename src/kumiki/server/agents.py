@@ -7,11 +7,15 @@ pickles cheaply), so the server's event loop never waits for a search.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import itertools
 import multiprocessing
 import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import zip_longest
@@ -112,29 +116,71 @@ _workers: Any = None
 _current = 0
 
 
+STOP_RETRY_S = 0.02  # a stop that lands in an import is tried again this often until the import is done
+_retry_write: int | None = None  # in a worker: the pipe that asks its retrier thread to signal it again
+
+
 def _worker_start(main_pid: int, stopped: Any, workers: Any) -> None:
     """A worker's initializer: it ends with the server (``exit_with``) and stops its search when told to."""
     global _stopped, _workers
     exit_with(main_pid)
     if hasattr(signal, "SIGUSR1"):
+        _start_retrier()
         signal.signal(signal.SIGUSR1, _on_stop)
     _stopped, _workers = stopped, workers
+
+
+def _start_retrier() -> None:
+    """A thread that signals this worker again, STOP_RETRY_S later, each time the handler asks it to (a byte in a
+    pipe: writing one is all a signal handler may safely do; no lock is taken)."""
+    global _retry_write
+    read, _retry_write = os.pipe()
+
+    def retry() -> None:
+        while os.read(read, 1):
+            time.sleep(STOP_RETRY_S)
+            with contextlib.suppress(OSError):
+                os.kill(os.getpid(), signal.SIGUSR1)
+
+    threading.Thread(target=retry, name="kumiki-stop-retry", daemon=True).start()
+
+
+def _importing() -> bool:
+    """Whether a module is being imported now: the import system holds a lock per module while it imports it."""
+    locks = getattr(sys.modules.get("_frozen_importlib"), "_module_locks", None) or {}
+    return any(ref() is not None for ref in list(locks.values()) if callable(ref))
 
 
 def _on_stop(_signum: int, _frame: Any) -> None:
     """SIGUSR1: the pool stopped a job. The one this worker runs stops here if it is among them; between jobs, or
     running a later job, nothing happens. It stops once: ``_current`` is cleared first, so a later signal cannot land
-    outside the job (in the worker's own loop, where an exception would end the worker)."""
+    outside the job (in the worker's own loop, where an exception would end the worker).
+
+    Never inside an import: a worker's first move of a game imports the game's modules, and an exception raised
+    while a compiled module sets itself up (HiGHS's, numpy's) leaves it half made, and every later import of it in
+    that worker fails ("type ObjSense is already registered"): each Kozo move given to that worker failed until the
+    server restarted. The stop is tried again (``_start_retrier``) until the import is done."""
     global _current
     job = _current
     if job and _stopped is not None and job in _stopped[:]:
+        if _importing():
+            if _retry_write is not None:
+                with contextlib.suppress(OSError):
+                    os.write(_retry_write, b"!")
+            return
         _current = 0
         raise SearchStopped(f"job {job} stopped")
 
 
 def run_job(job: int, fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn(*args)`` in a worker as job ``job``, which ``AgentPool.stop_job`` may stop."""
+    """Run ``fn(*args)`` in a worker as job ``job``, which ``AgentPool.stop_job`` may stop.
+
+    Each job begins with the cycle collector running: a search pauses it (``mcts.collector_paused``) and restarts it
+    in a ``finally``, but a stop that lands between the pause and its ``try`` (or in the ``finally`` before the
+    restart) skips the restart, and every later search of that worker would then run with it paused for good (its
+    trees' cycles never freed)."""
     global _current
+    gc.enable()
     _current = job
     if _workers is not None:  # where the pool sends the signal (only ever to a worker that runs jobs: a worker still
         _workers[job % JOB_SLOTS] = os.getpid()  # starting has no handler yet, and SIGUSR1 would end it)
