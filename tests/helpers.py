@@ -47,6 +47,31 @@ L4 2,0,2 2,0,3 2,1,2 2,2,2 + 2,2,3
 """
 
 
+# Kozo's random-size variant, tile draw, seed 1845, one round: after these moves a 4 is drawn with I3, A4 and B4
+# left, and neither 4 fits; after one more (KOZO_1845_END, a Z4) a 4 is drawn again, none fits, and the round ends
+# with I3 still in the pool (docs/rules/kozo.md, decision o).
+KOZO_1845_OPTIONS: dict[str, Any] = {"rounds": 1, "random_size": True, "size_draw": "tile"}
+KOZO_1845_MOVES = (
+    "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
+    "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
+    "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
+    "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
+    "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
+    "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
+    "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
+    "I2 0,2,0 0,2,1 + 2,0,9",
+)
+KOZO_1845_END = "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3"
+
+
+def kozo_1845_ended() -> kumiki.State:
+    """The seed-1845 game played to its end: the round ended on a size drawn that fits nowhere."""
+    state = kumiki.load_game("kozo", **KOZO_1845_OPTIONS).new_state(seed=1845)
+    for move in (*KOZO_1845_MOVES, KOZO_1845_END):
+        state.play(move)
+    return state
+
+
 def assert_one_line_error(code: int, err: str, *parts: str) -> str:
     """The command failed with exit status 2 and one line (no traceback) on stderr holding each of ``parts``;
     returns that line."""

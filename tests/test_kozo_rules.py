@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.helpers import KOZO_FALLS, assert_illegal, names
+from tests.helpers import KOZO_1845_END, KOZO_1845_MOVES, KOZO_FALLS, assert_illegal, kozo_1845_ended, names
 
 import kumiki
 from kumiki.games.kozo import STANDARD, KozoMove
@@ -589,31 +589,18 @@ def test_random_size_with_no_placement_of_that_size_ends_the_round():
     assert state.to_json()["points"] == [[2.0, 0.0]]
 
 
-# Seed 1845 with size_draw="tile": after these moves a 4 is drawn with I3, A4 and B4 left, and neither 4 fits.
-SEED_1845_MOVES = (
-    "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
-    "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
-    "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
-    "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
-    "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
-    "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
-    "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
-    "I2 0,2,0 0,2,1 + 2,0,9",
-)
-
-
 def test_random_size_ends_the_round_on_a_size_that_fits_nowhere_though_another_would():
     # Decision (o): the round ends although a later draw might fit (docs/rules/kozo.md names this position).
     state = new_state(1845, rounds=1, random_size=True, size_draw="tile")
-    for move in SEED_1845_MOVES:
+    for move in KOZO_1845_MOVES:
         state.play(move)
     assert state.required_size == 4 and state.pool == ["I3", "Z4", "A4", "B4"]
     before = state.copy()
-    state.play("Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    state.play(KOZO_1845_END)
     assert state.over and not state.falls and state.pool == ["I3", "A4", "B4"]
     assert state.points == [[before.points[0][0] + 4, before.points[0][1]]]
     probe = before.copy()
-    probe.play("Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    probe.play(KOZO_1845_END)
     for size, placeable in ((4, 0), (3, 3)):  # placements the next mover would have with each size
         probe.over, probe.to_move, probe.required_size, probe._lowered = False, 1, size, None
         assert len({move.cells for move in probe.legal_moves()}) == placeable
@@ -621,7 +608,7 @@ def test_random_size_ends_the_round_on_a_size_that_fits_nowhere_though_another_w
 
 def test_random_size_no_fit_redraw_draws_among_the_sizes_that_fit():
     """Option no_fit="redraw": the round of decision (o) goes on, with the one size that fits (I3's 3)."""
-    moves = (*SEED_1845_MOVES, "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3")
+    moves = (*KOZO_1845_MOVES, KOZO_1845_END)
     ended = new_state(1845, rounds=1, random_size=True, size_draw="tile")
     state = new_state(1845, rounds=1, random_size=True, size_draw="tile", no_fit="redraw")
     for move in moves:
@@ -1050,8 +1037,5 @@ def test_to_json_says_how_each_round_ended():
     assert placed.copy().to_json()["ends"] == placed.to_json()["ends"]
     stuck = new_state(pieces=pool(C=CUBE8), rounds=2)
     assert stuck.over and [end["how"] for end in stuck.to_json()["ends"]] == ["stuck", "stuck"]
-    drawn = new_state(1845, rounds=1, random_size=True, size_draw="tile")
-    for move in (*SEED_1845_MOVES, "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3"):
-        drawn.play(move)
-    (end,) = drawn.to_json()["ends"]
+    (end,) = kozo_1845_ended().to_json()["ends"]
     assert end["how"] == "stuck" and end["size"] == 4 and end["pieces"] == 9

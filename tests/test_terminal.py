@@ -382,37 +382,43 @@ while (line := read(Text("Move 1 > ", style="bold"))) not in (None, "quit"):
 """
 
 
-def at_a_terminal(keys: list[bytes]) -> str:
-    """What a terminal shows when ``keys`` are typed, one batch per prompt, at LineReader's prompt (readline on)."""
+def on_a_terminal(command: list[str], keys: list[tuple[bytes, bytes]], rows: int = 24, columns: int = 80) -> str:
+    """What a terminal ``columns`` x ``rows`` shows while ``command`` runs (Python, with this Kumiki): each (text, key)
+    types key once the screen has shown text once more than before; every byte shown, escape sequences and all."""
     pty = pytest.importorskip("pty")
+    import fcntl
     import os
     import select
+    import struct
     import subprocess
     import sys
+    import termios
     import time
 
     main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     source = str(Path(kumiki.__file__).parents[1])
-    env = {**os.environ, "PYTHONPATH": source, "TERM": "xterm", "NO_COLOR": "1"}
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update({"PYTHONPATH": source, "TERM": "xterm", "NO_COLOR": "1"})
     process = subprocess.Popen(
-        [sys.executable, "-c", READER_SCRIPT], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
+        [sys.executable, *command], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
     )
     os.close(side)
     shown = b""
 
-    def wait_for_prompt(count: int) -> None:
+    def read_until(text: bytes, count: int) -> None:
         nonlocal shown
-        deadline = time.monotonic() + 30
-        while shown.count(b"Move 1 > ") < count and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while shown.count(text) < count and time.monotonic() < deadline:
             if select.select([main], [], [], 0.1)[0]:
                 shown += os.read(main, 4096)
 
     try:
-        for count, key in enumerate(keys, start=1):
-            wait_for_prompt(count)
+        for text, key in keys:
+            read_until(text, shown.count(text) + 1)
             time.sleep(0.2)  # readline has the terminal
             os.write(main, key)
-        process.wait(timeout=30)
+        process.wait(timeout=60)
         with contextlib.suppress(OSError):
             while select.select([main], [], [], 0.2)[0]:
                 shown += os.read(main, 4096)
@@ -421,6 +427,11 @@ def at_a_terminal(keys: list[bytes]) -> str:
         if process.poll() is None:
             process.kill()
     return shown.decode("utf-8", "replace")
+
+
+def at_a_terminal(keys: list[bytes]) -> str:
+    """What a terminal shows when ``keys`` are typed, one batch per prompt, at LineReader's prompt (readline on)."""
+    return on_a_terminal(["-c", READER_SCRIPT], [(b"Move 1 > ", key) for key in keys])
 
 
 def test_an_empty_line_at_a_terminal_puts_the_next_prompt_on_a_new_line() -> None:
@@ -465,50 +476,10 @@ def test_a_long_think_shows_the_seconds_so_far(monkeypatch: pytest.MonkeyPatch) 
 
 
 def on_a_pty(args: list[str], keys: list[tuple[bytes, bytes]], rows: int = 24, columns: int = 80) -> str:
-    """What ``kumiki ARGS`` shows on a terminal ``columns`` x ``rows``: each (text, key) types key once the screen has
-    shown text that many times more than before; the screen's text without escape sequences and carriage returns."""
-    pty = pytest.importorskip("pty")
-    import fcntl
-    import os
-    import select
-    import struct
-    import subprocess
-    import sys
-    import termios
-    import time
-
-    main, side = pty.openpty()
-    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    source = str(Path(kumiki.__file__).parents[1])
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env.update({"PYTHONPATH": source, "TERM": "xterm", "NO_COLOR": "1"})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kumiki", *args], stdin=side, stdout=side, stderr=side, env=env, close_fds=True
-    )
-    os.close(side)
-    shown = b""
-
-    def read_until(text: bytes, count: int) -> None:
-        nonlocal shown
-        deadline = time.monotonic() + 60
-        while shown.count(text) < count and time.monotonic() < deadline:
-            if select.select([main], [], [], 0.1)[0]:
-                shown += os.read(main, 4096)
-
-    try:
-        for text, key in keys:
-            read_until(text, shown.count(text) + 1)
-            time.sleep(0.2)  # readline has the terminal
-            os.write(main, key)
-        process.wait(timeout=60)
-        with contextlib.suppress(OSError):
-            while select.select([main], [], [], 0.2)[0]:
-                shown += os.read(main, 4096)
-    finally:
-        os.close(main)
-        if process.poll() is None:
-            process.kill()
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8", "replace")).replace("\r", "")
+    """What ``kumiki ARGS`` shows on a terminal ``columns`` x ``rows`` (keys as ``on_a_terminal`` types them): the
+    screen's text without escape sequences and carriage returns."""
+    shown = on_a_terminal(["-m", "kumiki", *args], keys, rows, columns)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown).replace("\r", "")
 
 
 KOZO_FIRST = "L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1"

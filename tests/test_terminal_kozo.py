@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.helpers import CliRunner, cli_runner, draw, lines_of, plain_output, play_out, session
+from tests.helpers import CliRunner, cli_runner, draw, kozo_1845_ended, lines_of, plain_output, play_out, session
 
 import kumiki
 from kumiki.terminal import kozo as view
@@ -299,19 +299,7 @@ def test_the_result_line_names_the_size_drawn_when_none_of_it_fits() -> None:
     """The random-size variant (tile draw, seed 1845, tests/test_e2e_kozo_ends.py's game): the round ends with I3
     still in the pool, which fits, but a 4 drawn and neither A4 nor B4 fitting. "No polycube left that fits" was
     wrong there; the line says what the web app says."""
-    state = kumiki.load_game("kozo", rounds=1, random_size=True, size_draw="tile").new_state(seed=1845)
-    for move in (
-        "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
-        "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
-        "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
-        "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
-        "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
-        "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
-        "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
-        "I2 0,2,0 0,2,1 + 2,0,9",
-        "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3",
-    ):
-        state.play(move)
+    state = kozo_1845_ended()
     assert state.over and "I3" in state.to_json()["pool"]
     line = describe_result(state, ["ann", "bob"])
     assert "(it ended when the tile drawn was 4 and no polycube of that size fitted)" in line

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import play_as, until
+from tests.helpers import kozo_1845_ended, play_as, until
 
 import kumiki
 
@@ -72,24 +72,7 @@ def test_a_pool_that_fits_nowhere_ends_the_game_at_once_and_the_page_says_why(
 def test_the_variant_ends_the_round_when_no_polycube_of_the_size_drawn_fits(server: Any, pages: Any) -> None:
     """The random-size variant (tile draw, seed 1845): after ten moves a 4 is drawn with I3, A4 and B4 left, neither
     A4 nor B4 fits, and the one round ends there (docs/rules/kozo.md, decision o)."""
-    state = kumiki.load_game("kozo", rounds=1, random_size=True, size_draw="tile").new_state(seed=1845)
-    while not state.over:  # the moves of tests/test_kozo_rules.py's SEED_1845_MOVES, then the Z4
-        state.play(
-            next(
-                m
-                for m in (
-                    "V3 1,2,1 2,2,0 2,2,1 + 2,2,2",
-                    "L4 0,0,0 1,0,0 2,0,0 2,0,1 + 1,0,1",
-                    "P4 0,0,1 0,0,2 0,1,2 1,0,2 + 1,0,3",
-                    "U5 2,0,2 2,0,3 2,0,4 2,1,2 2,1,4 + 2,1,5",
-                    "O4 0,0,3 0,0,4 0,1,3 0,1,4 + 0,0,5",
-                    "T4 0,0,6 0,1,5 0,1,6 0,1,7 + 0,0,7",
-                    "I4 2,0,5 2,0,6 2,0,7 2,0,8 + 0,1,8",
-                    "I2 0,2,0 0,2,1 + 2,0,9",
-                    "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3",
-                )[len(state.history) :]
-            )
-        )
+    state = kozo_1845_ended()
     assert not state.falls and state.to_json()["ends"][0]["size"] == 4
     record = kumiki.write_record(state, {"Player0": "ann", "Player1": "bob"})
     request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})

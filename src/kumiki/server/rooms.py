@@ -810,19 +810,12 @@ class Hub:
 
     def room(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the database on first use (its clock, if any, running again). Its
-        moves are replayed here, on the event loop: for a game just made (the lobby's), and at start-up; a client's
-        connection or request loads a stored game with ``open_room``."""
+        moves are replayed here, on the event loop: for a game just made (the lobby's, a rematch); a client's
+        connection or request, and the start-up's walk, load a stored game with ``open_room``."""
         if game_id in self.rooms:
             return self.rooms[game_id]
-        row = self.storage.game(game_id)
-        if row is None:
-            return None
-        moves = self.storage.moves(game_id)
-        try:
-            state = rebuild(row, moves)
-        except REPLAY_ERRORS as error:
-            raise unreplayable(game_id, error) from None
-        return self._register(row, state, moves)
+        read = self._read(game_id)
+        return None if read is None else self._register(*read)
 
     async def open_room(self, game_id: str) -> Room | None:
         """The live room of a game, as ``room`` gives it, but a stored game's moves replayed off the event loop
@@ -866,13 +859,9 @@ class Hub:
             raise unreplayable(game_id, error) from None
         return row, state, moves, Stored(self.storage.chat(game_id), self.storage.resigned(game_id))
 
-    def _register(
-        self, row: GameRow, state: State, moves: list[tuple[int | None, str]], stored: Stored | None = None
-    ) -> Room:
+    def _register(self, row: GameRow, state: State, moves: list[tuple[int | None, str]], stored: Stored) -> Room:
         """A loaded game's room, in memory from now on (its clock, if any, running again)."""
         room = Room(row, state, [s for s, _ in moves], self)
-        if stored is None:
-            stored = Stored(self.storage.chat(row.id), self.storage.resigned(row.id))
         room.chat, room.resigned = stored.chat, stored.resigned
         self.rooms[row.id] = room
         room.arm_clock()

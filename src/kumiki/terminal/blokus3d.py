@@ -270,18 +270,29 @@ def turn_line(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
         facts.append(f"{g.colours // g.players} colours each")
     facts.append(f"{len(state.history)} piece{'s' * (len(state.history) != 1)} placed")
     out.append(" · " + " · ".join(facts) + "\n")
-    colour = state.colour_to_move
-    if colour is None:
+    if state.colour_to_move is None:
         out.append("game over", style="bold")
     else:
-        out.append(f" {letter(colour)} ", style=block(colour))
-        out.append(" ")
-        out.append(colour_name(colour), style=ink(colour))
-        out.append(f" to move: {player_name(g.player_of(colour), names)}")
-    out_colours = [colour_name(c) for c in range(g.colours) if state.is_out(c)]
+        _to_move(out, state, names)
+    _out_colours(out, state)
+    return out
+
+
+def _to_move(out: Text, state: Blokus3DState, names: Sequence[str] | None) -> None:
+    """The colour to move, its chip and its player, appended to ``out``."""
+    colour = state.colour_to_move
+    assert colour is not None
+    out.append(f" {letter(colour)} ", style=block(colour))
+    out.append(" ")
+    out.append(colour_name(colour), style=ink(colour))
+    out.append(f" to move: {player_name(state.game.player_of(colour), names)}")
+
+
+def _out_colours(out: Text, state: Blokus3DState) -> None:
+    """The colours out of the game, appended to ``out`` while it goes on."""
+    out_colours = [colour_name(c) for c in range(state.game.colours) if state.is_out(c)]
     if out_colours and not state.over:
         out.append(f" · out: {', '.join(out_colours)}", style="dim")
-    return out
 
 
 def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
@@ -312,20 +323,13 @@ def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None) -> T
 
 def turn_line_compact(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
     """Whose turn it is, then the game's facts, on one line."""
-    g = state.game
     out = Text()
-    colour = state.colour_to_move
-    if colour is None:
+    if state.colour_to_move is None:
         out.append("Blokus 3D · game over", style="bold")
     else:
-        out.append(f" {letter(colour)} ", style=block(colour))
-        out.append(" ")
-        out.append(colour_name(colour), style=ink(colour))
-        out.append(f" to move: {player_name(g.player_of(colour), names)}")
-    out.append(f" · structure {g.structure.name} · {len(state.history)} placed", style="dim")
-    out_colours = [colour_name(c) for c in range(g.colours) if state.is_out(c)]
-    if out_colours and not state.over:
-        out.append(f" · out: {', '.join(out_colours)}", style="dim")
+        _to_move(out, state, names)
+    out.append(f" · structure {state.game.structure.name} · {len(state.history)} placed", style="dim")
+    _out_colours(out, state)
     return out
 
 

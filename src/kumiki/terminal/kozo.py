@@ -307,11 +307,12 @@ def on_the_tower(pic: Picture) -> Text:
     return out
 
 
-def margin_line(state: KozoState, pic: Picture) -> Text:
+def margin_line(state: KozoState, pic: Picture, compact: bool = False) -> Text:
+    """The tower's tilt margin in words; ``compact``: without the explanations, for a short terminal."""
     out = Text("Tilt margin: ", style="bold")
     if pic.fell is not None:
-        out.append("none — the tower above fell", style="bold red")
-        if not state.over:
+        out.append("none — the tower fell" if compact else "none — the tower above fell", style="bold red")
+        if not state.over and not compact:
             out.append(f"; round {state.round + 1} starts on the empty base", style="dim")
         return out
     if not state.placed:
@@ -319,7 +320,8 @@ def margin_line(state: KozoState, pic: Picture) -> Text:
         return out
     degrees = state.margin()
     out.append(f"{degrees:.1f}° — {margin_word(degrees)}", style=margin_style(degrees))
-    out.append(" (how far the table could tilt, the worst way, before something moves)", style="dim")
+    if not compact:
+        out.append(" (how far the table could tilt, the worst way, before something moves)", style="dim")
     return out
 
 
@@ -407,6 +409,11 @@ def header(state: KozoState, names: Sequence[str] | None = None) -> Text:
     opener = state.openers[-1]
     out.append(f"Round {state.round + 1} of {g.rounds}", style="bold")
     out.append(f", opened by {player_name(opener, names)} · ")
+    return _to_move(out, state, names)
+
+
+def _to_move(out: Text, state: KozoState, names: Sequence[str] | None) -> Text:
+    """Who is to move, and the size drawn in the random-size variant, appended to ``out``."""
     if state.to_move is not None:
         out.append(player_name(state.to_move, names), style=ink(state.to_move))
         out.append(" to move")
@@ -466,24 +473,7 @@ def header_compact(state: KozoState, names: Sequence[str] | None = None) -> Text
         return out
     out.append(f"Round {state.round + 1}/{g.rounds}", style="bold")
     out.append(f" (opened by player {state.openers[-1]}) · ")
-    if state.to_move is not None:
-        out.append(player_name(state.to_move, names), style=ink(state.to_move))
-        out.append(" to move")
-        if state.required_size is not None:
-            out.append(f" · size drawn: {state.required_size}", style="bold")
-    return out
-
-
-def margin_compact(state: KozoState, pic: Picture) -> Text:
-    out = Text("Tilt margin: ", style="bold")
-    if pic.fell is not None:
-        out.append("none — the tower fell", style="bold red")
-    elif not state.placed:
-        out.append("no tower yet", style="dim")
-    else:
-        degrees = state.margin()
-        out.append(f"{degrees:.1f}° — {margin_word(degrees)}", style=margin_style(degrees))
-    return out
+    return _to_move(out, state, names)
 
 
 def points_line(state: KozoState, names: Sequence[str] | None = None) -> Text:
@@ -516,7 +506,7 @@ def render_compact(state: State, names: Sequence[str] | None = None) -> Renderab
     kozo = as_kozo(state)
     pic = picture(kozo)
     parts: list[RenderableType] = [header_compact(kozo, names), tower_compact(pic), on_the_tower(pic)]
-    parts.append(margin_compact(kozo, pic))
+    parts.append(margin_line(kozo, pic, compact=True))
     if not kozo.over:
         parts.append(pool_text(kozo))
     parts.append(points_line(kozo, names))

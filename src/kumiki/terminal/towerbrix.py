@@ -120,35 +120,48 @@ def cards_text(state: TowerBrixState, player: int) -> Text:
     return text
 
 
-def status_text(state: TowerBrixState) -> Text:
-    data: dict[str, Any] = state.public_view()
-    text = Text()
-    if state.over:  # no build goes on: no round, cards, thumbs or edits to tell, only the result
-        played = len(data["round_points"])
-        text.append(f"Game over after {played} round{'s' * (played != 1)}", style="bold")
-        if state.game.challenge is not None:
-            text.append(f" · challenge {state.game.challenge.number} ({state.game.challenge.name})")
-        text.append(f"\nScore {state.score():g}")
-        if data["round_points"]:
-            text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
-        if data["verdict"]:
-            text.append(f"\n{data['verdict']}", style="bold")
-        return text
-    text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
-    if data["total"] is not None:
-        text.append(f" · card points {data['total']}")
-    if state.game.challenge is not None:
-        text.append(f" · challenge {state.game.challenge.number} ({state.game.challenge.name}): ")
-        text.append(state.game.challenge.rule)
-    text.append("\nCards held: " + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"])))
-    text.append(f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}")
-    text.append(f" · edits {data['edits']}/{state.game.options['max_edits']}")
-    text.append(f"\nScore {state.score():g}")
-    if data["round_points"]:
-        text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
+def _score(state: TowerBrixState, data: dict[str, Any], label: str) -> str:
+    """The score so far, with each round's points once a round is scored."""
+    rounds = data["round_points"]
+    return f"{label} {state.score():g}" + (" (rounds: " + ", ".join(f"{p:g}" for p in rounds) + ")" if rounds else "")
+
+
+def _table(state: TowerBrixState, data: dict[str, Any]) -> str:
+    """Who holds how many cards, who said ok since the last edit, and the edits so far."""
+    return (
+        "\nCards held: "
+        + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"]))
+        + f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}"
+        + f" · edits {data['edits']}/{state.game.options['max_edits']}"
+    )
+
+
+def _verdict(text: Text, data: dict[str, Any]) -> Text:
     if data["verdict"]:
         text.append(f"\n{data['verdict']}", style="bold")
     return text
+
+
+def status_text(state: TowerBrixState) -> Text:
+    data: dict[str, Any] = state.public_view()
+    text = Text()
+    challenge = state.game.challenge
+    if state.over:  # no build goes on: no round, cards, thumbs or edits to tell, only the result
+        played = len(data["round_points"])
+        text.append(f"Game over after {played} round{'s' * (played != 1)}", style="bold")
+        if challenge is not None:
+            text.append(f" · challenge {challenge.number} ({challenge.name})")
+        text.append("\n" + _score(state, data, "Score"))
+        return _verdict(text, data)
+    text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
+    if data["total"] is not None:
+        text.append(f" · card points {data['total']}")
+    if challenge is not None:
+        text.append(f" · challenge {challenge.number} ({challenge.name}): ")
+        text.append(challenge.rule)
+    text.append(_table(state, data))
+    text.append("\n" + _score(state, data, "Score"))
+    return _verdict(text, data)
 
 
 def status_compact(state: TowerBrixState) -> Text:
@@ -160,18 +173,13 @@ def status_compact(state: TowerBrixState) -> Text:
     text.append(f"Round {data['round']}/{data['rounds']} · attempt {data['attempt']}", style="bold")
     if data["total"] is not None:
         text.append(f" · card points {data['total']}")
-    text.append(f" · score {state.score():g}")
-    if data["round_points"]:
-        text.append(" (rounds: " + ", ".join(f"{p:g}" for p in data["round_points"]) + ")")
-    if state.game.challenge is not None:
-        text.append(f"\nChallenge {state.game.challenge.number} ({state.game.challenge.name}): ")
-        text.append(state.game.challenge.rule)
-    text.append("\nCards held: " + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"])))
-    text.append(f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}")
-    text.append(f" · edits {data['edits']}/{state.game.options['max_edits']}")
-    if data["verdict"]:
-        text.append(f"\n{data['verdict']}", style="bold")
-    return text
+    text.append(" · " + _score(state, data, "score"))
+    challenge = state.game.challenge
+    if challenge is not None:
+        text.append(f"\nChallenge {challenge.number} ({challenge.name}): ")
+        text.append(challenge.rule)
+    text.append(_table(state, data))
+    return _verdict(text, data)
 
 
 def hot_seat(names: Sequence[str] | None) -> bool:
