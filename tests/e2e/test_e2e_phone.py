@@ -273,7 +273,7 @@ def test_the_result_comes_into_view_at_the_end(server: Any, phone: Page, pages: 
 
     desk = pages()
     desk.goto(f"{server.url}/game/{finished}")
-    until(desk, "window.__kumiki.over")
+    expect(desk.get_by_test_id("game-over")).to_contain_text("Game over — ann scored")  # the finished game is shown
     expect(desk.get_by_test_id("game-over")).to_be_in_viewport(ratio=1)
     desk.wait_for_timeout(1200)  # past both looks at where the result is
     assert desk.evaluate("window.scrollY") == 0  # beside the board already: nothing moved
