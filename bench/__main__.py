@@ -15,6 +15,7 @@ from bench import (
     physics_speed,
     server_views,
     towerbrix_repair,
+    web_idle,
 )
 
 
@@ -44,6 +45,12 @@ def main() -> None:
     print("The hard TowerBrix teammate's slowest repairs, now and the plain way (python -m bench.towerbrix_repair):")
     for what, value, comment in towerbrix_repair.run():
         print(f"  {what:<{width}} {value:>12,.2f}   {comment}")
+    print("An idle 3D board in headless Chromium, drawn on demand and at every frame (python -m bench.web_idle):")
+    try:
+        for what, value, comment in web_idle.run(seconds=min(args.seconds, 5.0)):
+            print(f"  {what:<{width}} {value:>12,.1f}   {comment}")
+    except ImportError as error:  # Playwright is the 'e2e' extra; Chromium comes from apt
+        print(f"  not measured: {error}")
     print("The arena, on every core (python -m bench.arena_speed):")
     for what, value, comment in arena_speed.run():
         print(f"  {what:<{width}} {value:>12,.2f}   {comment}")

@@ -1,5 +1,7 @@
 // The server's HTTP and WebSocket API (docs/server.md), typed for the client.
 
+import { wake } from "./redraw";
+
 export interface OptionSpec {
   name: string;
   type: "int" | "float" | "bool" | "str";
@@ -189,6 +191,7 @@ export interface Replay {
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(path, init);
   const text = await response.text();
+  wake(); // the answer may change a board
   let body: any = null;
   try {
     body = text ? JSON.parse(text) : null;
@@ -236,6 +239,7 @@ export class GameSocket {
         return; /* a message we cannot read is ignored; the next view repairs the page */
       }
       if (msg.type === "view") this.delay = 250;
+      wake();
       this.onMessage(msg);
     };
     ws.onclose = (event) => {

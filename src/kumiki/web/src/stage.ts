@@ -4,6 +4,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { countFrame } from "./hooks";
+import { awake, IDLE_MS, wake } from "./redraw";
 
 export interface StageOptions {
   /** The classes of the box the canvas fills. */
@@ -24,7 +25,11 @@ export class Stage {
   readonly scene = new THREE.Scene();
   readonly camera: THREE.PerspectiveCamera;
   readonly controls: OrbitControls;
-  private readonly resizeObserver = new ResizeObserver(() => this.resize());
+  private readonly resizeObserver = new ResizeObserver(() => {
+    this.resize();
+    wake();
+  });
+  private drawnAt = -Infinity;
   private readonly raycaster = new THREE.Raycaster();
 
   constructor(options: StageOptions) {
@@ -47,12 +52,17 @@ export class Stage {
     [this.controls.minDistance, this.controls.maxDistance] = options.distance;
   }
 
-  /** Once the stage is on the page: follow its box's size and draw every frame, `beforeFrame` first (animations). */
-  start(beforeFrame: () => void = () => {}): void {
+  /** Once the stage is on the page: follow its box's size and draw when something may have changed (see redraw.ts),
+   * `beforeFrame` first at every display frame: it animates, and says whether an animation is running. */
+  start(beforeFrame: () => boolean | void = () => false): void {
     this.resizeObserver.observe(this.element);
+    wake();
     this.renderer.setAnimationLoop(() => {
-      beforeFrame();
-      this.controls.update();
+      const now = performance.now();
+      const animating = beforeFrame() === true;
+      const moved = this.controls.update(); // the camera still gliding after a drag
+      if (!animating && !moved && !awake(now) && now - this.drawnAt < IDLE_MS) return;
+      this.drawnAt = now;
       this.renderer.render(this.scene, this.camera);
       countFrame();
     });
@@ -110,7 +120,9 @@ export class Stage {
     marker.rotation.x = -Math.PI / 2; // the cone points down at the spot
     marker.position.copy(position);
     this.scene.add(marker);
+    wake();
     window.setTimeout(() => {
+      wake();
       this.scene.remove(marker);
       marker.geometry.dispose();
       (marker.material as THREE.Material).dispose();

@@ -8,6 +8,7 @@ import { registerGame, seatColour } from "../module";
 import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
+import { wake } from "../redraw";
 import { Stage, disposeGroup } from "../stage";
 
 interface KozoPiece {
@@ -356,13 +357,14 @@ class KozoModule implements GameModule, GhostActions {
   }
 
   /** Each frame: put a fall away after its time, and tip the toppling tower a little further. */
-  private animateFall(): void {
+  /** At every display frame: the falling tower's next pose; true while it still moves (the stage draws it). */
+  private animateFall(): boolean {
     if (this.fallUntil && performance.now() > this.fallUntil) this.endFall();
-    if (this.toppling) {
-      const t = Math.min(1, (performance.now() - this.toppling.start) / 1200);
-      this.toppling.pivot.quaternion.setFromAxisAngle(this.toppling.axis, t * t * (Math.PI / 2.6));
-      this.toppling.pivot.position.z = this.toppling.z - 0.6 * t * t;
-    }
+    if (!this.toppling) return false;
+    const t = Math.min(1, (performance.now() - this.toppling.start) / 1200);
+    this.toppling.pivot.quaternion.setFromAxisAngle(this.toppling.axis, t * t * (Math.PI / 2.6));
+    this.toppling.pivot.position.z = this.toppling.z - 0.6 * t * t;
+    return t < 1;
   }
 
   // ------------------------------------------------------------------ updates
@@ -445,6 +447,7 @@ class KozoModule implements GameModule, GhostActions {
 
   /** Stop showing a fall (after its time, or at the player's first action) and draw the current position. */
   private endFall(redraw = true): void {
+    wake();
     const showing = this.fallUntil !== 0;
     this.fallUntil = 0;
     this.shownFall = null;

@@ -10,6 +10,7 @@ import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
 import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
+import { wake } from "../redraw";
 import { Stage, disposeGroup } from "../stage";
 
 type Axis = "x" | "y" | "z";
@@ -483,6 +484,7 @@ class TowerBrixModule implements GameModule {
 
   private endEvaluation(): void {
     if (!this.showingUntil) return;
+    wake();
     this.showingUntil = 0;
     this.banner.hidden = true;
     if (this.view) this.drawTower(this.tableBricks(), this.lastJudged() ? null : this.msg?.last ?? null);
@@ -907,6 +909,7 @@ class TowerBrixModule implements GameModule {
     this.pointed.push(at);
     this.publish();
     window.setTimeout(() => {
+      wake();
       this.pointed.splice(this.pointed.indexOf(at), 1);
       this.publish();
     }, 4000);
