@@ -31,6 +31,9 @@ def test_chat_and_signals_arrive_live_and_markup_stays_text(server: Any, pages: 
     assert watcher.get_by_test_id("chat-input").count() == 0  # a spectator reads the table, but cannot talk
     replay = server.get(f"/api/games/{created['id']}/replay")
     assert [e["text"] for e in replay["chat"]] == ["hello <b>bob</b>, you start", "yes"]
+    watcher.goto(server.url + f"/replay/{created['id']}")  # the replay's talk reads as the game page's did
+    expect(watcher.get_by_test_id("chat-0")).to_have_text("ann: hello <b>bob</b>, you start")
+    expect(watcher.get_by_test_id("chat-1")).to_have_text("bob: 👍")
 
 
 def test_challenge_3_allows_gestures_only(server: Any, pages: Any) -> None:

@@ -107,7 +107,8 @@ def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) ->
         "I3 #3 tips over the edge of L4 #1",
         "P4 #1 tips over the edge of the table",
     ]
-    request = urllib.request.Request(server.url + "/api/records", KOZO_FALLS.encode(), {"Content-Type": "text/plain"})
+    named = KOZO_FALLS.replace('[rounds "2"]', '[rounds "2"]\n[Player0 "ann"]\n[Player1 "bob"]')
+    request = urllib.request.Request(server.url + "/api/records", named.encode(), {"Content-Type": "text/plain"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         imported = json.load(answer)
     page = pages()
@@ -123,7 +124,7 @@ def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) ->
     assert kozo(page, "falling")
     banner.click()
     expect(banner).to_be_hidden()
-    expect(page.get_by_test_id("kozo-falls")).to_contain_text("Round 1: player 0 made the tower fall")
+    expect(page.get_by_test_id("kozo-falls")).to_contain_text("Round 1: ann made the tower fall")  # the record's names
     page.keyboard.press("End")  # the last move topples the tower at step 2; the game ends and the tower stays
     expect(banner).to_contain_text("P4 #1 tips over the edge of the table")
     expect(page.get_by_test_id("kozo-round")).to_contain_text("Game over after 2 rounds")

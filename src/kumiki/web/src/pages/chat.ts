@@ -13,6 +13,14 @@ const SIGNALS: [string, string][] = [
 ];
 const LABEL: Record<string, string> = Object.fromEntries(SIGNALS);
 
+/** One line of the table's talk as the game page and the replay show it: the speaker's name in bold, then the text
+ * or the signal's label (and where it points). */
+export function chatLine(entry: ChatEntry, name: (seat: number) => string): HTMLElement {
+  const who = h("b", {}, `${name(entry.seat)}: `);
+  const what = entry.kind === "signal" ? `${LABEL[entry.text] ?? entry.text}${entry.at ? ` (${entry.at})` : ""}` : entry.text;
+  return h("li", { class: entry.kind, "data-testid": `chat-${entry.index}` }, who, what);
+}
+
 export interface ChatPanel {
   element: HTMLElement;
   /** Entries from the server (the whole chat on connect, then one line at a time). */
@@ -71,9 +79,7 @@ export function chatPanel(send: (message: unknown) => void, name: (seat: number)
       for (const entry of [...entries].sort((a, b) => a.index - b.index)) {
         if (shown.has(entry.index)) continue; // the history fetched on connect and a live line may overlap
         shown.add(entry.index);
-        const who = h("b", {}, `${name(entry.seat)}: `);
-        const what = entry.kind === "signal" ? `${LABEL[entry.text] ?? entry.text}${entry.at ? ` (${entry.at})` : ""}` : entry.text;
-        list.append(h("li", { class: entry.kind, "data-testid": `chat-${entry.index}` }, who, what));
+        list.append(chatLine(entry, name));
         count += 1;
       }
       list.scrollTop = list.scrollHeight;

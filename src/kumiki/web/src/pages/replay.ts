@@ -5,6 +5,7 @@ import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule } from "../module";
 import { gameResult } from "../result";
+import { chatLine } from "./chat";
 
 export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const error = h("p", { class: "error", "data-testid": "error", role: "alert" });
@@ -38,8 +39,10 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     b.addEventListener("click", () => show(to()));
     buttons.append(b);
   }
+
+  const name = seatLabels(replay.players); // what the boards, the table talk and the result call each seat
   const said = h("ol", { class: "chat-list", "data-testid": "chat-list" },
-    ...(replay.chat ?? []).map((e) => h("li", { class: e.kind }, h("b", {}, `seat ${e.seat}: `), e.kind === "signal" ? `[${e.text}]${e.at ? ` (${e.at})` : ""}` : e.text)));
+    ...(replay.chat ?? []).map((entry) => chatLine(entry, name)));
   const talk = replay.chat && replay.chat.length ? [h("h3", {}, "Table talk"), said] : [];
   const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, over, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
@@ -50,8 +53,8 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     return li;
   }));
 
+
   // the end of a finished game: its result and why it ended, in the game page's words (nothing while it goes on)
-  const name = seatLabels(replay.players);
   const end = replay.moves.length;
   const finished = replay.over ?? ((replay.winners ?? []).length > 0 || replay.resigned != null); // older servers
   const result = finished
@@ -66,7 +69,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   function show(k: number): void {
     ply = Math.max(0, Math.min(replay.moves.length, k));
     slider.value = String(ply);
-    module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply) });
+    module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply), seats: replay.players });
     const atEnd = ply === end && result !== null;
     status.textContent = `Move ${ply} of ${end}${ply ? `: ${replay.moves[ply - 1]}` : ""}${atEnd ? ` — ${result.status}` : ""}`;
     const appears = atEnd && over.hidden;
