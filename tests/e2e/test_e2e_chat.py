@@ -114,10 +114,20 @@ def test_challenge_10_the_blind_seat_reads_what_the_others_describe(server: Any,
     expect(bob.get_by_test_id("chat-0")).to_have_text("ann: a yellow brick stands at the corner")
 
 
-def test_a_solo_game_has_no_table_talk(server: Any, pages: Any) -> None:
-    """A one-player game has nobody to talk to (a spectator may read the table but not talk): no chat panel, for the
-    player or a spectator; a game of two still has it."""
-    solo = server.create("kozo", [{"kind": "human", "name": "ann"}], players=1)
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [
+        ([{"kind": "human", "name": "ann"}], {"players": 1}),
+        ([{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}], {}),
+    ],
+    ids=["solo", "against-a-computer"],
+)
+def test_a_game_of_one_person_has_no_table_talk(
+    server: Any, pages: Any, seats: list[dict[str, str]], options: dict[str, int]
+) -> None:
+    """A one-player game, or one person against computers, has nobody to talk to (a spectator may read the table but
+    not talk, a computer reads nothing): no chat panel, for the player or a spectator; a game of two people has it."""
+    solo = server.create("kozo", seats, **options)
     ann, watcher = pages(), pages()
     ann.goto(server.url + solo["seats"][0]["invite"])
     watcher.goto(server.url + f"/game/{solo['id']}")

@@ -166,8 +166,9 @@ export function gamePage(app: HTMLElement, id: string): void {
       api<ChatEntry[]>(`/api/games/${id}/chat`).then((entries) => chat.add(entries, !!msg.silent), () => undefined);
     }
     chat.silence(!!msg.silent);
-    // a one-player game has nobody to talk to: spectators may read but not talk (rooms.py), so no table talk there
-    chat.element.hidden = msg.seats.length === 1;
+    // with one person at the table (solo, or against computers only) there is nobody to talk to: spectators may read
+    // but not talk (rooms.py), and the computers read nothing; lines already said are still shown
+    chat.element.hidden = msg.seats.filter((s) => s.kind !== "agent").length < 2 && (msg.chat ?? 0) === 0;
     if (last && msg.ply !== last.ply) error.textContent = "";
     if (msg.over) clearWhy(); // nothing is asked about a finished game
     whyForm.hidden = msg.seat === null || msg.over; // so its form goes too (it could only answer "the game is over")
