@@ -130,7 +130,7 @@ def test_the_final_board_shows_the_last_tower_and_no_build_going_on():
     # The table is cleared after the evaluation; the board did say "no bricks yet: place one" and showed a build
     # (round, attempt, cards held, thumbs, edits) that no longer goes on.
     assert "place one" not in text
-    assert "edits" not in text and "Cards held" not in text and "attempt" not in text
+    assert "edits" not in text and "Cards (backs)" not in text and "attempt" not in text
     assert "The last tower built:" in text and "PPPP" in text and "YYYY" in text
     assert "Game over after 1 round\n" in text
     assert "Score 0 (rounds: 0)" in text
@@ -199,3 +199,13 @@ def test_the_board_fits_a_24_line_terminal(moves: int) -> None:
     assert "Cards of player" in text and "z=0" in text
     assert "More: 'tower' (the layers full size), 'board all' (everything)." in text
     assert "z=0" in draw(view.command(state, "tower"))
+
+
+def test_the_table_line_shows_the_backs_of_everyones_cards_within_80_columns() -> None:
+    """Everyone sees the points on the back of every card (the rulebook): the table line lists each player's, and
+    fits an 80-column terminal with six players at the hard level."""
+    state = kumiki.load_game("towerbrix", players=6, difficulty="hard").new_state(seed=1)
+    line = next(line for line in view.status_text(state).plain.splitlines() if line.startswith("Cards (backs): "))
+    backs = ["+".join(str(state.game.cards[c].points) for c in hand) for hand in state.hands]
+    assert line.startswith("Cards (backs): " + ", ".join(f"P{i} {b}" for i, b in enumerate(backs)) + " · ok: -")
+    assert len(line) <= 80

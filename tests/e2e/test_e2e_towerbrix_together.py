@@ -45,6 +45,11 @@ def test_two_humans_and_a_computer_teammate_build_at_once(server: Any, pages: An
     expect(ann.get_by_test_id("status")).to_contain_text("Build together")
     expect(bob.get_by_test_id("status")).to_contain_text("Build together")
     assert ann.evaluate("window.__kumiki.actors") == [0, 1, 2]
+    state = server.state(created["id"])  # everyone sees the points on the back of every card (the rulebook)
+    for seat, hand in enumerate(state.hands):
+        points = " + ".join(str(state.game.cards[card].points) for card in hand)
+        cards = f"{len(hand)} card{'s' * (len(hand) != 1)}"
+        expect(bob.get_by_test_id(f"hand-{seat}")).to_have_text(f"{cards} ({points} points)" if hand else cards)
 
     # bob steps in, although a cycle would have given the turn to ann; the computer teammate (seat 2) builds
     # alongside on its own, waiting for nobody; the status names who made the last edit
@@ -104,7 +109,8 @@ def test_a_challenge_9_vote_waives_the_chosen_card(server: Any, pages: Any) -> N
     mine = ann.get_by_test_id("waive-0-1")
     expect(mine).to_contain_text("one of mine: ")
     card = mine.inner_text().split("one of mine: ")[1].strip()
-    expect(bob.get_by_test_id("waive-0-1")).to_contain_text("card 1 (face down)")
+    points = server.state(created["id"]).game.cards[card].points  # its back, which bob sees
+    expect(bob.get_by_test_id("waive-0-1")).to_contain_text(f"card 1 (face down, {points} points)")
     expect(bob.get_by_test_id("waive-picker")).not_to_contain_text(card)  # no card id leaks before the build ends
     mine.click()
     until(bob, "window.__kumiki.ply >= 1")

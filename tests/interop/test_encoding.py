@@ -224,14 +224,23 @@ def test_towerbrix_observations_never_show_another_seats_cards() -> None:
         seen = encoding.observe(state, player)
         own = {card for card, i in encoding.cards.items() if seen[lo + i]}
         assert own == set(state.hands[player])
-        # swap the other seats' cards for different ones: the observer's tensor does not change
+        # swap the other seats' cards for different ones of the same points (the backs everyone sees): the
+        # observer's tensor does not change
         other = state.copy()
+        points = {card.id: card.points for card in game.deck}
         spare = [c for c in encoding.cards if c not in state.dealt()]
         for seat in range(3):
             if seat != player:
-                other.hands[seat] = spare[: len(other.hands[seat])]
-                spare = spare[len(other.hands[seat]) :]
+                swapped = [next(c for c in spare if points[c] == points[card]) for card in other.hands[seat]]
+                spare = [c for c in spare if c not in swapped]
+                other.hands[seat] = swapped
+        assert all(set(other.hands[q]).isdisjoint(state.hands[q]) for q in range(3) if q != player)
         np.testing.assert_array_equal(encoding.observe(other, player), seen)
+    three = state.copy()  # a hand of other values: the backs show it
+    three.hands[1] = [next(c.id for c in game.deck if c.points == 3 and c.id not in state.dealt())] * 2
+    two = state.copy()
+    two.hands[1] = [next(c.id for c in game.deck if c.points == 2 and c.id not in state.dealt())] * 2
+    assert not np.array_equal(encoding.observe(three, 0), encoding.observe(two, 0))
 
 
 def test_the_blind_seat_sees_no_bricks() -> None:
@@ -418,8 +427,8 @@ def test_towerbrix_observations_show_the_waive_votes_and_the_votes_left() -> Non
     # the votes are public: the public part shows them, the same for every seat
     assert (encoding.observe_public(once) != encoding.observe_public(none)).any()
     assert "votes" in encoding.public_layout
-    # a game without votes keeps its observation as it was
-    assert kumiki.load_game("towerbrix").encoding.observation_shape == (190,)
+    # a game without votes has no vote fields (two seats: 190 and each hand's 3-point cards, the backs everyone sees)
+    assert kumiki.load_game("towerbrix").encoding.observation_shape == (192,)
     assert "votes" not in kumiki.load_game("towerbrix", mode="challenge", challenge=9).encoding.layout
 
 

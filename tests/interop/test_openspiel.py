@@ -569,7 +569,7 @@ def test_the_defaults_are_the_seats_own_view_and_kinds_no_seat_sees_are_refused(
         assert observer.string_from(state, 0) == expected
         observer.set_from(state, 0)
         size = 0 if perfect_recall else int(np.prod(game.observation_tensor_shape()))
-        assert observer.tensor.shape == (size,) and size in (0, 190)
+        assert observer.tensor.shape == (size,) and size in (0, 192)
         if not perfect_recall:
             assert list(observer.tensor) == state.observation_tensor(0)
     assert list(state.information_state_tensor(0)) == []

@@ -172,35 +172,28 @@ def test_the_other_seats_card_is_uniform_when_every_deal_is_as_likely() -> None:
     assert stats.chisquare([counts[c] for c in pool]).pvalue > 1e-3
 
 
-def test_the_deals_values_follow_the_deals_own_chance_given_the_seats_cards() -> None:
-    """Base game, three seats: which seat holds 2- and which 3-point cards is not uniform (the deal picks a stack at
-    each draw among those that still make the total); the resampled values follow the real deal's odds given seat
-    0's own cards, which real deals of many seeds give (a two-sample chi-square test)."""
+def test_the_values_on_the_cards_backs_stay_and_each_card_of_a_value_is_as_likely() -> None:
+    """Base game, three seats: every seat sees the points on the back of every card (the rulebook's backs), so a
+    sample keeps each seat's values in hand order; which card of that value another seat holds is uniform over the
+    cards of that value seat 0 cannot see (a chi-square test)."""
     stats = pytest.importorskip("scipy.stats")
-    kgame = kumiki.load_game("towerbrix", players=3)
-    game = pyspiel.load_game("kumiki_towerbrix", {"players": 3})
+    game = pyspiel.load_game("kumiki_towerbrix", {"players": 3, "seed": 5})
     state = game.new_initial_state()
-    while _points(state.kumiki_state, state.kumiki_state.hands[0]) != [3, 3]:  # the others: two 3s, two 2s
-        state = game.new_initial_state()
-    pattern = (3, 3)
-    real: collections.Counter[tuple[tuple[int, ...], ...]] = collections.Counter()
-    for seed in range(12_000):
-        dealt = kgame.new_state(seed=seed)
-        values = tuple(tuple(_points(dealt, h)) for h in dealt.hands)
-        if values[0] == pattern:
-            real[values] += 1
-    sampler = _sampler(4)
-    resampled: collections.Counter[tuple[tuple[int, ...], ...]] = collections.Counter()
-    for _ in range(3000):
+    kstate = state.kumiki_state
+    values = [_points(kstate, hand) for hand in kstate.hands]
+    assert len(set(map(tuple, values))) > 1 or len(set(values[1])) > 1  # a deal with both values in it
+    assert kstate.view(0)["hand_points"] == values == kstate.view(2)["hand_points"]
+    first = values[1][0]
+    mine = set(kstate.hands[0])
+    pool = sorted(c.id for c in game.kumiki_game.deck if c.points == first and c.id not in mine)
+    sampler = _sampler(7)
+    counts: collections.Counter[str] = collections.Counter()
+    for _ in range(40 * len(pool)):
         sample = state.resample_from_infostate(0, sampler).kumiki_state
-        resampled[tuple(tuple(_points(sample, h)) for h in sample.hands)] += 1
-    assert set(resampled) <= set(real)
-    keys = sorted(k for k in real if real[k] >= 5)
-    assert len(keys) >= 3
-    table = [[real[k] for k in keys], [resampled[k] for k in keys]]
-    assert stats.chi2_contingency(table).pvalue > 1e-3
-    # and it is no uniform draw over the hands that fit: those values differ in their odds
-    assert max(real[k] for k in keys) > 1.5 * min(real[k] for k in keys)
+        assert [_points(sample, hand) for hand in sample.hands] == values
+        counts[sample.hands[1][0]] += 1
+    assert set(counts) == set(pool)
+    assert stats.chisquare([counts[c] for c in pool]).pvalue > 1e-3
 
 
 @pytest.mark.parametrize(

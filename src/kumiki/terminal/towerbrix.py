@@ -127,11 +127,12 @@ def _score(state: TowerBrixState, data: dict[str, Any], label: str) -> str:
 
 
 def _table(state: TowerBrixState, data: dict[str, Any]) -> str:
-    """Who holds how many cards, who said ok since the last edit, and the edits so far."""
+    """Each player's cards by the points on their backs, which everyone sees ("P1 3+2": two cards), who said ok
+    since the last edit, and the edits so far."""
     return (
-        "\nCards held: "
-        + ", ".join(f"P{i} {n}" for i, n in enumerate(data["hand_sizes"]))
-        + f" · ok so far: {' '.join(f'P{i}' for i in data['oks']) or '-'}"
+        "\nCards (backs): "
+        + ", ".join(f"P{i} {'+'.join(map(str, points)) or '-'}" for i, points in enumerate(data["hand_points"]))
+        + f" · ok: {' '.join(f'P{i}' for i in data['oks']) or '-'}"
         + f" · edits {data['edits']}/{state.game.options['max_edits']}"
     )
 

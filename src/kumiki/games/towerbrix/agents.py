@@ -214,9 +214,14 @@ class HandModel:
     anyway), so "its cards hold on the tower it made" can be wrong: such an observation is dropped
     (:meth:`retract`) when the player edits that tower again, or when a later observation contradicts it."""
 
-    def __init__(self, count: int, size: int) -> None:
+    def __init__(self, count: int, size: int, values: Sequence[int] | None = None, points: Sequence[int] = ()) -> None:
         self.count = count
         self.size = min(size, count)
+        # the backs everyone sees: ``values`` the candidate cards' points, ``points`` the player's cards' (their
+        # multiset narrows the hands from the start; unknown where not given)
+        known = values is not None and len(points) == self.size > 0
+        self.values = np.asarray(values) if known else None
+        self.points = sorted(points)
         self.hands: np.ndarray | None = None
         self.alive = np.ones(count, dtype=bool)
         self._log: list[tuple[np.ndarray, bool, bool]] = []  # what was observed: (holds, ok, it made that tower)
@@ -224,10 +229,21 @@ class HandModel:
         self._start()
 
     def _start(self) -> None:
-        self.alive = np.ones(self.count, dtype=bool)
-        if self.size > 0 and math.comb(self.count, self.size) <= HANDS_LIMIT:
-            combos = itertools.combinations(range(self.count), self.size)
-            self.hands = np.array(list(combos), dtype=np.int16).reshape(-1, self.size)
+        if self.values is None:
+            self.alive = np.ones(self.count, dtype=bool)
+            if self.size > 0 and math.comb(self.count, self.size) <= HANDS_LIMIT:
+                combos = itertools.combinations(range(self.count), self.size)
+                self.hands = np.array(list(combos), dtype=np.int16).reshape(-1, self.size)
+            return
+        # the cards of each value the player holds, drawn from the candidates of that value
+        self.alive = np.isin(self.values, self.points)
+        wanted = {value: self.points.count(value) for value in set(self.points)}
+        pools = {value: np.flatnonzero(self.values == value).tolist() for value in wanted}
+        if math.prod(math.comb(len(pools[v]), k) for v, k in wanted.items()) > HANDS_LIMIT:
+            return
+        parts = [list(itertools.combinations(pools[v], k)) for v, k in sorted(wanted.items())]
+        hands = [sum(part, ()) for part in itertools.product(*parts)]
+        self.hands = np.sort(np.array(hands, dtype=np.int16).reshape(-1, self.size), axis=1)
 
     def _replay(self, log: Sequence[tuple[np.ndarray, bool, bool]]) -> int:
         """The hands narrowed again from the start by ``log``: how many of its observations were contradicted."""
@@ -326,15 +342,28 @@ class AnyHand:
 
 
 class TeamKnowledge:
-    """What a player can know of the others' cards from public facts alone: the deck less its own cards, each
-    other player's hand size, and what each did on the sound towers it saw (:class:`HandModel`).
-    ``expected(facts)`` values a tower for the others: the sum over them of hand size x the chance that their whole
-    hand holds, so a card somebody surely holds weighs its whole hand, and an unknown hand little."""
+    """What a player can know of the others' cards from public facts alone: the deck less its own cards, each other
+    player's hand size and the points on its cards' backs, and what each did on the sound towers it saw
+    (:class:`HandModel`). ``expected(facts)`` values a tower for the others: the sum over them of hand size x the
+    chance that their whole hand holds, so a card somebody surely holds weighs its whole hand, and an unknown hand
+    little."""
 
-    def __init__(self, deck: Sequence[Any], own: Iterable[str], hand_sizes: Sequence[int], me: int) -> None:
+    def __init__(
+        self,
+        deck: Sequence[Any],
+        own: Iterable[str],
+        hand_sizes: Sequence[int],
+        me: int,
+        hand_points: Sequence[Sequence[int]] | None = None,
+    ) -> None:
         mine = set(own)
         self.cards = [card for card in deck if card.id not in mine]
-        self.models = {q: HandModel(len(self.cards), size) for q, size in enumerate(hand_sizes) if q != me}
+        values = [card.points for card in self.cards]
+        self.models = {
+            q: HandModel(len(self.cards), size, values, hand_points[q] if hand_points else ())
+            for q, size in enumerate(hand_sizes)
+            if q != me
+        }
         # expected() by which cards hold: a search tries thousands of towers, on which the cards hold in far fewer
         # patterns; emptied whenever a model changes
         self._values: dict[bytes, float] = {}
@@ -783,7 +812,8 @@ class TeammateAgent(Agent):
         if attempt != self._attempt or self._know is None:
             self._attempt = attempt
             self._reset()
-            self._know = TeamKnowledge(game.deck, [c.id for c in cards], view["hand_sizes"], player)
+            hand_points = view.get("hand_points")  # the cards' backs (a view of an older record may lack them)
+            self._know = TeamKnowledge(game.deck, [c.id for c in cards], view["hand_sizes"], player, hand_points)
         edits = int(view.get("edits", 0))
         bricks = list(current.values())
         facts = Facts(bricks)

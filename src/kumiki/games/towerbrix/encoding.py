@@ -70,6 +70,7 @@ class TowerBrixEncoding(Encoding):
             ("hand", len(self.cards)),
             ("holds", len(self.cards)),
             ("hand_sizes", players),
+            ("hand_threes", players),  # the 3-point cards of each hand: the backs everyone sees
             ("oks", players),
             ("to_move", players),
             ("progress", 4),
@@ -213,6 +214,8 @@ class TowerBrixEncoding(Encoding):
         for k in range(players):
             seat = (player + k) % players
             out[self.layout["hand_sizes"][0] + k] = len(s.hands[seat]) / len(self.cards)
+            threes = sum(g.cards[card].points == 3 for card in s.hands[seat])
+            out[self.layout["hand_threes"][0] + k] = threes / len(self.cards)
             out[self.layout["oks"][0] + k] = float(seat in s.oks)
         if s.to_move is not None:
             out[self.layout["to_move"][0] + (s.to_move - player) % players] = 1.0

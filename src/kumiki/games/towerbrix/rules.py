@@ -640,6 +640,8 @@ class TowerBrixState(State):
             "bricks": [b.to_json() for b in self.bricks_in_order()],
             "hands": [list(h) for h in self.hands],
             "hand_sizes": [len(h) for h in self.hands],
+            # the backs of the cards, which everyone sees (2 or 3 points: docs/rules/towerbrix.md), in hand order
+            "hand_points": [[g.cards[c].points for c in h] for h in self.hands],
             "oks": sorted(self.oks),
             "edits": self.edits,
             "waive": g.options["waive"],

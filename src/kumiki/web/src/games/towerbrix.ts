@@ -59,6 +59,8 @@ interface TowerBrixView {
   bricks: Brick[];
   hands: (string[] | null)[];
   hand_sizes: number[];
+  /** The points on the back of each player's cards (2 or 3), which everyone sees; absent from older servers. */
+  hand_points?: number[][];
   oks: number[];
   edits: number;
   to_move: number | null;
@@ -159,6 +161,11 @@ export function placeText(id: string, axis: Axis, x: number, y: number): string 
 
 function snap(v: number): number {
   return Math.round(v / GRID) * GRID + 0; // + 0: no "-0"
+}
+
+/** A hand's backs in words: " (3 + 2 points)"; nothing where unknown. */
+function backs(points: number[] | undefined): string {
+  return points && points.length ? ` (${points.join(" + ")} points)` : "";
 }
 
 class TowerBrixModule implements GameModule {
@@ -602,7 +609,8 @@ class TowerBrixModule implements GameModule {
       for (let k = 1; k <= size; k++) {
         const handle = `${owner}.${k}`;
         const id = owner === seat ? v.hands[owner]?.[k - 1] : undefined;
-        const label = owner === seat ? `one of mine: ${id ?? `card ${k}`}` : `${this.playerName(owner)}'s card ${k} (face down)`;
+        const back = v.hand_points?.[owner]?.[k - 1];
+        const label = owner === seat ? `one of mine: ${id ?? `card ${k}`}` : `${this.playerName(owner)}'s card ${k} (face down${back ? `, ${back} points` : ""})`;
         const voters = Object.entries(votes).filter(([, h]) => h === handle).map(([voter]) => this.playerName(Number(voter)));
         const button = h("button", { type: "button", "data-testid": `waive-${owner}-${k}`, class: votes[String(seat)] === handle ? "selected" : "" }, label);
         button.disabled = seat === null || !this.ctx.interactive || votes[String(seat)] === handle;
@@ -625,7 +633,7 @@ class TowerBrixModule implements GameModule {
       return h("tr", { class: p === v.to_move ? "to-move" : "", "data-testid": `team-${p}` },
         h("td", {}, this.swatch(p)),
         h("td", {}, this.playerName(p) + (p === v.blind ? " (blind)" : "")),
-        h("td", {}, `${size} card${size === 1 ? "" : "s"}`),
+        h("td", { "data-testid": `hand-${p}`, title: "the points on the cards' backs, which everyone sees" }, `${size} card${size === 1 ? "" : "s"}${backs(v.hand_points?.[p])}`),
         h("td", { "data-testid": `ok-${p}`, title }, shown));
     });
     this.teamBox.replaceChildren(h("table", { class: "scores" }, h("tr", {}, h("th", {}), h("th", {}, "team"), h("th", {}, "hand"), h("th", {}, "ok")), ...rows));
