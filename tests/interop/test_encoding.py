@@ -132,6 +132,19 @@ def test_a_game_given_by_name_is_a_value_error_that_says_load_game() -> None:
         encode("kuzushi", "B 1,0")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("name", kumiki.games())
+def test_decode_in_a_state_of_another_game_is_a_one_line_value_error(name: str) -> None:
+    """Kozo's decode reads the position: a state of another game (or a text) failed deep inside with AttributeError
+    ("'KuzushiState' object has no attribute 'resting_level'"); the other games took it without a word."""
+    game = kumiki.load_game(name)
+    other = kumiki.load_game("kuzushi" if name != "kuzushi" else "kozo").new_state(seed=1)
+    for bad, what in ((other, f"a {other.game.name} state"), ("B 1,0", "a str")):
+        with pytest.raises(ValueError, match=f"in a {name} state \\(or None\\), not in {what}$"):
+            decode(game, 0, bad)  # type: ignore[arg-type]
+    mine = kumiki.load_game(name, players=3).new_state(seed=1)  # the same game with other options: read in it
+    assert decode(game, 0, mine) is not None
+
+
 def test_kozo_actions_are_drops_read_in_the_position() -> None:
     game = kumiki.load_game("kozo")
     assert game.encoding.needs_state

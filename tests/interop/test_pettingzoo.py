@@ -302,6 +302,20 @@ def test_an_aec_step_before_reset_or_after_every_agent_is_done_says_so() -> None
         environment.step(None)
 
 
+def test_last_after_every_agent_is_done_says_so_as_step_does() -> None:
+    """last() once every agent had stepped out raised KeyError 'player_1' (step() said to call reset())."""
+    environment = env("kuzushi", size=4)
+    environment.reset(seed=0)
+    environment.step(0)  # illegal: ends the game
+    while environment.agents:
+        assert environment.last()[2]  # terminated, while an agent is left to step out
+        environment.step(None)
+    with pytest.raises(RuntimeError, match=r"^every agent is done: call reset\(\)$"):
+        environment.last()
+    environment.reset(seed=0)
+    assert not environment.last()[2]
+
+
 def test_a_parallel_step_before_reset_says_so() -> None:
     """It played the unseeded game made in the constructor, where the AEC and Gymnasium environments refuse."""
     parallel = parallel_env("kuzushi", size=4)

@@ -24,6 +24,11 @@ def decode(game: Game, action: int, state: State | None = None) -> Move:
     """The move of ``action`` in ``game``. Kozo's actions are drops whose levels follow from the tower: pass the
     ``state`` they are played in (``game.encoding.needs_state``; without it, the drop on the empty ring)."""
     _require_game(game)
+    if state is not None and not (isinstance(state, State) and state.game.name == game.name):
+        # Kozo reads the position: another game's state (or a text) failed deep inside as an AttributeError
+        # ("'KuzushiState' object has no attribute 'resting_level'"), and the other games ignored it
+        what = f"a {state.game.name} state" if isinstance(state, State) else f"a {type(state).__name__}"
+        raise ValueError(f"decode reads an action of {game.name} in a {game.name} state (or None), not in {what}")
     return game.encoding.decode(action, state)
 
 

@@ -132,6 +132,8 @@ class KumikiEnv(AECEnv):  # type: ignore[misc]
             terminated = self.terminations[agent]
         except AttributeError:  # no reset() yet: not "'KumikiEnv' object has no attribute 'terminations'"
             raise RuntimeError("call reset() before last()") from None
+        except KeyError:  # every agent is done and removed: not KeyError 'player_1', as step() says it
+            raise RuntimeError("every agent is done: call reset()") from None
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
