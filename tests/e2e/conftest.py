@@ -61,6 +61,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Playwright's ``expect`` waits 10 s, not its 5 s: under ``make test`` two test workers, Chromium drawing with
+    software WebGL and the servers share 2 cores, and a page once took longer than 5 s to connect (the actions'
+    and waits' own limit is 15 s, ``pages``)."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # the tests skip (``_missing``)
+        return
+    expect.set_options(timeout=10_000)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
