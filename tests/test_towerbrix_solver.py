@@ -255,6 +255,17 @@ def test_the_solver_builds_a_bridge_on_the_map() -> None:
     assert map_problems(answer.bricks, RIVER) == []  # where it stands, not up to a shift
 
 
+def test_a_challenge_solution_claims_no_bonus_points() -> None:
+    """A challenge scores 1 or 0 with no bonus: the answer's ``bonus`` is what the game would give (it said 5 for a
+    tall challenge-9 tower), and the same cards outside a challenge keep their bonus."""
+    from kumiki.games.towerbrix.solver import solve_cards
+
+    plain = solve_cards(["G02", "G10"], "green", seconds=10, seed=1)
+    challenged = solve_cards(["G02", "G10"], "green", challenge=9, seconds=10, seed=1)
+    assert plain.status == challenged.status == "solved"
+    assert plain.bonus > 0 and challenged.bonus == 0
+
+
 def test_a_search_counted_in_steps_gives_the_same_answer_twice() -> None:
     """``iterations`` bounds the search by steps, not the clock: the same seed gives the same tower, and a
     contradictory set is answered "none" (the sweep) or "unknown" (no sweep) when the steps run out."""

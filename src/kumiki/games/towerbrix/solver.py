@@ -621,4 +621,6 @@ def solve_cards(
         offset = map_offset(answer.bricks, MAPS[challenge])
         if offset is not None:
             answer.bricks = shifted(answer.bricks, *offset)
+    if challenge is not None:
+        answer.bonus = 0  # a challenge scores 1 or 0, with no bonus points (the tower's own would mislead)
     return answer
