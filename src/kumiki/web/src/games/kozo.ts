@@ -356,15 +356,17 @@ class KozoModule implements GameModule, GhostActions {
     return this.drawnHeight;
   }
 
-  /** Each frame: put a fall away after its time, and tip the toppling tower a little further. */
-  /** At every display frame: the falling tower's next pose; true while it still moves (the stage draws it). */
+  /** At every display frame: put a fall away after its time, and tip the toppling tower a little further; true while
+   * it still moves, and once more for its last pose (the stage draws it: else the tower showed stopped short of where
+   * it lands until the board's next idle frame, up to a second later). */
   private animateFall(): boolean {
     if (this.fallUntil && performance.now() > this.fallUntil) this.endFall();
     if (!this.toppling) return false;
     const t = Math.min(1, (performance.now() - this.toppling.start) / 1200);
     this.toppling.pivot.quaternion.setFromAxisAngle(this.toppling.axis, t * t * (Math.PI / 2.6));
     this.toppling.pivot.position.z = this.toppling.z - 0.6 * t * t;
-    return t < 1;
+    if (t >= 1) this.toppling = null; // it lies where it fell: this pose is drawn, and the animation is over
+    return true;
   }
 
   // ------------------------------------------------------------------ updates

@@ -3,6 +3,7 @@
 import { api, type Replay } from "../api";
 import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
+import { wake } from "../redraw";
 import { createGameModule } from "../module";
 import { gameResult } from "../result";
 import { chatLine } from "./chat";
@@ -68,6 +69,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   let ply = 0;
   function show(k: number): void {
     ply = Math.max(0, Math.min(replay.moves.length, k));
+    wake(); // the board draws the position at once, however the step came (a screen reader moves the slider without a key)
     slider.value = String(ply);
     module!.update({ view: replay.states[ply], legal: [], last: ply ? replay.moves[ply - 1] : null, to_move: null, over: false, seat: null, history: replay.moves.slice(0, ply), movers: replay.movers?.slice(0, ply), seats: replay.players });
     const atEnd = ply === end && result !== null;
