@@ -95,6 +95,15 @@ def test_a_prune_of_games_of_today_is_refused(days: str, words: str, tmp_path: P
     assert out == ""
 
 
+@pytest.mark.parametrize("days", ["inf", "1e18", "100000000", "36501"])
+def test_a_prune_beyond_a_century_is_refused_in_one_line(days: str, tmp_path: Path, run: CliRunner) -> None:
+    database = tmp_path / "kumiki.db"
+    Storage(f"sqlite:///{database}").close()
+    code, out, err = run("prune", "--db", f"sqlite:///{database}", "--idle-days", days, "--yes")
+    assert_one_line_error(code, err, "kumiki prune: ", "--idle-days: at most 36500")
+    assert out == ""
+
+
 def test_a_missing_sqlite_file_is_refused_not_created(tmp_path: Path, run: CliRunner) -> None:
     missing = tmp_path / "typo.db"
     code, _out, err = run("prune", "--db", f"sqlite:///{missing}", "--idle-days", "30")

@@ -15,6 +15,7 @@ from kumiki.server.storage import GameRow, Storage, default_url, normalise_url
 
 DAY_S = 86400.0
 LISTED = 20  # games listed one by one before "… and N more"
+MAX_IDLE_DAYS = 36500  # a century: more reaches before 1970, or past any date (inf), and no date can be shown
 
 
 def _day(seconds: float) -> str:
@@ -43,6 +44,8 @@ def prune(
     too) and, with ``yes``, delete them; returns how many were deleted."""
     if not idle_days >= 1:  # NaN included
         raise ValueError(f"--idle-days: at least 1 (a game of today may be one being played), not {idle_days:g}")
+    if idle_days > MAX_IDLE_DAYS:  # inf, 1e18: the date before which games count is out of any calendar's range
+        raise ValueError(f"--idle-days: at most {MAX_IDLE_DAYS} (a century), not {idle_days:g}")
     url = check_database(_existing(normalise_url(db) if db else default_url()))
     before = (time.time() if now is None else now) - idle_days * DAY_S
     storage = Storage(url)
