@@ -120,3 +120,22 @@ def test_towerbrix_cards_and_solve() -> None:
     assert err == "" and answer["status"] == "solved" and answer["bricks"]
     out, err = run("solve", "towerbrix", "--cards", "G01", "--seconds", "5")
     assert err == "" and out.startswith("status:  ")
+
+
+@pytest.mark.parametrize("command", [["cards", "towerbrix"], ["games", "--json"], ["cards", "towerbrix", "--json"]])
+def test_a_closed_pipe_stops_every_command_quietly(command: list[str]) -> None:
+    """`kumiki cards towerbrix | true`: the reader went away before anything was written. Every command stops with
+    status 0 and says nothing (``cards`` said "Broken pipe" with status 2, ``games --json`` exited 1)."""
+    import os
+
+    source = str(Path(kumiki.__file__).parents[1])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kumiki", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": source},
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # before the command has written a byte (it takes far longer to start)
+    _, errors = process.communicate(timeout=60)
+    assert (process.returncode, errors) == (0, b"")

@@ -31,9 +31,11 @@ from kumiki.core.text import printable_only
 
 try:  # typer ≥ 0.20 carries its own copy of click
     from typer._click.exceptions import ClickException
+    from typer._click.utils import PacifyFlushWrapper
 except ImportError:  # pragma: no cover - older typer on top of click
-    # [assignment]: click's class stands in for typer's copy of it (the same class, another module).
+    # [assignment]: click's classes stand in for typer's copy of them (the same classes, another module).
     from click.exceptions import ClickException  # type: ignore[assignment]
+    from click.utils import PacifyFlushWrapper  # type: ignore[no-redef]
 
 BAD_INPUT = 2
 INTERNAL = 1
@@ -75,7 +77,7 @@ def _reported(source: str, as_json: bool = False) -> Iterator[None]:
     """Turn any error inside into one line on stderr (``source: message``) and exit status 2 (1 for a bug)."""
     try:
         yield
-    except typer.Exit:
+    except (typer.Exit, BrokenPipeError):  # a closed pipe is no bad input: main() stops quietly
         raise
     except (Failure, RecordError) as error:
         line = error.line if error.line else None
@@ -605,8 +607,13 @@ def main(argv: list[str] | None = None) -> NoReturn:
         code = 130
     except BrokenPipeError:
         # The reader went away (kumiki moves F | head -1): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _quiet_stdout()
+        code = 0
+    except SystemExit:
+        # typer met the closed pipe inside a command (it wraps the streams and exits 1): the same quiet stop
+        if not isinstance(sys.stdout, PacifyFlushWrapper):
+            raise
+        _quiet_stdout()
         code = 0
     except Exception as error:
         if os.environ.get("KUMIKI_DEBUG"):
@@ -614,6 +621,12 @@ def main(argv: list[str] | None = None) -> NoReturn:
         sys.stderr.write(f"kumiki: internal error ({type(error).__name__}: {_one_line(error)}); please report it\n")
         code = INTERNAL
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _quiet_stdout() -> None:
+    """Standard output goes nowhere from now on: the reader went away, and the flush at exit must not fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover
