@@ -16,9 +16,7 @@ every Chromium process over ``--seconds`` and the frames each page drew, both wa
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,7 +25,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import ARGS, CHROMIUM
+from tests.e2e.conftest import ARGS, CHROMIUM, Server, _free_port
+from tests.helpers import stop
+
+TWO = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
 
 
 def chromium_seconds() -> float:
@@ -47,31 +48,21 @@ def chromium_seconds() -> float:
     return total
 
 
-def serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
-    """A `kumiki serve` on a free port: the process and its URL, once it answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", f"sqlite:///{folder}/idle.db"]
+def serve(folder: str) -> tuple[subprocess.Popen[bytes], Server]:
+    """A `kumiki serve` on a free port (as the browser tests start it): the process and its client, once it answers."""
+    port = _free_port()
+    db = f"sqlite:///{folder}/idle.db"
+    command = [sys.executable, "-m", "kumiki.cli", "serve", "--port", str(port), "--db", db]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
+    server = Server(f"http://127.0.0.1:{port}", db)
     for _ in range(300):
         try:
-            with urllib.request.urlopen(url + "/api/games", timeout=1):
-                return process, url
+            with urllib.request.urlopen(server.url + "/api/games", timeout=1):
+                return process, server
         except OSError:
             time.sleep(0.1)
-    process.kill()
+    stop(process)
     raise SystemExit("the server did not start")
-
-
-def invite(url: str, game: str) -> str:
-    """A new two-player game between two people: the first seat's link."""
-    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
-    body = json.dumps({"game": game, "seats": seats}).encode()
-    request = urllib.request.Request(url + "/api/games", body, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return url + str(json.load(answer)["seats"][0]["invite"])
 
 
 def measure(pages: list[Any], seconds: float) -> tuple[float, float]:
@@ -91,13 +82,14 @@ def run(count: int = 1, seconds: float = 10.0) -> list[tuple[str, float, str]]:
     if CHROMIUM is None:
         raise ImportError("Chromium is not installed (apt-get install chromium; make test does it)")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        server, url = serve(folder)
+        process, server = serve(folder)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             pages = []
             for index in range(count):
                 page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-                page.goto(invite(url, ("kozo", "blokus3d")[index % 2]))
+                created = server.create(("kozo", "blokus3d")[index % 2], TWO)
+                page.goto(server.url + created["seats"][0]["invite"])
                 page.wait_for_function("() => window.__kumiki !== undefined && window.__kumiki.frames > 5")
                 pages.append(page)
             time.sleep(2)  # past the first moment's drawing
@@ -107,8 +99,7 @@ def run(count: int = 1, seconds: float = 10.0) -> list[tuple[str, float, str]]:
             every_cpu, every_fps = measure(pages, seconds)
         finally:
             browser.close()
-            server.terminate()
-            server.wait()
+            stop(process)
     boards = f"{count} idle board{'s' if count > 1 else ''}"
     return [
         (f"{boards}: Chromium CPU, % of one core", idle_cpu, f"drawn at every frame: {every_cpu:.0f} %"),

@@ -21,15 +21,20 @@ from kumiki.server.agents import SearchStopped, make_pool
 from .slow_agent import LONG, collector_paused_then_search, collector_running, import_then_search, imports_so_far
 
 
+def _wait_for(path: Path, seconds: float = 60) -> None:
+    """Until the worker's job has written ``path`` (it has begun); fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.01)
+
+
 def test_a_stop_during_an_import_lets_the_import_finish_then_stops(tmp_path: Path) -> None:
     started = tmp_path / "started"
     pool = make_pool(1)
     try:
         job, future = pool.submit_job(import_then_search, str(started))
-        deadline = time.monotonic() + 60
-        while not started.exists():  # the worker is starting, then importing
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _wait_for(started)  # the worker is starting, then importing
         time.sleep(0.3)  # inside the module's second of setting up
         pool.stop_job(job)
         with pytest.raises(SearchStopped):
@@ -48,10 +53,7 @@ def test_a_search_stopped_with_the_collector_paused_leaves_the_next_one_collecti
     pool = make_pool(1)
     try:
         job, future = pool.submit_job(collector_paused_then_search, str(started))
-        deadline = time.monotonic() + 60
-        while not started.exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _wait_for(started)
         pool.stop_job(job)
         with pytest.raises(SearchStopped):
             future.result(timeout=LONG / 4)

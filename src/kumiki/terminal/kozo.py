@@ -216,25 +216,16 @@ def slice_text(
     cube, ``◎`` the chimney, ``·`` empty. ``compact``: no x labels under it (the slices' title line gives them)."""
     contents = pic.contents() if contents is None else contents
     out = Text()
-    out.append(f"level {z}" + ("" if compact else "\n"), style="bold")
-    if compact:
-        for y in (2, 1, 0):
-            out.append(f"\n{y} ", style="dim")
-            for x in range(3):
-                cell = cell_text(contents.get((x, y, z)), (x, y) == CHIMNEY)
-                if (x, y, z) in pic.last:
-                    cell.stylize("underline")
-                out.append_text(cell)
-        return out
+    out.append(f"level {z}", style="bold")
     for y in (2, 1, 0):
-        out.append(f"{y} ", style="dim")
+        out.append(f"\n{y} ", style="dim")
         for x in range(3):
             cell = cell_text(contents.get((x, y, z)), (x, y) == CHIMNEY)
             if (x, y, z) in pic.last:
                 cell.stylize("underline")
             out.append_text(cell)
-        out.append("\n")
-    out.append("  " + "".join(f"{x:^{CELL}}" for x in range(3)), style="dim")
+    if not compact:
+        out.append("\n  " + "".join(f"{x:^{CELL}}" for x in range(3)), style="dim")
     return out
 
 

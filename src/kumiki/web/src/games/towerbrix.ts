@@ -917,7 +917,6 @@ class TowerBrixModule implements GameModule {
     this.pointed.push(at);
     this.publish();
     window.setTimeout(() => {
-      wake();
       this.pointed.splice(this.pointed.indexOf(at), 1);
       this.publish();
     }, 4000);
