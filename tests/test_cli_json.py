@@ -139,3 +139,27 @@ def test_a_closed_pipe_stops_every_command_quietly(command: list[str]) -> None:
     process.stdout.close()  # before the command has written a byte (it takes far longer to start)
     _, errors = process.communicate(timeout=60)
     assert (process.returncode, errors) == (0, b"")
+
+
+@pytest.mark.parametrize("stream", [1, 2], ids=["stdout", "stderr"])
+def test_a_command_started_with_a_stream_closed_does_its_work(stream: int, tmp_path: Path) -> None:
+    """`kumiki ... >&-` (as some services start it): Python sets the stream to None; the command ran into an internal
+    AttributeError on its first print. Now what it prints goes nowhere and the work is done: the record is saved."""
+    import os
+
+    source = str(Path(kumiki.__file__).parents[1])
+    record = tmp_path / "game.kmk"
+    command = ["play", "kuzushi", "--seat", "0=random", "--seat", "1=random", "--save", str(record)]
+    process = subprocess.run(
+        [sys.executable, "-m", "kumiki", *command],
+        stdin=subprocess.DEVNULL,
+        stdout=None if stream == 2 else subprocess.PIPE,
+        stderr=None if stream == 1 else subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": source},
+        preexec_fn=lambda: os.close(stream),  # the stream closed in the child only
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 0
+    _, replayed = kumiki.read_record(record.read_text())
+    assert replayed.over

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 from tests.helpers import CliRunner, cli_runner, plain_output, play_out, session
 
 import kumiki
@@ -86,6 +87,88 @@ def test_a_piped_human_game(cli, tmp_path: Path) -> None:
     assert not state.over
     text = save.read_text(encoding="utf-8")
     assert '[Player1 "human"]' in text and "[Result" not in text  # unfinished: no result
+
+
+def test_a_piped_line_is_echoed_without_its_control_characters(cli) -> None:
+    # A script of moves read from a file reached the terminal as it was: an escape sequence in it cleared the screen
+    # (or set the window's title, ...) when the dialogue was echoed.
+    code, out, err = cli("play", "--seat", "0=random:seed=1", stdin="\x1b[2J\x1b]0;title\x07\tmoves\nquit\n")
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out
+    assert "> \\x1b[2J\\x1b]0;title\\x07 moves\n" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "line"),
+    [
+        ("kuzushi", "x" * 100_000),
+        ("towerbrix", "x" * 100_000),
+        ("blokus3d", "moves " + "x" * 100_000),
+        ("kozo", "moves " + "x" * 100_000),
+    ],
+)
+def test_a_very_long_line_gets_a_short_answer(cli, game: str, line: str) -> None:
+    # The answer to 100,000 characters that are not a move quoted them all (a line of 100,000 characters).
+    code, out, err = cli("play", game, "--seat", "0=human", "--seat", "1=human", stdin=line + "\nquit\n")
+    assert code == 0, err
+    assert out.count("x") < 100_000 + 100  # the dialogue's echo of the line, then an answer quoting 60 of them
+    assert "xxxx…'" in out
+
+
+def test_no_stdin_at_all_is_the_end_of_input(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `kumiki play <&-` (or a service without stdin): an internal error, even for a game of agents alone.
+    monkeypatch.setattr(terminal_play.sys, "stdin", None)
+    out = io.StringIO()
+    assert terminal_play.LineReader(Console(file=out, color_system=None))(Text("> ")) is None
+    code, text, err = cli("play", "kuzushi", "--seat", "0=random:seed=1", "--seat", "1=random:seed=2")
+    assert code == 0, err
+    assert "wins" in text
+
+
+def test_a_line_without_end_is_not_read_until_memory_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `kumiki play < /dev/zero` read NULs until a MemoryError (an internal error), the machine's memory gone first.
+    monkeypatch.setattr(terminal_play.sys, "stdin", io.StringIO("\0" * (terminal_play.MAX_LINE + 10)))
+    out = io.StringIO()
+    read = terminal_play.LineReader(Console(file=out, width=100, color_system=None), tty=False)
+    assert read(Text("> ")) is None
+    assert "A line of over 1,048,576 characters is no move: the input ends here." in out.getvalue()
+
+
+def test_sigterm_stops_the_game_as_ctrl_c_does(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    save = tmp_path / "terminated.kmk"
+    source = str(Path(kumiki.__file__).parents[1])
+    env = {**os.environ, "PYTHONPATH": source}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kumiki", "play", "kuzushi", "--seat", "0=mcts:seconds=60", "--save", str(save)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"1,0\n")
+    process.stdin.flush()
+    seen = b""
+    while b"plays B 1,0" not in seen:  # the agent thinks now, for a minute
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode(errors="replace")  # the game ended before the agent's turn
+        seen += chunk
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)  # systemd, docker stop, a closed session's shell
+    out, err = process.communicate(timeout=60)
+    # It died at once (status -15): no "Game stopped", the spinner's cursor left hidden on a terminal, the line
+    # editor's modes (no echo) left on the terminal at a prompt.
+    assert process.returncode == 143, err
+    assert b"Game stopped after 1 move." in out
+    assert b"Traceback" not in err
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert [str(m) for m in state.history] == ["B 1,0"]
 
 
 def test_each_illegal_move_message_is_one_line(cli) -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -187,6 +189,15 @@ def _game_options(players: int | None, size: int | None, options: list[str]) -> 
     return chosen
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the game is, so that it stops as Ctrl-C stops it: the record kept, the spinner's hidden
+    cursor and the line editor's terminal modes put back, "Game stopped" said."""
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="The game to play (see: kumiki games).")] = "kuzushi",
@@ -245,7 +256,15 @@ def play(
             seed = secrets.randbelow(2**53)  # too many to try every one and find the deal from a hand
         state = loaded.new_state(seed=seed)
         session = Session(state, seats, _console(), save=save)
-        code = session.run()
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
+        try:
+            code = session.run()
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGTERM, previous)
+    if isinstance(session.interrupted, Terminated):
+        raise typer.Exit(143)  # 128 + SIGTERM, as `kumiki arena run` ends
     if code:
         raise typer.Exit(code)
 
@@ -589,6 +608,7 @@ def prune(
 def main(argv: list[str] | None = None) -> NoReturn:
     """The ``kumiki`` console script. Exits with 0, 1 (a bug), 2 (bad input) or 130 (interrupted)."""
     args = sys.argv[1:] if argv is None else list(argv)
+    _closed_streams_to_devnull()
     try:
         code = app(args=args, prog_name="kumiki", standalone_mode=False)
         sys.stdout.flush()
@@ -621,6 +641,15 @@ def main(argv: list[str] | None = None) -> NoReturn:
         sys.stderr.write(f"kumiki: internal error ({type(error).__name__}: {_one_line(error)}); please report it\n")
         code = INTERNAL
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _closed_streams_to_devnull() -> None:
+    """A command started with its standard output or error closed (``kumiki ... >&-``, as some services start it)
+    has ``None`` for the stream: what it prints goes nowhere, and the work it does (a study, a record) is done."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (open for the rest of the process)
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
 
 
 def _quiet_stdout() -> None:

@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kumiki.core.errors import quoted
 from kumiki.core.options import ascii_digits
 from kumiki.games.blokus3d.pieces import PIECE_NAMES, PIECES
 from kumiki.games.blokus3d.rules import COLOUR_NAMES
@@ -530,7 +531,9 @@ def command(state: State, text: str) -> RenderableType | None:
             return moves_text(blokus, show_all=True)
         if rest.upper() in PIECES:
             return placements_text(blokus, rest.upper())
-        return Text(f"{words[1]!r} is not a piece: write moves, moves all or moves PIECE ({' '.join(PIECE_NAMES)}).")
+        return Text(
+            f"{quoted(words[1])} is not a piece: write moves, moves all or moves PIECE ({' '.join(PIECE_NAMES)})."
+        )
     if first == "legend" and not rest:
         return legend()
     if first == "pieces" and not rest:

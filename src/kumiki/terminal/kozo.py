@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kumiki.core.errors import quoted
 from kumiki.core.options import ascii_digits
 from kumiki.games.kozo.pieces import CHIMNEY
 from kumiki.terminal import GameView
@@ -699,7 +700,7 @@ def command(state: State, text: str) -> RenderableType | None:
         if rest.upper() in pieces:
             return placements_text(kozo, pieces[rest.upper()])
         return Text(
-            f"{words[1]!r} is not a piece: write moves, moves all or moves PIECE ({' '.join(kozo.game.names)})."
+            f"{quoted(words[1])} is not a piece: write moves, moves all or moves PIECE ({' '.join(kozo.game.names)})."
         )
     if first.upper() in pieces and rest in ("", "all"):
         return placements_text(kozo, pieces[first.upper()], show_all=rest == "all")

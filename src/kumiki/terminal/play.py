@@ -22,9 +22,10 @@ from rich.text import Text
 
 from kumiki.agents import Agent, agent_from_spec
 from kumiki.agents.base import other_game
-from kumiki.core.errors import IllegalMove, MoveSyntaxError
+from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted
 from kumiki.core.game import Move, State
 from kumiki.core.records import write_record
+from kumiki.core.text import printable
 from kumiki.terminal import DEFAULT_AGENT, FIRST_HUMAN, GameView, view_for
 
 HUMAN = "human"
@@ -38,6 +39,7 @@ FULL_BOARD = tuple(f"{word} all" for word in BOARD)  # the whole board, however 
 # Rows kept free under the board and over it on a terminal: the prompt, the blank line before the board and the
 # moves just played (yours and the reply), so that the board, the last move and the prompt are all on screen.
 SPARE_ROWS = 4
+MAX_LINE = 2**20  # characters in a line read from a pipe or a file: far beyond any move
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -139,7 +141,8 @@ class LineReader:
     def __init__(self, console: Console, stream: Callable[[], str] | None = None, tty: bool | None = None) -> None:
         self.console = console
         self.stream = stream
-        self.tty = sys.stdin.isatty() if tty is None else tty
+        # No stdin at all (closed, as a service or `<&-` leaves it): no terminal, and the input has ended.
+        self.tty = (sys.stdin is not None and sys.stdin.isatty()) if tty is None else tty
         self.readline = False
         if self.tty and stream is None:
             with contextlib.suppress(ImportError):  # line editing and history (arrow keys) for input()
@@ -168,12 +171,21 @@ class LineReader:
                 self.console.print()
                 return None
         self.console.print(prompt, end="")
-        line = (self.stream or sys.stdin.readline)()
+        if self.stream is not None:
+            line = self.stream()
+        else:  # at most MAX_LINE characters: /dev/zero has no end of line, and was read until memory ran out
+            line = "" if sys.stdin is None else sys.stdin.readline(MAX_LINE + 1)
         if not line:
             self.console.print()
             return None
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            self.console.print()
+            self.console.print(
+                Text(f"A line of over {MAX_LINE:,} characters is no move: the input ends here.", style="red")
+            )
+            return None
         line = line.rstrip("\r\n")
-        self.console.print(Text(line))
+        self.console.print(Text(echoed(line)))
         return line
 
 
@@ -203,6 +215,8 @@ class Session:
         self.tags["Date"] = datetime.date.today().strftime("%Y.%m.%d")
         self.stopped = False
         self.save_failed = False
+        # What stopped the game: Ctrl-C, or SIGTERM as the CLI raises it (a KeyboardInterrupt too).
+        self.interrupted: KeyboardInterrupt | None = None
 
     # ------------------------------------------------------------------ output
 
@@ -268,9 +282,10 @@ class Session:
             self.show_help()
         try:
             self.loop()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
             self.console.print()
             self.stopped = True
+            self.interrupted = interrupt
         finally:
             saved = self.save()
         if self.stopped:
@@ -352,7 +367,7 @@ class Session:
                 state.play(move)
             except MoveSyntaxError as error:
                 hint = self.view.syntax_hint
-                self.say(f"{text!r}: not a move — {hint}" if hint else one_line(error), style="red")
+                self.say(f"{quoted(text)}: not a move — {hint}" if hint else one_line(error), style="red")
                 continue
             except IllegalMove as error:
                 self.say(f"Illegal move: {one_line(error)}", style="red")
@@ -427,6 +442,12 @@ def parse_move(state: State, text: str) -> Move:
     """The move ``text`` means in this position (a state may accept shortcuts, e.g. Kuzushi's bare cell)."""
     parser = getattr(state, "parse_move", None)
     return parser(text) if parser is not None else state.game.parse_move(text)
+
+
+def echoed(line: str) -> str:
+    """A piped line as the dialogue shows it: a tab as a space, any other control character (an escape sequence
+    that would clear the screen or set its title) written out as Python writes it, ``\\x1b``."""
+    return "".join(ch if printable(ch) else " " if ch == "\t" else ascii(ch)[1:-1] for ch in line)
 
 
 def one_line(error: BaseException | str) -> str:
