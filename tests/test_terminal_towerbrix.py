@@ -143,6 +143,15 @@ def test_how_to_play_says_what_the_axis_and_moves_mean():
     assert "moves (the placements offered" in text
 
 
+def test_how_to_play_tells_the_waive_vote_only_where_the_team_votes():
+    """Challenge 9 with waive="vote" offers 'waive 2.1' among the legal moves; the help never named it."""
+    voting = kumiki.load_game("towerbrix", players=3, mode="challenge", challenge=9, waive="vote")
+    assert "'waive 2.1' votes to waive seat 2's first card" in view.how_to_play(voting)
+    assert any(str(m).startswith("waive ") for m in voting.new_state(seed=1).legal_moves())
+    for game in (kumiki.load_game("towerbrix"), kumiki.load_game("towerbrix", mode="challenge", challenge=9)):
+        assert "waive" not in view.how_to_play(game)
+
+
 def test_the_result_line_gives_the_team_score_and_a_challenge_met_or_not():
     from kumiki.terminal.play import describe_result
 

@@ -312,6 +312,17 @@ def command(state: State, text: str) -> RenderableType | None:
 
 
 def how_to_play(game: Game) -> str:
+    return _how_to_build() + (VOTE_HELP if getattr(game, "votes_waive", False) else "")
+
+
+# challenges 9 and 13 with waive="vote": the team names the card to waive, face down, by its seat and place
+VOTE_HELP = (
+    " 'waive 2.1' votes to waive seat 2's first card (seat, then place in the hand; no edit, at most 3 votes an "
+    "attempt): the card more than half of the seats vote for need not hold."
+)
+
+
+def _how_to_build() -> str:
     return (
         "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
         "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
