@@ -35,7 +35,8 @@ def plain_renderer(state: State, names: Sequence[str] | None = None) -> Renderab
 def generic_how_to_play(game: Game) -> str:
     return (
         f"{game.name}: type a move in the game's notation; 'moves' lists the legal moves, "
-        "'help' shows this again, 'undo' takes back your last move, 'quit' stops (a --save file is kept)."
+        "'help' shows this again, 'undo' takes back the last move typed here (and the computers' replies), "
+        "'quit' stops (a --save file is kept)."
     )
 
 
