@@ -30,6 +30,18 @@ def test_an_unreachable_cluster_is_one_line(tmp_path: Path) -> None:
             arena.run(study, tmp_path / "far", backend="ray", address=address)
 
 
+def test_ray_address_in_the_environment_is_checked_as_the_address_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray's own RAY_ADDRESS (no --address): ray.init went there and retried a dead address for minutes."""
+    from kumiki.arena.backends import BackendError
+
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    study = arena.Study(name="far", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    with pytest.raises(BackendError, match=r"cannot start or reach Ray at 127\.0\.0\.1:1: nothing answers"):
+        arena.run(study, tmp_path / "far", backend="ray")
+
+
 def test_the_reach_check_passes_an_address_that_answers_and_one_without_a_port() -> None:
     from kumiki.arena.backends import _unreachable
 

@@ -210,7 +210,9 @@ class Ray:
 
         if ray.is_initialized():
             return
-        address = self.address
+        # without --address, Ray's own RAY_ADDRESS names the cluster (ray.init reads it): checked the same way, and
+        # connected to without num_cpus, which Ray refuses for a cluster that is running already
+        address = self.address or os.environ.get("RAY_ADDRESS", "").strip() or None
         problem = _unreachable(address) if address else None
         if problem is not None:
             raise BackendError(f"cannot start or reach Ray at {address}: {problem}")
