@@ -98,3 +98,33 @@ def test_an_sprt_on_ray_starts_ray_once(tmp_path: Path, monkeypatch: pytest.Monk
     assert len(on_ray) == 12 and starts == [1] and not ray.is_initialized()
     serial = arena.run(study, tmp_path / "serial", backend="serial")
     assert comparable(on_ray) == comparable(serial) and on_ray.sprt() == serial.sprt()
+
+
+def _worker_dies(job: object, batch: object) -> list[object]:
+    """A task whose worker process ends at once, as one killed (SIGKILL, the OOM killer) ends."""
+    import os
+
+    os._exit(9)
+
+
+def test_a_worker_dying_past_the_retries_stops_the_run_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray itself failing under a run (a worker that keeps dying, a raylet killed) ended in "internal error
+    (LocalRayletDiedError ...)"; now one line, and the games finished before are kept."""
+    import sys
+
+    import ray.cloudpickle
+
+    from kumiki.arena import backends
+
+    study = arena.Study(name="dies", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=2)
+    monkeypatch.setattr(backends, "play_batch", _worker_dies)
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import the tests
+    try:
+        with pytest.raises(
+            backends.BackendError, match=r"^Ray failed \(WorkerCrashedError: .*a re-run plays the rest$"
+        ):
+            arena.run(study, tmp_path / "dies", backend="ray", workers=1)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])

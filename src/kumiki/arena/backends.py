@@ -264,10 +264,23 @@ def run_ray(
                 in_flight.append(remote.remote(shared, queue.pop(0)))
             done, in_flight = ray.wait(in_flight, num_returns=1)
             for ref in done:
-                yield ray.get(ref)
+                try:
+                    rows = ray.get(ref)
+                except ray.exceptions.RayError as error:
+                    if isinstance(error, ray.exceptions.RayTaskError):
+                        raise  # raised by our own code in a task: a bug, said as one
+                    raise BackendError(ray_failure(error)) from None
+                yield rows
     finally:
         if cluster is None:
             kept.close()
+
+
+def ray_failure(error: BaseException) -> str:
+    """One line for Ray itself failing under a run (its node or a worker gone past the retries): the games finished
+    are on disk, so the run can be taken up again."""
+    first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+    return f"Ray failed ({type(error).__name__}: {first[:200]}); the games finished are kept, a re-run plays the rest"
 
 
 class Session:
