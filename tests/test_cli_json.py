@@ -163,3 +163,20 @@ def test_a_command_started_with_a_stream_closed_does_its_work(stream: int, tmp_p
     assert process.returncode == 0
     _, replayed = kumiki.read_record(record.read_text())
     assert replayed.over
+
+
+def test_a_closed_input_reads_as_an_empty_one() -> None:
+    """`kumiki replay - <&-`: Python sets stdin to None; reading it was an internal AttributeError."""
+    import os
+
+    source = str(Path(kumiki.__file__).parents[1])
+    process = subprocess.run(
+        [sys.executable, "-m", "kumiki", "replay", "-"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": source},
+        preexec_fn=lambda: os.close(0),  # the stream closed in the child only
+        timeout=120,
+        check=False,
+    )
+    assert (process.returncode, process.stderr) == (2, "-: line 1: the record has no [Game] tag\n")

@@ -644,8 +644,11 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 
 def _closed_streams_to_devnull() -> None:
-    """A command started with its standard output or error closed (``kumiki ... >&-``, as some services start it)
-    has ``None`` for the stream: what it prints goes nowhere, and the work it does (a study, a record) is done."""
+    """A command started with a standard stream closed (``kumiki ... >&-``, ``<&-``, as some services start it) has
+    ``None`` for it: what it prints goes nowhere, the work it does (a study, a record) is done, and a closed input
+    reads as an empty one (``kumiki replay -`` says the record is empty)."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # noqa: SIM115 (open for the rest of the process)
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (open for the rest of the process)
     if sys.stderr is None:
