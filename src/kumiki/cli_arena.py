@@ -37,13 +37,25 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the run is, so it stops the way Ctrl-C does (its workers stopped, its rows kept)."""
 
 
+_SIGTERM_SEEN: list[bool] = []  # set when SIGTERM arrives: Ray turns the Terminated raised in its waits into a plain
+# KeyboardInterrupt, so the exception alone cannot tell SIGTERM (status 143) from Ctrl-C (130)
+
+
 def _terminated(_signum: int, _frame: object) -> None:
+    _SIGTERM_SEEN.append(True)
     raise Terminated
 
 
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(" ".join(message.split()) + "\n")
     raise typer.Exit(2)
+
+
+def _end_bar_line(quiet: bool, console: Console) -> None:
+    """Off a terminal (a log file, a CI) the progress bar's last line is still open when the run stops: an error
+    written then would join it."""
+    if not quiet and not console.is_terminal:
+        sys.stderr.write("\n")
 
 
 @arena_app.command("run")
@@ -96,6 +108,7 @@ def run_command(
     if not study.reproducible and not quiet:  # one line, as every note: the console would wrap it at its width
         sys.stderr.write("note: a time budget or move limit makes this study's results depend on the machine\n")
     main_thread = threading.current_thread() is threading.main_thread()
+    _SIGTERM_SEEN.clear()
     previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None  # systemd, docker stop, a CI
     try:  # cancel: stop as Ctrl-C does
         if quiet:
@@ -118,16 +131,18 @@ def run_command(
             if not console.is_terminal:  # Live ends its last line only on a terminal: the summary would join it
                 console.line()
     except (arena.StudyError, BackendError) as error:
+        _end_bar_line(quiet, console)
         _fail(str(error))
     except OSError as error:
+        _end_bar_line(quiet, console)
         _fail(f"{folder}: {error.strerror or error}")
-    except Terminated:
+    except KeyboardInterrupt as stop:
+        if not (isinstance(stop, Terminated) or _SIGTERM_SEEN):
+            sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
+            raise typer.Exit(130) from None
         lead = "" if quiet or console.is_terminal else "\n"  # off a terminal the bar's last line is still open
         sys.stderr.write(f"{lead}stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
         raise typer.Exit(143) from None
-    except KeyboardInterrupt:
-        sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
-        raise typer.Exit(130) from None
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.arena.test_run import SMALL, close_sprt, comparable
+from tests.helpers import CliRunner
 
 from kumiki import arena
 
@@ -42,13 +46,75 @@ def test_ray_address_in_the_environment_is_checked_as_the_address_is(
         arena.run(study, tmp_path / "far", backend="ray")
 
 
+@contextlib.contextmanager
+def _server(greeting: bytes | None) -> Iterator[int]:
+    """A local TCP server that answers every connection with ``greeting`` (None: with nothing, the connection left
+    open); yields its port."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            held.append(connection)
+            if greeting is not None:
+                connection.sendall(greeting)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        for connection in held:
+            connection.close()
+
+
+def test_an_address_where_something_else_answers_is_one_line(tmp_path: Path) -> None:
+    """A web server (the dashboard's port, a typo) at the address took the reach check, and Ray then retried it for
+    ever, printing its warnings every few seconds: now one line, at once."""
+    from kumiki.arena.backends import BackendError, _unreachable
+
+    study = arena.Study(name="far", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    with _server(b"HTTP/1.0 400 Bad request\r\n\r\n") as port:
+        for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+            with pytest.raises(BackendError, match=rf"at {re.escape(address)}: something answers .*, but not Ray"):
+                arena.run(study, tmp_path / "far", backend="ray", address=address)
+    with _server(None) as port:  # accepts, says nothing
+        assert "but not Ray" in (_unreachable(f"127.0.0.1:{port}") or "")
+
+
+def test_a_ray_client_address_without_a_port_is_checked_on_the_client_port() -> None:
+    """ray://HOST is the client's port 10001: it went unchecked, and the Ray client waited 30 s and warned."""
+    from kumiki.arena.backends import _unreachable
+
+    assert _unreachable("ray://127.0.0.1") == "nothing answers at 127.0.0.1:10001 (Connection refused)"
+
+
+def test_without_an_address_ray_is_started_for_the_run_even_where_one_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --address, ray.init joined a Ray already running on the machine (ray start), against the docs, and
+    then refused --workers ("When connecting to an existing cluster, num_cpus ... must not be provided")."""
+    import ray
+
+    from kumiki.arena.backends import Ray
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    Ray(2, None).start()
+    assert calls and calls[0]["address"] == "local" and calls[0]["num_cpus"] == 2
+
+
 def test_the_reach_check_passes_an_address_that_answers_and_one_without_a_port() -> None:
     from kumiki.arena.backends import _unreachable
 
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        port = server.getsockname()[1]
+    with _server(b"\x00\x00\x00\x04\x00\x00\x00\x00\x00") as port:  # a gRPC server's first frame: SETTINGS
         assert _unreachable(f"127.0.0.1:{port}") is None
         assert _unreachable(f"ray://127.0.0.1:{port}") is None
     assert _unreachable("auto") is None
@@ -128,3 +194,40 @@ def test_a_worker_dying_past_the_retries_stops_the_run_in_one_line(
             arena.run(study, tmp_path / "dies", backend="ray", workers=1)
     finally:
         ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def test_sigterm_stops_a_ray_run_with_status_143(tmp_path: Path) -> None:
+    """Ray turns whatever a signal handler raises in its waits into a plain KeyboardInterrupt: SIGTERM to a run on
+    Ray said "stopped;" and exit 130, as for Ctrl-C, instead of "stopped (SIGTERM)" and 143."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    study = tmp_path / "long.toml"
+    study.write_text(
+        'name = "long"\ngame = "kuzushi"\ngames = 200\n[agents]\nm = "mcts:iterations=400"\ng = "greedy"\n'
+    )
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "kumiki.cli", "arena", "run", str(study), "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--backend", "ray", "--workers", "1", "--quiet"], stderr=subprocess.PIPE, text=True
+    )
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (games.exists() and games.read_text()):  # Ray up, games played
+        time.sleep(0.1)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 143, err[-300:]
+    assert err.startswith("stopped (SIGTERM)") and "Traceback" not in err, err[-300:]
+
+
+def test_an_error_off_a_terminal_is_on_a_line_of_its_own(tmp_path: Path, run: CliRunner) -> None:
+    """Off a terminal the progress bar's last line is still open when Ray cannot be reached: the one-line error was
+    joined onto it ("... 0/2 games  -:--:--cannot start or reach Ray ...")."""
+    study = tmp_path / "far.toml"
+    study.write_text('name = "far"\ngame = "kuzushi"\ngames = 1\n[agents]\nr = "random"\ng = "greedy"\n')
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "ray", "--address", "127.0.0.1:1")
+    assert code == 2
+    assert any(line.startswith("cannot start or reach Ray at 127.0.0.1:1") for line in err.splitlines()), err

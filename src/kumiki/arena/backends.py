@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -165,21 +166,50 @@ def run_pool(
 
 
 REACH_SECONDS = 5.0  # how long to wait for a Ray head to answer before saying it does not
+CLIENT_PORT = 10001  # the Ray client's port when a ray:// address names none
+# HTTP/2's client preface and an empty SETTINGS frame: a gRPC server (Ray's GCS, the Ray client server) answers
+# with a SETTINGS frame of its own; a web server, the dashboard, or a port nothing reads, does not
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _speaks_grpc(connection: socket.socket) -> bool:
+    """Whether the server at the other end of ``connection`` answers as a gRPC (HTTP/2) server does."""
+    try:
+        connection.settimeout(REACH_SECONDS)
+        connection.sendall(_HTTP2_HELLO)
+        frame = b""
+        while len(frame) < 9:
+            chunk = connection.recv(9 - len(frame))
+            if not chunk:
+                return False
+            frame += chunk
+    except OSError:
+        return False
+    return frame[3] == 4  # the frame's type: SETTINGS
 
 
 def _unreachable(address: str) -> str | None:
-    """Why nothing answers at a Ray ``address`` (``host:port`` or ``ray://host:port``), or None if something does or
-    the address names no port (``auto``): Ray itself retries a dead address for minutes before it gives up."""
-    host, _, port = address.removeprefix("ray://").rpartition(":")
+    """Why Ray does not answer at ``address`` (``host:port`` or ``ray://host[:port]``), or None if it may (or the
+    address names no port, as ``auto``): Ray itself retries a dead address for minutes before it gives up, and one
+    where something else answers (a web server, the dashboard, the client port without ray://) for ever."""
+    client = address.startswith("ray://")
+    rest = address.removeprefix("ray://")
+    host, _, port = rest.rpartition(":")
+    if client and (not host or (":" in host and not host.startswith("["))) and "/" not in rest:
+        host, port = rest, str(CLIENT_PORT)  # ray://host: the client's own port
     if not host or not ascii_digits(port) or (":" in host and not host.startswith("[")):
         return None  # no port, or a bare IPv6 address (written [addr]:port when it has one): Ray's to judge
     if not 0 < int(port) < 65536:
         return f"{port} is not a port (1 to 65535)"
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+        connection = socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS)
     except (OSError, UnicodeError) as error:  # UnicodeError: a host name no resolver takes
         return f"nothing answers at {host}:{port} ({getattr(error, 'strerror', None) or error})"
-    return None
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0").strip().lower() not in ("", "0", "false") or _speaks_grpc(connection):
+            return None  # with TLS the plain HTTP/2 greeting goes unanswered: Ray's to judge
+    what = "the head's GCS port (6379 by default)" if not client else "the Ray client's port (10001 by default)"
+    return f"something answers at {host}:{port}, but not Ray (give {what})"
 
 
 NEEDS_RAY = "the Ray backend needs Ray: pip install 'kumiki[ray]'"
@@ -221,12 +251,19 @@ class Ray:
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.getsignal(signal.SIGTERM) if main_thread else None
         try:
-            if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-            else:
-                ray.init(
-                    num_cpus=self.workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
-                )
+            # the Ray client warns, over three lines, before it raises: the error says it
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if address:
+                    ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+                else:  # "local": a Ray of our own, even where one runs already (ray start), which --address auto joins
+                    ray.init(
+                        address="local",
+                        num_cpus=self.workers,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        logging_level=logging.ERROR,
+                    )
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise BackendError(f"cannot start or reach Ray at {address or 'this machine'}: {error}") from None
         finally:
