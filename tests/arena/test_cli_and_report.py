@@ -50,6 +50,27 @@ def test_a_run_puts_back_the_sigterm_handler_it_found(finished: Path, run: CliRu
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+def test_sigterm_that_reaches_the_run_as_a_plain_interrupt_is_still_sigterm(
+    finished: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray, waiting for its tasks, hands the SIGTERM handler's exception back as a plain KeyboardInterrupt: a run on
+    Ray stopped by SIGTERM said "stopped;" with status 130, as after Ctrl-C, most of the time."""
+    import signal
+
+    def stopped_inside_ray(*_args: object, **_kwargs: object) -> None:
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt from None  # what ray._raylet.check_status raises
+
+    monkeypatch.setattr(arena, "run", stopped_inside_ray)
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 143 and err.startswith("stopped (SIGTERM);"), err
+    monkeypatch.setattr(arena, "run", lambda *_args, **_kwargs: signal.raise_signal(signal.SIGINT))  # Ctrl-C
+    code, _, err = run("arena", "run", finished / "study.toml", "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 130 and "stopped;" in err, err
+
+
 def test_ratings_as_text_and_json(finished: Path, run: CliRunner) -> None:
     code, out, _ = run("arena", "ratings", finished, "--json")
     assert code == 0

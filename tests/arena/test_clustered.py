@@ -187,3 +187,41 @@ def test_the_ray_backend_without_ray_fails_before_writing_anything(
     with pytest.raises(BackendError, match="needs Ray"):
         arena.run(arena.load_study(study), out, backend="ray")
     assert not out.exists()
+
+
+def test_a_ray_that_does_not_import_is_one_line(
+    tmp_path: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray installed but broken (a shared library or a protobuf of the wrong version) raised, as it was imported,
+    an error other than ImportError: "internal error ... please report it"."""
+    from kumiki import arena
+    from kumiki.arena.backends import BackendError
+
+    fake = tmp_path / "site" / "ray"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text('raise OSError("libray.so: cannot open shared object file")\n')
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    study = tmp_path / "small.toml"
+    study.write_text(SMALL)
+    out = tmp_path / "out"
+    code, _, err = run("arena", "run", str(study), "--out", str(out), "--backend", "ray", "--quiet")
+    assert code == 2 and not out.exists(), err
+    assert err.count("\n") == 1 and "does not import (OSError: libray.so" in err and "kumiki[ray]" in err
+    with pytest.raises(BackendError, match="does not import"):
+        arena.run(arena.load_study(study), out, backend="ray")
+
+
+@pytest.mark.parametrize("workers", [0, -1, 4097, True, 2.5, "2"])
+@pytest.mark.parametrize("backend", ["serial", "pool", "ray"])
+def test_a_worker_count_no_backend_can_use_is_refused(tmp_path: Path, workers: object, backend: str) -> None:
+    """arena.run(..., workers=0) on Ray started Ray with no CPU and waited for ever; -1 and the rest failed inside
+    the backend (the pool's own ValueError, Ray's resource error, a TypeError) or were ignored (serial)."""
+    from kumiki import arena
+
+    study = tmp_path / "small.toml"
+    study.write_text(SMALL)
+    out = tmp_path / "out"
+    with pytest.raises(ValueError, match=r"workers: a whole number from 1 to 4096"):
+        arena.run(arena.load_study(study), out, backend=backend, workers=workers)  # type: ignore[arg-type]
+    assert not out.exists()

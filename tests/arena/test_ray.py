@@ -231,3 +231,43 @@ def test_an_error_off_a_terminal_is_on_a_line_of_its_own(tmp_path: Path, run: Cl
     code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "ray", "--address", "127.0.0.1:1")
     assert code == 2
     assert any(line.startswith("cannot start or reach Ray at 127.0.0.1:1") for line in err.splitlines()), err
+
+
+def test_a_local_run_starts_its_own_ray_beside_one_that_ray_start_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --address (and RAY_ADDRESS) ray.init joined the cluster a `ray start` on this machine had recorded in
+    /tmp/ray/ray_current_cluster: with --workers it failed ("num_cpus and num_gpus must not be provided"), without
+    it it played on someone else's cluster, or retried a dead one for minutes. The docs promise a local Ray."""
+    import ray._private.utils
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray._private.utils, "read_ray_address", lambda *_args, **_kwargs: "127.0.0.1:1")
+    study = arena.Study(name="own", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    on_ray = arena.run(study, tmp_path / "ray", backend="ray", workers=1)
+    assert len(on_ray) == 2 and not ray.is_initialized()
+
+
+def test_sigterm_while_ray_starts_is_the_runs_clean_stop(
+    tmp_path: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ray.init sets its own SIGTERM handler (sys.exit(15)) as it begins: SIGTERM in the seconds Ray takes to start
+    ended `kumiki arena run --backend ray` with status 15 and no word."""
+    import signal
+    import sys
+
+    import ray
+
+    def starting(*_args: object, **_kwargs: object) -> None:
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(signum))  # as ray.init does first
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray, "init", starting)
+    study = tmp_path / "s.toml"
+    study.write_text('name = "s"\ngame = "kuzushi"\ngames = 1\n[agents]\nrandom = "random"\ngreedy = "greedy"\n')
+    code, _, err = run(
+        "arena", "run", study, "--out", tmp_path / "out", "--backend", "ray", "--workers", "1", "--quiet"
+    )
+    assert code == 143 and err.startswith("stopped (SIGTERM);"), err
+    assert not ray.is_initialized()

@@ -212,6 +212,17 @@ def _unreachable(address: str) -> str | None:
     return f"something answers at {host}:{port}, but not Ray (give {what})"
 
 
+MAX_WORKERS = 4096
+
+
+def check_workers(workers: object) -> None:
+    """Refuse a worker count no backend can use (Ray started with 0 CPUs waited for ever for a CPU to play on)."""
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers: a whole number from 1 to {MAX_WORKERS} (None: one per core), not {workers!r}")
+
+
 NEEDS_RAY = "the Ray backend needs Ray: pip install 'kumiki[ray]'"
 
 
@@ -223,6 +234,12 @@ def check_backend(backend: str) -> None:
         import ray  # noqa: F401  # only whether it imports
     except ImportError:
         raise BackendError(NEEDS_RAY) from None
+    except Exception as error:  # installed but broken (a library or a protobuf of the wrong version): said, not raised
+        first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+        raise BackendError(
+            f"Ray is installed but does not import ({type(error).__name__}: {first[:200]}): "
+            "pip install --force-reinstall 'kumiki[ray]'"
+        ) from None
 
 
 class Ray:
@@ -266,6 +283,11 @@ class Ray:
                     )
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise BackendError(f"cannot start or reach Ray at {address or 'this machine'}: {error}") from None
+        except BaseException as stop:  # stopped while Ray starts (Ctrl-C; SIGTERM, which Ray's handler makes exit 15)
+            ray.shutdown()  # what of Ray had started goes too
+            if isinstance(stop, SystemExit) and stop.code == signal.SIGTERM and callable(previous):
+                previous(signal.SIGTERM, None)  # the caller's own stop (the CLI's: status 143, "stopped (SIGTERM)")
+            raise
         finally:
             if previous is not None:  # None: a handler not set from Python, which Python cannot set back
                 signal.signal(signal.SIGTERM, previous)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kumiki.arena.backends import Job, Session, check_backend, default_workers, execute
+from kumiki.arena.backends import Job, Session, check_backend, check_workers, default_workers, execute
 from kumiki.arena.results import ResultsDir
 from kumiki.arena.schedule import GameSpec, schedule, total_games
 from kumiki.arena.sprt import pair_bin, sprt_state
@@ -37,6 +37,7 @@ def run_study(
 ) -> Path:
     """Play every game of ``study`` not yet in its results folder; returns the folder."""
     folder = Path(out) if out is not None else default_out(study)
+    check_workers(workers)
     check_backend(backend)  # a backend that cannot run (no Ray) fails before the folder and its study.toml exist
     store = ResultsDir(folder, study)
     job = Job(study.game, dict(study.agents), study.seed, study.move_limit_s, records, study.trace)
