@@ -18,7 +18,8 @@ from setuptools.command.sdist import sdist
 
 WEB = Path(__file__).resolve().parent / "src" / "kumiki" / "web"
 BUNDLE = WEB / "dist" / "index.html"
-SOURCES = ("index.html", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "src")
+# Everything the bundle is made from, as the Makefile's CLIENT_SOURCES: public/ too (Vite copies it into dist/).
+SOURCES = ("index.html", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "src", "public")
 
 
 def _newest_source() -> float:
