@@ -165,6 +165,23 @@ def test_a_command_started_with_a_stream_closed_does_its_work(stream: int, tmp_p
     assert replayed.over
 
 
+def test_an_error_with_stderr_closed_keeps_its_status() -> None:
+    """The play above writes nothing to stderr, so its stderr case passed before the fix as well: an error does.
+    With stderr closed the one-line error's own write failed, and the command ended with status 1, not 2."""
+    import os
+
+    source = str(Path(kumiki.__file__).parents[1])
+    process = subprocess.run(
+        [sys.executable, "-m", "kumiki", "replay", "/nonexistent/game.kmk"],
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": source},
+        preexec_fn=lambda: os.close(2),  # the stream closed in the child only
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 2
+
+
 def test_a_closed_input_reads_as_an_empty_one() -> None:
     """`kumiki replay - <&-`: Python sets stdin to None; reading it was an internal AttributeError."""
     import os

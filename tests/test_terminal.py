@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from rich.text import Text
-from tests.helpers import CliRunner, cli_runner, plain_output, play_out, session
+from tests.helpers import CliRunner, cli_runner, plain_output, play_out, session, stop
 
 import kumiki
 from kumiki.core import GameFacts, Option
@@ -151,17 +151,20 @@ def test_sigterm_stops_the_game_as_ctrl_c_does(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         env=env,
     )
-    assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(b"1,0\n")
-    process.stdin.flush()
-    seen = b""
-    while b"plays B 1,0" not in seen:  # the agent thinks now, for a minute
-        chunk = process.stdout.read1(4096)
-        assert chunk, seen.decode(errors="replace")  # the game ended before the agent's turn
-        seen += chunk
-    time.sleep(0.5)
-    process.send_signal(signal.SIGTERM)  # systemd, docker stop, a closed session's shell
-    out, err = process.communicate(timeout=60)
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(b"1,0\n")
+        process.stdin.flush()
+        seen = b""
+        while b"plays B 1,0" not in seen:  # the agent thinks now, for a minute
+            chunk = process.stdout.read1(4096)
+            assert chunk, seen.decode(errors="replace")  # the game ended before the agent's turn
+            seen += chunk
+        time.sleep(0.5)
+        process.send_signal(signal.SIGTERM)  # systemd, docker stop, a closed session's shell
+        out, err = process.communicate(timeout=60)
+    finally:
+        stop(process)  # a failed test leaves no minute-long search running
     # It died at once (status -15): no "Game stopped", the spinner's cursor left hidden on a terminal, the line
     # editor's modes (no echo) left on the terminal at a prompt.
     assert process.returncode == 143, err

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +22,7 @@ import kumiki
 from kumiki.agents import agents as agent_names
 from kumiki.agents import load_agent
 from kumiki.cli_arena import arena_app
+from kumiki.cli_signals import by_sigterm, sigterm_stops
 from kumiki.core.errors import RecordError
 from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.options import Option, format_value, parse_value
@@ -189,15 +188,6 @@ def _game_options(players: int | None, size: int | None, options: list[str]) -> 
     return chosen
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the game is, so that it stops as Ctrl-C stops it: the record kept, the spinner's hidden
-    cursor and the line editor's terminal modes put back, "Game stopped" said."""
-
-
-def _terminated(_signum: int, _frame: object) -> None:
-    raise Terminated
-
-
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="The game to play (see: kumiki games).")] = "kuzushi",
@@ -256,14 +246,9 @@ def play(
             seed = secrets.randbelow(2**53)  # too many to try every one and find the deal from a hand
         state = loaded.new_state(seed=seed)
         session = Session(state, seats, _console(), save=save)
-        main_thread = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
-        try:
+        with sigterm_stops():
             code = session.run()
-        finally:
-            if main_thread:
-                signal.signal(signal.SIGTERM, previous)
-    if isinstance(session.interrupted, Terminated):
+    if by_sigterm(session.interrupted):
         raise typer.Exit(143)  # 128 + SIGTERM, as `kumiki arena run` ends
     if code:
         raise typer.Exit(code)
@@ -647,12 +632,9 @@ def _closed_streams_to_devnull() -> None:
     """A command started with a standard stream closed (``kumiki ... >&-``, ``<&-``, as some services start it) has
     ``None`` for it: what it prints goes nowhere, the work it does (a study, a record) is done, and a closed input
     reads as an empty one (``kumiki replay -`` says the record is empty)."""
-    if sys.stdin is None:
-        sys.stdin = open(os.devnull)  # noqa: SIM115 (open for the rest of the process)
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (open for the rest of the process)
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode))  # noqa: SIM115 (open for the rest of the process)
 
 
 def _quiet_stdout() -> None:

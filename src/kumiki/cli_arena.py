@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +20,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
+from kumiki.cli_signals import by_sigterm, sigterm_stops
+
 if TYPE_CHECKING:
     from kumiki.arena.results import Results
     from kumiki.arena.study import Study
@@ -31,19 +31,6 @@ arena_app = typer.Typer(
     help="Tournaments, ratings and balance studies (see docs/arena.md).",
     no_args_is_help=True,
 )
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the run is, so it stops the way Ctrl-C does (its workers stopped, its rows kept)."""
-
-
-_SIGTERM_SEEN: list[bool] = []  # set when SIGTERM arrives: Ray turns the Terminated raised in its waits into a plain
-# KeyboardInterrupt, so the exception alone cannot tell SIGTERM (status 143) from Ctrl-C (130)
-
-
-def _terminated(_signum: int, _frame: object) -> None:
-    _SIGTERM_SEEN.append(True)
-    raise Terminated
 
 
 def _fail(message: str) -> NoReturn:
@@ -72,13 +59,13 @@ def run_command(
 ) -> None:
     """Play a study's games (again: only those not yet in its results folder)."""
     from kumiki import arena
-    from kumiki.arena.backends import BACKENDS, BackendError, check_backend
+    from kumiki.arena.backends import BACKENDS, MAX_WORKERS, BackendError, check_backend
     from kumiki.arena.results import ResultsDir
 
     if backend not in BACKENDS:
         _fail(f"--backend: one of {', '.join(BACKENDS)}, not {backend!r}")
-    if workers is not None and not 1 <= workers <= 4096:
-        _fail(f"--workers: a number from 1 to 4096, not {workers}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        _fail(f"--workers: a number from 1 to {MAX_WORKERS}, not {workers}")
     if address is not None and backend != "ray":
         _fail("--address is for --backend ray")
     try:
@@ -107,45 +94,40 @@ def run_command(
         )
     if not study.reproducible and not quiet:  # one line, as every note: the console would wrap it at its width
         sys.stderr.write("note: a time budget or move limit makes this study's results depend on the machine\n")
-    main_thread = threading.current_thread() is threading.main_thread()
-    _SIGTERM_SEEN.clear()
-    previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None  # systemd, docker stop, a CI
-    try:  # cancel: stop as Ctrl-C does
-        if quiet:
-            results = arena.run(study, folder, backend, workers, address, records)
-        else:
-            pace = RunPace()
-            bar = progress_bar(study.name, console, pace)
-            task = bar.add_task("games", total=None)
-            board = Leaderboard(folder, study)
-            with Live(Group(bar, board), console=console, refresh_per_second=4, transient=False):
+    with sigterm_stops():  # systemd, docker stop, a CI: stop as Ctrl-C does
+        try:
+            if quiet:
+                results = arena.run(study, folder, backend, workers, address, records)
+            else:
+                pace = RunPace()
+                bar = progress_bar(study.name, console, pace)
+                task = bar.add_task("games", total=None)
+                board = Leaderboard(folder, study)
+                with Live(Group(bar, board), console=console, refresh_per_second=4, transient=False):
 
-                def show(done: int, total: int) -> None:
-                    pace.update(done, total)
-                    bar.update(task, completed=done, total=total)
-                    board.refresh()
+                    def show(done: int, total: int) -> None:
+                        pace.update(done, total)
+                        bar.update(task, completed=done, total=total)
+                        board.refresh()
 
-                results = arena.run(study, folder, backend, workers, address, records, show)
-                # the table left on the screen counts every game, not those of its last refresh
-                board.refresh(force=True)
-            if not console.is_terminal:  # Live ends its last line only on a terminal: the summary would join it
-                console.line()
-    except (arena.StudyError, BackendError) as error:
-        _end_bar_line(quiet, console)
-        _fail(str(error))
-    except OSError as error:
-        _end_bar_line(quiet, console)
-        _fail(f"{folder}: {error.strerror or error}")
-    except KeyboardInterrupt as stop:
-        if not (isinstance(stop, Terminated) or _SIGTERM_SEEN):
-            sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
-            raise typer.Exit(130) from None
-        lead = "" if quiet or console.is_terminal else "\n"  # off a terminal the bar's last line is still open
-        sys.stderr.write(f"{lead}stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
-        raise typer.Exit(143) from None
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+                    results = arena.run(study, folder, backend, workers, address, records, show)
+                    # the table left on the screen counts every game, not those of its last refresh
+                    board.refresh(force=True)
+                if not console.is_terminal:  # Live ends its last line only on a terminal: the summary would join it
+                    console.line()
+        except (arena.StudyError, BackendError) as error:
+            _end_bar_line(quiet, console)
+            _fail(str(error))
+        except OSError as error:
+            _end_bar_line(quiet, console)
+            _fail(f"{folder}: {error.strerror or error}")
+        except KeyboardInterrupt as stop:
+            if not by_sigterm(stop):
+                sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
+                raise typer.Exit(130) from None
+            lead = "" if quiet or console.is_terminal else "\n"  # off a terminal the bar's last line is still open
+            sys.stderr.write(f"{lead}stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
+            raise typer.Exit(143) from None
     _notes(results)
     _refuse_all_forfeit(results)
     if quiet:

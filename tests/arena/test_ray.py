@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.arena.test_run import SMALL, close_sprt, comparable
-from tests.helpers import CliRunner
+from tests.helpers import CliRunner, stop
 
 from kumiki import arena
 
@@ -199,6 +199,7 @@ def test_a_worker_dying_past_the_retries_stops_the_run_in_one_line(
 def test_sigterm_stops_a_ray_run_with_status_143(tmp_path: Path) -> None:
     """Ray turns whatever a signal handler raises in its waits into a plain KeyboardInterrupt: SIGTERM to a run on
     Ray said "stopped;" and exit 130, as for Ctrl-C, instead of "stopped (SIGTERM)" and 143."""
+    import os
     import signal
     import subprocess
     import sys
@@ -210,15 +211,22 @@ def test_sigterm_stops_a_ray_run_with_status_143(tmp_path: Path) -> None:
     )
     out = tmp_path / "out"
     command = [sys.executable, "-m", "kumiki.cli", "arena", "run", str(study), "--out", str(out)]
+    source = str(Path(arena.__file__).parents[2])  # the tree under test, not an installed kumiki
     process = subprocess.Popen(
-        [*command, "--backend", "ray", "--workers", "1", "--quiet"], stderr=subprocess.PIPE, text=True
+        [*command, "--backend", "ray", "--workers", "1", "--quiet"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": source},
     )
-    games = out / "games.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (games.exists() and games.read_text()):  # Ray up, games played
-        time.sleep(0.1)
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=120)
+    try:
+        games = out / "games.jsonl"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None and not (games.exists() and games.read_text()):
+            time.sleep(0.1)  # until Ray is up and games are played (or the run ended early)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        stop(process)  # a run left behind would keep its Ray going into the next tests
     assert process.returncode == 143, err[-300:]
     assert err.startswith("stopped (SIGTERM)") and "Traceback" not in err, err[-300:]
 

@@ -235,10 +235,8 @@ def check_backend(backend: str) -> None:
     except ImportError:
         raise BackendError(NEEDS_RAY) from None
     except Exception as error:  # installed but broken (a library or a protobuf of the wrong version): said, not raised
-        first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
         raise BackendError(
-            f"Ray is installed but does not import ({type(error).__name__}: {first[:200]}): "
-            "pip install --force-reinstall 'kumiki[ray]'"
+            f"Ray is installed but does not import ({_first_line(error)}): pip install --force-reinstall 'kumiki[ray]'"
         ) from None
 
 
@@ -338,8 +336,13 @@ def run_ray(
 def ray_failure(error: BaseException) -> str:
     """One line for Ray itself failing under a run (its node or a worker gone past the retries): the games finished
     are on disk, so the run can be taken up again."""
+    return f"Ray failed ({_first_line(error)}); the games finished are kept, a re-run plays the rest"
+
+
+def _first_line(error: BaseException) -> str:
+    """``Name: first line`` of an error of Ray's (many lines, a traceback of its own, colour codes), cut at 200."""
     first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
-    return f"Ray failed ({type(error).__name__}: {first[:200]}); the games finished are kept, a re-run plays the rest"
+    return f"{type(error).__name__}: {first[:200]}"
 
 
 class Session:

@@ -311,27 +311,28 @@ def command(state: State, text: str) -> RenderableType | None:
     return None
 
 
-def how_to_play(game: Game) -> str:
-    return _how_to_build() + (VOTE_HELP if getattr(game, "votes_waive", False) else "")
-
-
+HOW_TO_BUILD = (
+    "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
+    "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
+    "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
+    "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
+    "the last edit. Commands: cards (your cards), hide (scrolls them away), moves (the placements offered: "
+    "beside the tower, the first brick of each colour; moves all lists every move), tower (every layer, full "
+    "size), board (board all: the whole board on a short terminal), undo, help, quit."
+)
 # challenges 9 and 13 with waive="vote": the team names the card to waive, face down, by its seat and place
 VOTE_HELP = (
-    " 'waive 2.1' votes to waive seat 2's first card (seat, then place in the hand; no edit, at most 3 votes an "
-    "attempt): the card more than half of the seats vote for need not hold."
+    " 'waive 2.1' votes to waive seat 2's first card (seat, then place in the hand; no edit, at most {votes} votes "
+    "an attempt): the card more than half of the seats vote for need not hold."
 )
 
 
-def _how_to_build() -> str:
-    return (
-        "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
-        "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
-        "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
-        "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
-        "the last edit. Commands: cards (your cards), hide (scrolls them away), moves (the placements offered: "
-        "beside the tower, the first brick of each colour; moves all lists every move), tower (every layer, full "
-        "size), board (board all: the whole board on a short terminal), undo, help, quit."
-    )
+def how_to_play(game: Game) -> str:
+    if not getattr(game, "votes_waive", False):
+        return HOW_TO_BUILD
+    from kumiki.games.towerbrix.rules import MAX_VOTES  # the rules' own limit (the game is loaded by now)
+
+    return HOW_TO_BUILD + VOTE_HELP.format(votes=MAX_VOTES)
 
 
 def result_note(state: State) -> str | None:
