@@ -174,6 +174,60 @@ def test_sigterm_stops_the_game_as_ctrl_c_does(tmp_path: Path) -> None:
     assert [str(m) for m in state.history] == ["B 1,0"]
 
 
+def test_sigterm_while_the_header_prints_stops_the_game_with_143(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM before the first prompt (the help printing) fell outside the game's stop: status 130 as for Ctrl-C,
+    and no word of the game."""
+    import signal
+
+    save = tmp_path / "early.kmk"
+    monkeypatch.setattr(Session, "show_help", lambda self: signal.raise_signal(signal.SIGTERM))
+    code, out, err = cli("play", "kuzushi", "--save", save, stdin="1,0\n")
+    assert code == 143, (out, err)
+    assert "Game stopped after 0 moves." in out
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert state.history == []
+
+
+def test_a_second_sigterm_does_not_break_off_the_stop(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """systemd and docker send SIGTERM again: the second one, arriving while the stopped game saves its record, broke
+    the save off (status 130, no "Game stopped")."""
+    import signal
+
+    save = tmp_path / "twice.kmk"
+    real_save = Session.save
+
+    def save_after_a_second_sigterm(self: Session) -> bool:
+        if self.stopped:
+            signal.raise_signal(signal.SIGTERM)
+        return real_save(self)
+
+    monkeypatch.setattr(Session, "show_help", lambda self: signal.raise_signal(signal.SIGTERM))
+    monkeypatch.setattr(Session, "save", save_after_a_second_sigterm)
+    code, out, err = cli("play", "kuzushi", "--save", save, stdin="1,0\n")
+    assert code == 143, (out, err)
+    assert "Game stopped after 0 moves." in out and f"Saved to {save}" in out
+
+
+def test_sigterm_during_the_first_save_exits_143(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    save = tmp_path / "first.kmk"
+    real = terminal_play.save_record
+
+    def terminated_save(state: kumiki.State, path: Path, tags: dict[str, str]) -> None:
+        real(state, path, tags)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(terminal_play, "save_record", terminated_save)
+    code, out, err = cli("play", "kuzushi", "--save", save, stdin="1,0\n")
+    assert code == 143, (out, err)
+    assert "Traceback" not in err and "internal error" not in err
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert state.history == []
+
+
 def test_each_illegal_move_message_is_one_line(cli) -> None:
     code, out, _ = cli("play", "--seat", "0=random:seed=1", stdin="F 0,0\n")
     assert code == 0

@@ -22,7 +22,7 @@ import kumiki
 from kumiki.agents import agents as agent_names
 from kumiki.agents import load_agent
 from kumiki.cli_arena import arena_app
-from kumiki.cli_signals import by_sigterm, sigterm_stops
+from kumiki.cli_signals import Terminated, by_sigterm, sigterm_stops
 from kumiki.core.errors import RecordError
 from kumiki.core.game import Game, State, forfeit_winners
 from kumiki.core.options import Option, format_value, parse_value
@@ -247,7 +247,11 @@ def play(
         state = loaded.new_state(seed=seed)
         session = Session(state, seats, _console(), save=save)
         with sigterm_stops():
-            code = session.run()
+            try:
+                code = session.run()
+            except Terminated:  # before the game began or after it ended: the record is on disk as it was
+                sys.stderr.write("\n")
+                raise typer.Exit(143) from None
     if by_sigterm(session.interrupted):
         raise typer.Exit(143)  # 128 + SIGTERM, as `kumiki arena run` ends
     if code:

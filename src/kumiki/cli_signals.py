@@ -19,8 +19,10 @@ _seen: list[bool] = []  # set when SIGTERM arrives: Ray turns the Terminated rai
 
 
 def _terminated(_signum: int, _frame: object) -> None:
+    first = not _seen
     _seen.append(True)
-    raise Terminated
+    if first:  # a second SIGTERM (systemd's, then docker's) must not break off the stop the first one began:
+        raise Terminated  # the record's last save, the workers' shutdown
 
 
 def by_sigterm(stop: KeyboardInterrupt | None) -> bool:

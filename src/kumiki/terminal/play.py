@@ -269,18 +269,11 @@ class Session:
     # ------------------------------------------------------------------ the game
 
     def run(self) -> int:
-        state = self.state
         if self.save_path is not None:
             # Fail before the first move if the record cannot be written at all.
             save_record(self.state, self.save_path, self.tags)
-        players = state.game.players
-        self.say(f"Kumiki · {state.game.name} · {players} player{'s' * (players != 1)}", style="bold")
-        for seat in self.seats:
-            self.say(f"  {self.who(seat.index)}: {seat.tag()}")
-        if any(seat.human for seat in self.seats):
-            self.console.print()
-            self.show_help()
-        try:
+        try:  # a stop while the header prints is a stop of the game too (SIGTERM's 143, not a bare 130)
+            self.header()
             self.loop()
         except KeyboardInterrupt as interrupt:
             self.console.print()
@@ -304,6 +297,15 @@ class Session:
             self.console.print(Text(write_record(self.state, tags=self.tags)), end="", soft_wrap=True)
             return 2
         return 0
+
+    def header(self) -> None:
+        players = self.state.game.players
+        self.say(f"Kumiki · {self.state.game.name} · {players} player{'s' * (players != 1)}", style="bold")
+        for seat in self.seats:
+            self.say(f"  {self.who(seat.index)}: {seat.tag()}")
+        if any(seat.human for seat in self.seats):
+            self.console.print()
+            self.show_help()
 
     def loop(self) -> None:
         while not self.state.over:
