@@ -46,6 +46,50 @@ def test_ray_address_in_the_environment_is_checked_as_the_address_is(
         arena.run(study, tmp_path / "far", backend="ray")
 
 
+def test_address_auto_checks_the_ray_address_it_stands_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ray.init reads RAY_ADDRESS for "auto" too: --address auto with a dead RAY_ADDRESS skipped the reach check and
+    Ray retried the dead address for minutes."""
+    from kumiki.arena.backends import BackendError
+
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    study = arena.Study(name="far", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=1)
+    with pytest.raises(BackendError, match=r"cannot start or reach Ray at 127\.0\.0\.1:1: nothing answers"):
+        arena.run(study, tmp_path / "far", backend="ray", address="auto")
+
+
+@pytest.mark.parametrize("where", ["env", "option"])
+def test_address_local_is_a_ray_of_the_runs_own_with_its_workers(where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """RAY_ADDRESS=local (or --address local) was passed on as an address, without --workers' CPUs: the run used
+    every core whatever --workers said."""
+    import ray
+
+    from kumiki.arena.backends import Ray
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setenv("RAY_ADDRESS", "local") if where == "env" else monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    Ray(2, "local" if where == "option" else None).start()
+    assert calls and calls[0]["address"] == "local" and calls[0]["num_cpus"] == 2
+
+
+def test_ray_failing_outside_a_get_is_one_line_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only ray.get's errors were said in one line: Ray failing in a put, a submission or a wait (its node gone)
+    ended in "internal error"."""
+    import ray
+
+    from kumiki.arena.backends import BackendError, Ray, run_ray
+
+    def gone(*_args: object, **_kwargs: object) -> None:
+        raise ray.exceptions.RaySystemError("the raylet is gone")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: True)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 1.0})
+    monkeypatch.setattr(ray, "put", gone)
+    with pytest.raises(BackendError, match=r"^Ray failed \(RaySystemError: .*the raylet is gone"):
+        list(run_ray(None, [], 1, None, cluster=Ray(1, None)))  # type: ignore[arg-type]
+
+
 @contextlib.contextmanager
 def _server(greeting: bytes | None) -> Iterator[int]:
     """A local TCP server that answers every connection with ``greeting`` (None: with nothing, the connection left

@@ -257,7 +257,12 @@ class Ray:
             return
         # without --address, Ray's own RAY_ADDRESS names the cluster (ray.init reads it): checked the same way, and
         # connected to without num_cpus, which Ray refuses for a cluster that is running already
-        address = self.address or os.environ.get("RAY_ADDRESS", "").strip() or None
+        from_env = os.environ.get("RAY_ADDRESS", "").strip() or None
+        address = self.address or from_env
+        if address == "auto" and from_env not in (None, "auto"):
+            address = from_env  # ray.init reads RAY_ADDRESS for "auto" too: that is the address to check
+        if address == "local":
+            address = None  # a Ray of our own, which takes --workers (connected to as an address, it did not)
         problem = _unreachable(address) if address else None
         if problem is not None:
             raise BackendError(f"cannot start or reach Ray at {address}: {problem}")
@@ -321,13 +326,11 @@ def run_ray(
                 in_flight.append(remote.remote(shared, queue.pop(0)))
             done, in_flight = ray.wait(in_flight, num_returns=1)
             for ref in done:
-                try:
-                    rows = ray.get(ref)
-                except ray.exceptions.RayError as error:
-                    if isinstance(error, ray.exceptions.RayTaskError):
-                        raise  # raised by our own code in a task: a bug, said as one
-                    raise BackendError(ray_failure(error)) from None
-                yield rows
+                yield ray.get(ref)
+    except ray.exceptions.RayError as error:  # from any call of Ray's: a submission, a wait, a put, a get
+        if isinstance(error, ray.exceptions.RayTaskError):
+            raise  # raised by our own code in a task: a bug, said as one
+        raise BackendError(ray_failure(error)) from None
     finally:
         if cluster is None:
             kept.close()
