@@ -266,6 +266,8 @@ def _results(folder: str) -> Results:
         results = arena.Results(folder)
     except arena.StudyError as error:
         _fail(str(error))
+    except OSError as error:  # a name too long, a folder not readable: said in one line, as for `run`
+        _fail(f"{folder}: {error.strerror or error}")
     _notes(results)
     return results
 

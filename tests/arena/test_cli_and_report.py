@@ -611,3 +611,10 @@ def test_ratings_as_text_end_with_the_reports_reading_on_stderr(finished: Path, 
     assert code == 0 and "reading:" not in out
     reading = next(line for line in err.splitlines() if line.startswith("reading: "))
     assert reading.startswith("reading: Strongest first: greedy, random.") and "greedy is rated highest" in reading
+
+
+@pytest.mark.parametrize("command", ["ratings", "report"])
+def test_a_folder_the_system_cannot_open_is_one_line(run: CliRunner, command: str) -> None:
+    """A name longer than the system takes (an OSError other than "no such file") was an internal error."""
+    code, _, err = run("arena", command, "x" * 300)
+    assert assert_one_line_error(code, err, "File name too long").startswith("x" * 300)
