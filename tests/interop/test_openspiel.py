@@ -201,6 +201,19 @@ def test_a_parameter_of_the_other_number_type_is_read_as_a_person_means_it() -> 
             kumiki_openspiel.load("towerbrix", **params)
 
 
+@pytest.mark.parametrize(
+    ("name", "options"), [("kuzushi", {}), ("kuzushi", {"players": 4, "teams": 2}), ("towerbrix", {}), ("kozo", {})]
+)
+def test_load_takes_a_games_own_options_none_included(name: str, options: dict[str, Any]) -> None:
+    """``game.options`` holds None for an option that is none (Kuzushi's ``teams``, TowerBrix's ``total``), as
+    ``load_game`` takes it; ``load(name, **game.options)`` failed ("parameter 'teams' is a whole number ..., not
+    None") instead of giving that game."""
+    game = kumiki.load_game(name, **options)
+    assert kumiki_openspiel.load(name, **game.options).kumiki_game.options == game.options
+    with pytest.raises(ValueError, match="parameter 'players' is a whole number"):
+        kumiki_openspiel.load(name, players=None)  # not an option that may be none
+
+
 def test_numpy_numbers_are_read_as_the_numbers_they_hold() -> None:
     """A sweep's values (np.linspace, np.arange) are numpy scalars; pyspiel itself took np.float64 as a float."""
     game = kumiki_openspiel.load("towerbrix", box_short=np.float64(7.0), players=np.int64(3), helper=np.bool_(False))

@@ -193,6 +193,31 @@ def test_free_towerbrix_seats_act_in_one_step_and_a_late_edit_is_refused() -> No
     assert not any(terminations.values()) and state.movers == [0, 1]
 
 
+@pytest.mark.parametrize(
+    ("max_edits", "why"),
+    [(40, "the tower has changed since you saw it"), (2, "sent during a build that has ended since")],
+)
+def test_a_late_ok_or_a_move_of_a_build_evaluated_since_is_refused_as_the_server_refuses_it(
+    max_edits: int, why: str
+) -> None:
+    """An ok approves the tower its seat saw: after a teammate's edit earlier in the step it approved a tower the seat
+    never saw, and a move chosen during a build that an earlier action of the step ended (evaluated) was played in
+    the next build; both were played while they were legal moves there. The server refuses both
+    (``state.late_move_refusal``); so does the step."""
+    environment = parallel_env("towerbrix", players=2, turns="free", max_edits=max_edits)
+    environment.reset(seed=1)
+    game, wait = environment.game, environment.wait
+    environment.step({"player_0": encode(game, "Y1 z 0,0"), "player_1": wait})
+    # seat 1 acts first this step (the seat after the last to act): its edit changes the tower seat 0 says ok to
+    _, _, terminations, _, infos = environment.step(
+        {"player_0": encode(game, "ok"), "player_1": encode(game, "Y2 x -2,-0.5")}
+    )
+    state = environment.state
+    assert why in infos["player_0"]["refused"] and "illegal" not in infos["player_0"]
+    assert [str(m) for m in state.history] == ["Y1 z 0,0", "Y2 x -2,-0.5"] and state.movers == [0, 1]
+    assert len(state.evaluations) == (1 if max_edits == 2 else 0) and not any(terminations.values())
+
+
 def test_a_parallel_step_plays_only_moves_a_mask_offered() -> None:
     """Random free-turn steps: every move played is among its seat's legal moves when it is played (two seats that
     place one brick in a step no longer move each other's bricks), and each refusal says so."""
@@ -438,3 +463,15 @@ def test_a_numpy_seed_is_the_seed_it_holds_and_a_seed_of_another_kind_is_refused
     for seed in ("3", 1.5, True):
         with pytest.raises(ValueError, match=r"^a seed is a whole number \(or None\), not "):
             make_environment("kozo").reset(seed=seed)
+
+
+@pytest.mark.parametrize("make_environment", [env, parallel_env])
+def test_a_negative_seed_is_refused_not_read_as_its_opposite(make_environment: Any) -> None:
+    """``random.Random`` reads ``-s`` as ``s``: ``reset(seed=-5)`` played the very games of ``reset(seed=5)``, so a
+    sweep over negative and positive seeds counted each game twice. PettingZoo's and Gymnasium's own seeding refuse
+    a negative seed (so does the Gymnasium environment); so do these, in one line. 0 is a seed."""
+    environment = make_environment("towerbrix")
+    for seed in (-5, np.int64(-1)):
+        with pytest.raises(ValueError, match=r"^a seed is 0 or more, not "):
+            environment.reset(seed=seed)
+    environment.reset(seed=0)

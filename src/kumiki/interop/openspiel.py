@@ -111,15 +111,20 @@ def typed_parameters(game: str, params: dict[str, Any]) -> dict[str, Any]:
     type: an int for a float parameter (``box_short=7``) is that float, a whole float for an int parameter
     (``players=3.0``) that int. Anything else of another type, or an int beyond 32 bits (which pyspiel cannot
     convert), is a ValueError naming the parameter; a bool is no number here (as in Kumiki's options); a numpy
-    scalar counts as the Python value it holds (pyspiel took ``np.float64`` as a float). Names the
+    scalar counts as the Python value it holds (pyspiel took ``np.float64`` as a float); ``None`` for an option that
+    may be none (Kuzushi's ``teams``, TowerBrix's ``total``) is its unset value, so ``load(name, **game.options)``
+    loads the game of ``game`` (it failed: "parameter 'teams' is a whole number ..., not None"). Names the
     game does not know are left to pyspiel, whose error lists the parameters."""
     spec = parameters(game)
+    nullable = {o.name for o in game_class(game).option_spec if o.nullable}
     out: dict[str, Any] = {}
     for name, value in params.items():
         if isinstance(value, np.generic):  # np.float64(7.0), np.int64(3) from a sweep: the Python number it holds
             value = value.item()
         default = spec.get(name)
         kind = type(default)
+        if value is None and name in nullable:  # Kumiki's "none" (teams=None, total=None), as game.options holds it
+            value = default  # the parameter's unset value (-1 or ""), which is "none" again
         if default is None or type(value) is kind:
             out[name] = value
         elif kind is float and type(value) is int:

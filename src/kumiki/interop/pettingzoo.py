@@ -40,8 +40,14 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 def _seeded(seed: object) -> random.Random:
     """The generator of the games' seeds from ``reset(seed=…)``: a whole number, as ``new_state`` takes (a numpy
     integer too, which ``random.Random`` refused with a two-line TypeError); a text, a float or a bool is a one-line
-    ValueError (``random.Random`` took them, and ``True`` played the games of seed 1)."""
-    return random.Random(checked_seed(seed))
+    ValueError (``random.Random`` took them, and ``True`` played the games of seed 1). A negative seed is refused
+    too, as PettingZoo's and Gymnasium's own seeding (``gymnasium.utils.seeding.np_random``) and the Gymnasium
+    environment refuse it: ``random.Random`` reads ``-s`` as ``s``, so ``reset(seed=-5)`` replayed the games of
+    ``reset(seed=5)``."""
+    number = checked_seed(seed)
+    if number is not None and number < 0:
+        raise ValueError(f"a seed is 0 or more, not {seed!r} (seed {number} would give the games of seed {-number})")
+    return random.Random(number)
 
 
 def _one_action(action: object) -> object:
@@ -245,7 +251,9 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
     began but is no longer among the seat's legal actions when its turn comes is refused, as the server refuses a
     late edit: it is skipped and ``infos[agent]["refused"]`` says why. That covers a brick another seat took away,
     and a second placement of one brick in a step: once the first seat has placed it, the second's action would
-    move it (a move outside the placement space, which no mask offers). An action its mask forbade ends the game
+    move it (a move outside the placement space, which no mask offers); and, as the server, an ok after a
+    teammate's edit of the step, or an action of a build an earlier action ended (``state.late_move_refusal``).
+    An action its mask forbade ends the game
     with -1 for its agent, as in the AEC environment (any but *wait* of a seat not among ``actors`` too); every
     action is checked for type and range before any is played. ``max_cycles`` steps (default: four times the game's
     longest length) truncate a game of agents that only wait.
@@ -315,14 +323,23 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._masks = {agent: obs["action_mask"].copy() for agent, obs in observations.items()}
         self._masks_of = (self.state, len(self.state.history))
 
-    def _late(self, action: int, seat: int) -> str | None:
-        """Why ``action``, allowed by the step's mask, is no longer legal for ``seat`` after the step's earlier
-        actions (None if it still is): the reason the game gives, or, for a move the game would still accept but
-        that is no longer the one offered (placing a brick a teammate placed this step would move it), that."""
+    def _late(self, action: int, seat: int, seen: int) -> str | None:
+        """Why ``action``, allowed by the step's mask (the position at ply ``seen``), must not be played for ``seat``
+        after the step's earlier actions (None if it may): the game's ``late_move_refusal``, as the server asks it of
+        a move sent for an earlier ply (a move of a build evaluated since, an ok of a tower a teammate's edit has
+        changed since: both were played, on a table the seat never saw); else the reason the game gives, or, for a
+        move the game would still accept but that is no longer the one offered (placing a brick a teammate placed
+        this step would move it), that."""
         state = self.state
+        try:
+            move = self.game.encoding.decode(action, state)
+        except ValueError as error:  # no move in this position any more
+            return str(error)
+        stale = state.late_move_refusal(move, seen, seat)
+        if stale is not None:
+            return stale
         if action in self.game.encoding.legal_actions(state, seat):
             return None
-        move = self.game.encoding.decode(action, state)
         try:
             state.copy().play(move, player=seat)
         except IllegalMove as error:
@@ -377,7 +394,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
                 illegal = agent
                 infos[agent]["illegal"] = refusal(state, action, seat)
                 break
-            late = self._late(action, seat) if len(state.history) != shown else None
+            late = self._late(action, seat, shown) if len(state.history) != shown else None
             if late is not None:
                 infos[agent]["refused"] = late
                 continue
