@@ -28,8 +28,29 @@ from typing import Any
 
 import kumiki
 
-SLOW_REPAIRS = ((104, 99), (48, 79), (34, 29))  # (round seed, ply) of bench.towerbrix_team's slowest moves
+# (round seed, ply) of three of bench.towerbrix_team's slowest moves, repairs that spend the whole budget (found again
+# on 29 Nov 2026: the rounds changed when the views began to show the points on the backs of the cards, and the
+# positions listed before had become oks and single moves, timed at 0.00 s)
+SLOW_REPAIRS = ((42, 69), (121, 117), (10, 37))
 STEPS = 1500  # the hard level
+
+
+@contextmanager
+def counted(steps: list[int]) -> Iterator[None]:
+    """Add up in ``steps`` the solver steps the teammates ask for inside the block."""
+    from kumiki.games.towerbrix import agents
+
+    real = agents.solve
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        steps.append(int(kwargs.get("iterations") or 0))
+        return real(*args, **kwargs)
+
+    agents.solve = counting
+    try:
+        yield
+    finally:
+        agents.solve = real
 
 
 def position(seed: int, ply: int) -> tuple[Any, Any]:
@@ -98,8 +119,18 @@ def timed(agent: Any, state: Any, repeat: int, way: Callable[[], Any]) -> tuple[
 def run(repeat: int = 3) -> list[tuple[str, float, str]]:
     """Rows (what, seconds, comment) for each slow repair: now, plain, and their ratio."""
     rows: list[tuple[str, float, str]] = []
+    from kumiki.games.towerbrix.agents import REPAIR_BUDGET
+
     for seed, ply in SLOW_REPAIRS:
         agent, state = position(seed, ply)
+        steps: list[int] = []
+        with counted(steps):
+            copy.deepcopy(agent).choose(copy.deepcopy(state))
+        if sum(steps) < REPAIR_BUDGET * STEPS:  # the rounds have changed: this is no slow repair any more
+            raise AssertionError(
+                f"round {seed} ply {ply} asks for {sum(steps)} solver steps, not a repair's whole budget "
+                f"({REPAIR_BUDGET * STEPS}): find the slowest moves again (python -m bench.towerbrix_team prints them)"
+            )
         now, move = timed(agent, state, repeat, nullcontext)
         before, reference = timed(agent, state, repeat, plain)
         if move != reference:

@@ -1039,3 +1039,23 @@ def test_to_json_says_how_each_round_ended():
     assert stuck.over and [end["how"] for end in stuck.to_json()["ends"]] == ["stuck", "stuck"]
     (end,) = kozo_1845_ended().to_json()["ends"]
     assert end["how"] == "stuck" and end["size"] == 4 and end["pieces"] == 9
+
+
+def test_a_piece_leaning_on_a_neighbour_falls_in_the_frictionless_verdict() -> None:
+    """docs/physics.md, "No friction in the verdict": the V3 tips north over the I2 against the standing I3. Without
+    friction the V3 slides south on the I2 and the verdict is a fall; with friction (the tilt model) it holds."""
+    from kumiki.physics.forces import prepare
+    from kumiki.physics.margin import plain_tilt_margin
+    from kumiki.physics.model import Tower, body_from_cells
+
+    state = kumiki.load_game("kozo").new_state()
+    state.play("I2 0,0,0 1,0,0 + 1,0,1")
+    state.play("I3 0,2,0 0,2,1 0,2,2 + 0,2,3")
+    state.play("V3 0,0,1 0,1,1 0,1,2 + 0,1,3")
+    assert [(fall.step, fall.moving) for fall in state.falls] == [(1, ["V3 #3"])]
+    before = kumiki.load_game("kozo").new_state()
+    before.play("I2 0,0,0 1,0,0 + 1,0,1")
+    before.play("I3 0,2,0 0,2,1 0,2,2 + 0,2,3")
+    bodies = (*before.bodies, body_from_cells("V3 #3", ((0, 0, 1), (0, 1, 1), (0, 1, 2))), *before.balance_bodies)
+    setup = prepare(Tower(bodies, ((0.0, 0.0, 3.0, 3.0),), "falls"))
+    assert plain_tilt_margin(setup, mu=0.1) > 0.5
