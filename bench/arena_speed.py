@@ -110,8 +110,13 @@ def run(games: int = 60) -> list[tuple[str, float, str]]:
     except ImportError:
         rows.append(("arena ray(2, local) games/s", float("nan"), "Ray not installed: pip install 'kumiki[ray]'"))
     small = light(games * 5)
-    arena_s, m = timed_run(small, "serial")
-    bare_s, _ = bare_loop(small)
+    # the best of three, taken in turns: one run is under a second, and a neighbour's burst of load moved the ratio
+    # by up to 20 points (+27 % beside other jobs, +7 to +11 % alone)
+    arena_s, bare_s, m = float("inf"), float("inf"), 0
+    for _ in range(3):
+        took, m = timed_run(small, "serial")
+        arena_s = min(arena_s, took)
+        bare_s = min(bare_s, bare_loop(small)[0])
     overhead = arena_s / bare_s - 1
     rows.append(("arena serial games/s (greedy vs random)", m / arena_s, f"{m} games"))
     rows.append(("bare API loop games/s, same games", m / bare_s, f"the arena costs {overhead:+.1%} (target ≤ +10%)"))

@@ -11,12 +11,12 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from kumiki.agents import agent_from_spec
+from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent
 from kumiki.arena.schedule import GameSpec
 from kumiki.core.game import Game, State, forfeit_winners
@@ -85,6 +85,12 @@ def _game(name: str, options: tuple[tuple[str, Any], ...]) -> Game:
     return load_game(name, **dict(options))
 
 
+@lru_cache(maxsize=64)
+def _maker(spec: str) -> Callable[..., Agent]:
+    """The agent spec read once per worker (a study makes the same few agents for every game)."""
+    return agent_maker(spec)
+
+
 def game_for(name: str, options: Mapping[str, Any]) -> Game:
     """The game with these options (cached per worker: a study plays the same few option sets many times)."""
     return _game(name, tuple(sorted(options.items())))
@@ -133,7 +139,7 @@ def play_game(
     seats: list[Agent] = []
     for seat, name in enumerate(spec.seats):
         try:
-            seats.append(agent_from_spec(agents[name], seed=spec.agent_seed(root_seed, seat)))
+            seats.append(_maker(agents[name])(seed=spec.agent_seed(root_seed, seat)))
         except (Exception, SystemExit) as error:  # any failure of a user's agent is its forfeit, never the study's
             forfeit = {"seat": seat, "reason": _reason("could not be made", error)}
             break
@@ -149,8 +155,11 @@ def play_game(
             branching.append(len(state.legal_moves()))
         began = clock()
         try:
-            with stopped_after(stop_at):
+            if stop_at is None:  # no limit: no context to enter at every move (the arena's cost on short games)
                 move = seats[player].choose(state)
+            else:
+                with stopped_after(stop_at):
+                    move = seats[player].choose(state)
         except OverLimit:  # still thinking past the limit: the forfeit it would have had on answering
             spent = clock() - began
             think[player] += spent
