@@ -22,7 +22,7 @@ export NO_MKDOCS_2_WARNING := 1  # MkDocs' banner about its successor: noise in 
 .PHONY: help run play test test-latest lint types docs dist lock bench load strength pictures screenshots clean client system-deps
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 # Exactly the locked versions (hashes checked), then Kumiki itself, editable, with no dependency resolution at all.
 $(STAMP): pyproject.toml $(LOCK)

@@ -84,6 +84,7 @@ def test_the_contract_example_record_replays(cli, tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     result = json.loads(out)
     assert result["moves"] == ["B 1,0", "B -1,0", "F 1,1"] and result["over"] is False and result["winners"] == []
+    assert result["record_result"] == [1]  # the record's word, as the text says it (it was left out of the JSON)
     code, out, _ = cli("replay", path)
     assert code == 0 and "The record's [Result] says Player 1 (mcts iterations=2000) won" in out
     code, out, _ = cli("moves", path)

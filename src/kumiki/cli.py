@@ -284,6 +284,9 @@ def replay(
             }
             if resigned is not None:  # who gave the game up (the position is as played, no rule ended it)
                 result["resigned"] = {"seat": resigned, "winners": forfeit_winners(state, resigned)}
+            given = record.tags.get("Result", "").split()
+            if given and given != ["*"] and not state.over:  # decided off the board: the record's word, as text says
+                result["record_result"] = [int(seat) for seat in given]
             sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
             return
         from kumiki.terminal import view_for

@@ -37,13 +37,18 @@ class Option:
         if self.choices is not None:
             text = "one of " + ", ".join(repr(c) for c in self.choices)
         elif self.minimum is not None and self.maximum is not None:
-            text = f"{self.type.__name__} from {self.minimum:g} to {self.maximum:g}"
+            text = f"{self.type.__name__} from {_bound(self.minimum)} to {_bound(self.maximum)}"
         elif self.minimum is not None:
-            text = f"{self.type.__name__} ≥ {self.minimum:g}"
+            text = f"{self.type.__name__} ≥ {_bound(self.minimum)}"
         else:
             name = self.type.__name__
             text = f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
         return text + (" or None" if self.nullable else "")
+
+
+def _bound(value: float) -> str:
+    """A range's end as people write it: 1,000,000,000 (``:g`` gave 1e+09 for an int option's limit), 0.5, 90."""
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) >= 10_000 else f"{value:g}"
 
 
 def shown(value: Any, limit: int = 40) -> str:

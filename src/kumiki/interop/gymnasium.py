@@ -37,7 +37,7 @@ try:
 
     from kumiki.interop.spaces import action_space, observation_space
 except ImportError as error:  # pragma: no cover - exercised only without the extra
-    raise ImportError('kumiki.interop.gymnasium needs Gymnasium: pip install "kumiki[pettingzoo]"') from error
+    raise ImportError(f'kumiki.interop.gymnasium needs Gymnasium: pip install "kumiki[pettingzoo]" ({error})') from None
 
 
 REDRAWS = 100  # games drawn at most in one reset() until the others leave your seat a move

@@ -36,8 +36,8 @@ try:
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        'kumiki.interop.openspiel needs OpenSpiel: pip install "kumiki[openspiel]" (the open_spiel package)'
-    ) from error
+        f'kumiki.interop.openspiel needs OpenSpiel: pip install "kumiki[openspiel]" (the open_spiel package; {error})'
+    ) from None
 
 GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")
 _LONG_NAMES = {"kuzushi": "Kuzushi", "blokus3d": "Blokus 3D", "kozo": "Kozo", "towerbrix": "TowerBrix"}

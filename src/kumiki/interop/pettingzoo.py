@@ -34,7 +34,9 @@ try:
 
     from kumiki.interop import spaces as kumiki_spaces
 except ImportError as error:  # pragma: no cover - exercised only without the extra
-    raise ImportError('kumiki.interop.pettingzoo needs PettingZoo: pip install "kumiki[pettingzoo]"') from error
+    raise ImportError(
+        f'kumiki.interop.pettingzoo needs PettingZoo: pip install "kumiki[pettingzoo]" ({error})'
+    ) from None
 
 
 def _seeded(seed: object) -> random.Random:
