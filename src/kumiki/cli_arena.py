@@ -111,6 +111,8 @@ def run_command(
                         board.refresh()
 
                     results = arena.run(study, folder, backend, workers, address, records, show)
+                    # an SPRT that decided early ends there: its bar is full, not "18/400" (max_games) for good
+                    show(pace.done, pace.done)
                     # the table left on the screen counts every game, not those of its last refresh
                     board.refresh(force=True)
                 if not console.is_terminal:  # Live ends its last line only on a terminal: the summary would join it

@@ -618,3 +618,14 @@ def test_a_folder_the_system_cannot_open_is_one_line(run: CliRunner, command: st
     """A name longer than the system takes (an OSError other than "no such file") was an internal error."""
     code, _, err = run("arena", command, "x" * 300)
     assert assert_one_line_error(code, err, "File name too long").startswith("x" * 300)
+
+
+def test_an_sprt_that_decides_early_ends_with_a_full_bar(run: CliRunner, tmp_path: Path) -> None:
+    """The bar of an SPRT that stopped early stayed at "14/400 games", 1 min 41 s left, for good."""
+    study = tmp_path / "early.toml"
+    study.write_text(SPRT.format(name="early", first="mcts:iterations=200", second="random", max_games=400))
+    code, _, err = run("arena", "run", study, "--out", tmp_path / "out", "--backend", "serial")
+    assert code == 0, err
+    bar = next(line for line in err.splitlines() if " games " in line)
+    done = re.search(r"(\d+)/(\d+) games .* (\d+:\d\d:\d\d)", bar)
+    assert done is not None and done[1] == done[2] and int(done[1]) < 400 and done[3] == "0:00:00", bar
