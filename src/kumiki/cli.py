@@ -271,6 +271,9 @@ def replay(
         text, game, state = _load_record(file)
         record = parse_record(text)
         resigned = state.resigned  # read_record ends a resigned game: over, every other side the winners
+        given = record.tags.get("Result", "").split()
+        # a result decided off the board (the moves end no game): the record's word, said as such
+        off_board = [int(seat) for seat in given] if given and given != ["*"] and not state.over else None
         if as_json:
             result = {
                 "game": game.name,
@@ -284,9 +287,8 @@ def replay(
             }
             if resigned is not None:  # who gave the game up (the position is as played, no rule ended it)
                 result["resigned"] = {"seat": resigned, "winners": forfeit_winners(state, resigned)}
-            given = record.tags.get("Result", "").split()
-            if given and given != ["*"] and not state.over:  # decided off the board: the record's word, as text says
-                result["record_result"] = [int(seat) for seat in given]
+            if off_board is not None:
+                result["record_result"] = off_board
             sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
             return
         from kumiki.terminal import view_for
@@ -308,9 +310,8 @@ def replay(
             winners = ", ".join(seat_name(seat, names) for seat in forfeit_winners(state, resigned))
             line = f"{seat_name(resigned, names)} resigned after the last move: {winners} won."
         console.print(Text(line, style="bold"))
-        given = record.tags.get("Result", "").split()
-        if given and given != ["*"] and not state.over:  # a result decided off the board: say whose word it is
-            winners = ", ".join(seat_name(int(seat), names) for seat in given)
+        if off_board is not None:
+            winners = ", ".join(seat_name(seat, names) for seat in off_board)
             console.print(Text(f"The record's [Result] says {winners} won (not by the moves: they end no game)."))
 
 

@@ -12,7 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
 
@@ -148,6 +148,7 @@ def play_game(
     leader: int | None = None
     changes = 0
     stop_at = None if move_limit_s is None else move_limit_s * STOP_AFTER + STOP_MARGIN_S
+    unlimited = nullcontext()  # without a limit no alarm is set: not a generator context entered at every move
     while forfeit is None and not state.over:
         player = state.to_move
         assert player is not None
@@ -155,11 +156,8 @@ def play_game(
             branching.append(len(state.legal_moves()))
         began = clock()
         try:
-            if stop_at is None:  # no limit: no context to enter at every move (the arena's cost on short games)
+            with unlimited if stop_at is None else stopped_after(stop_at):
                 move = seats[player].choose(state)
-            else:
-                with stopped_after(stop_at):
-                    move = seats[player].choose(state)
         except OverLimit:  # still thinking past the limit: the forfeit it would have had on answering
             spent = clock() - began
             think[player] += spent
