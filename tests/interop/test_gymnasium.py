@@ -248,6 +248,23 @@ def test_a_game_without_any_action_is_refused_in_one_line(tmp_path: Any) -> None
             make_environment("blokus3d", structure=str(path))
 
 
+def test_a_game_of_too_many_actions_is_refused_in_one_line_by_every_adapter() -> None:
+    """TowerBrix with ``brick="100x1x1"`` numbers 245 million actions: a PettingZoo environment took 1.2 GB for its
+    masks, and 5.6 billion (the pink deck on the 0.125 grid) ran out of memory; the adapters refuse such a game."""
+    from kumiki.interop import MAX_ACTIONS
+
+    assert kumiki.load_game("towerbrix", brick="100x1x1").num_actions > MAX_ACTIONS
+    assert kumiki.load_game("towerbrix", brick="6x1x1", grid=0.125).num_actions <= MAX_ACTIONS  # still offered
+    makers = [make, pytest.importorskip("kumiki.interop.pettingzoo").env]
+    makers.append(pytest.importorskip("kumiki.interop.pettingzoo").parallel_env)
+    for make_environment in makers:
+        with pytest.raises(ValueError, match=r"has 245,913,634 actions, more than the adapters offer \(16,777,216"):
+            make_environment("towerbrix", brick="100x1x1")
+    openspiel = pytest.importorskip("kumiki.interop.openspiel")
+    with pytest.raises(ValueError, match=r"has 5,599,497,638 actions, more than the adapters offer"):
+        openspiel.load("towerbrix", brick="100x1x1", grid=0.125, deck="pink")
+
+
 def test_a_numpy_seat_is_the_seat_it_holds() -> None:
     """``make(..., seat=np.int64(1))`` (a sweep over ``np.arange(players)``) was refused as "seat must be an int in
     0…1, not np.int64(1)", though the options and the actions take numpy integers."""

@@ -32,6 +32,22 @@ def decode(game: Game, action: int, state: State | None = None) -> Move:
     return game.encoding.decode(action, state)
 
 
+MAX_ACTIONS = 2**24
+"""The most actions an adapter offers (16,777,216). The adapters give every seat a mask of every action (and
+OpenSpiel's algorithms keep arrays over them), so a game beyond it (TowerBrix with ``brick="100x1x1"``: 245 million
+actions, 1.2 GB an environment; 5.6 billion with the pink deck on the 0.125 grid, more than memory or OpenSpiel's
+action numbers hold) is refused in one line instead of running out of memory."""
+
+
+def check_action_count(game: Game) -> None:
+    """ValueError when ``game`` has more actions than an adapter offers (``MAX_ACTIONS``)."""
+    if game.num_actions > MAX_ACTIONS:
+        raise ValueError(
+            f"{game!r} has {game.num_actions:,} actions, more than the adapters offer ({MAX_ACTIONS:,}: a mask of "
+            "every action is kept per seat); choose smaller bricks or a coarser grid"
+        )
+
+
 def _require_game(game: object) -> None:
     """ValueError for a game given by name: the adapters take names (``pettingzoo.env("kuzushi")``), so a name is the
     likely slip here, and it failed deep inside as an AttributeError. The encoding depends on the game's options."""
@@ -40,4 +56,4 @@ def _require_game(game: object) -> None:
         raise ValueError(f"encode and decode take a Game with its options ({hint}), not a {type(game).__name__}")
 
 
-__all__ = ["decode", "encode"]
+__all__ = ["MAX_ACTIONS", "check_action_count", "decode", "encode"]

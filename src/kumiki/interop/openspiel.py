@@ -29,6 +29,7 @@ from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, Move, State
 from kumiki.core.options import Option
 from kumiki.core.registry import game_class, load_game
+from kumiki.interop import check_action_count
 from kumiki.interop.refusal import refusal
 from kumiki.interop.utility import utilities, utility_range
 
@@ -212,6 +213,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         name = self.name_of_game
         kgame = load_game(name, **options_from(name, params))
+        check_action_count(kgame)
         params = {key: game_string_value(value) for key, value in params.items()}  # str(game) must load again
         low, high, total = utility_range(kgame)
         info = pyspiel.GameInfo(

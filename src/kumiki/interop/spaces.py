@@ -6,10 +6,13 @@ import numpy as np
 from gymnasium import spaces
 
 from kumiki.core.game import Game
+from kumiki.interop import check_action_count
 
 
 def observation_space(game: Game) -> spaces.Dict:
-    """``{"observation": Box of the encoding's shape and dtype, "action_mask": Box of int8, one per action}``."""
+    """``{"observation": Box of the encoding's shape and dtype, "action_mask": Box of int8, one per action}``.
+    ValueError for a game of more than ``MAX_ACTIONS`` actions (every adapter asks for this space first)."""
+    check_action_count(game)
     encoding = game.encoding
     observation = spaces.Box(
         low=encoding.observation_low,
