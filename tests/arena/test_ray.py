@@ -240,6 +240,32 @@ def test_a_worker_dying_past_the_retries_stops_the_run_in_one_line(
         ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
 
 
+def _agent_interrupts(job: object, specs: object) -> list[dict[str, object]]:
+    raise KeyboardInterrupt  # an agent's choose() raising it, as Ctrl-C reaching a pool worker does
+
+
+def test_a_keyboard_interrupt_inside_a_task_stops_the_run_as_in_the_other_backends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray cancels a task by raising KeyboardInterrupt in it, so one raised there (by an agent) came back as
+    RayTaskError(TaskCancelledError): "internal error ..., please report it", where serial and pool runs stop."""
+    import sys
+
+    import ray.cloudpickle
+
+    from kumiki.arena import backends
+
+    study = arena.Study(name="stops", game="kuzushi", agents={"random": "random", "greedy": "greedy"}, games=2)
+    monkeypatch.setattr(backends, "play_batch", _agent_interrupts)
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import the tests
+    try:
+        for backend in ("serial", "ray"):
+            with pytest.raises(KeyboardInterrupt):
+                arena.run(study, tmp_path / backend, backend=backend, workers=1)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
 def test_sigterm_stops_a_ray_run_with_status_143(tmp_path: Path) -> None:
     """Ray turns whatever a signal handler raises in its waits into a plain KeyboardInterrupt: SIGTERM to a run on
     Ray said "stopped;" and exit 130, as for Ctrl-C, instead of "stopped (SIGTERM)" and 143."""

@@ -328,6 +328,10 @@ def run_ray(
             for ref in done:
                 yield ray.get(ref)
     except ray.exceptions.RayError as error:  # from any call of Ray's: a submission, a wait, a put, a get
+        if isinstance(error, ray.exceptions.TaskCancelledError):
+            # a KeyboardInterrupt inside a task (Ray cancels tasks by raising one; our runs never cancel): the stop
+            # it is in a serial run and in the pool's workers, not an internal error
+            raise KeyboardInterrupt from None
         if isinstance(error, ray.exceptions.RayTaskError):
             raise  # raised by our own code in a task: a bug, said as one
         raise BackendError(ray_failure(error)) from None
