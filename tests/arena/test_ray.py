@@ -266,6 +266,34 @@ def test_a_keyboard_interrupt_inside_a_task_stops_the_run_as_in_the_other_backen
         ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
 
 
+def test_ray_says_a_worker_died_on_stderr_so_quiet_prints_only_the_folder(tmp_path: Path) -> None:
+    """The raylet's lines to the driver ("(raylet) A worker died ...", "Task play_batch failed. There are 3 retries
+    remaining", several lines each) came on stdout, where ``--quiet`` prints only the results folder for a script."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "dying_agent.py").write_text(
+        "import os\n\nclass Dies:\n    def __init__(self, **options):\n        pass\n\n"
+        "    def choose(self, state):\n        os._exit(9)\n"
+    )
+    study = tmp_path / "dies.toml"
+    study.write_text('name = "dies"\ngame = "kuzushi"\ngames = 2\n[agents]\nd = "dying_agent:Dies"\nr = "random"\n')
+    source = str(Path(arena.__file__).parents[2])  # the tree under test, not an installed kumiki
+    command = [sys.executable, "-m", "kumiki.cli", "arena", "run", str(study), "--out", str(tmp_path / "out")]
+    done = subprocess.run(
+        [*command, "--backend", "ray", "--workers", "1", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([source, str(tmp_path)])},
+    )
+    assert done.returncode == 2, done.stderr[-300:]
+    assert done.stdout == ""
+    assert "(raylet)" in done.stderr  # said, on stderr (it comes at the first of the five deaths)
+    assert done.stderr.rstrip().splitlines()[-1].startswith("Ray failed (WorkerCrashedError")
+
+
 def test_sigterm_stops_a_ray_run_with_status_143(tmp_path: Path) -> None:
     """Ray turns whatever a signal handler raises in its waits into a plain KeyboardInterrupt: SIGTERM to a run on
     Ray said "stopped;" and exit 130, as for Ctrl-C, instead of "stopped (SIGTERM)" and 143."""

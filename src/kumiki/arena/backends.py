@@ -15,7 +15,7 @@ import socket
 import sys
 import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -248,6 +248,7 @@ class Ray:
         self.workers = workers
         self.address = address
         self.started_here = False
+        self.restore_stdout: Callable[[], None] = lambda: None
 
     def start(self) -> None:
         check_backend("ray")
@@ -295,13 +296,39 @@ class Ray:
             if previous is not None:  # None: a handler not set from Python, which Python cannot set back
                 signal.signal(signal.SIGTERM, previous)
         self.started_here = True
+        self.restore_stdout = _raylet_lines_to_stderr()
 
     def close(self) -> None:
         if self.started_here:
             import ray
 
             ray.shutdown()
+            self.restore_stdout()
             self.started_here = False
+
+
+def _raylet_lines_to_stderr() -> Callable[[], None]:
+    """Send the raylet's messages to the driver (a worker died, a task is retried: several lines each) to stderr.
+    Ray prints them on stdout, whatever ``log_to_driver`` says, where ``kumiki arena run --quiet`` prints only the
+    results folder for a script to read. Returns what sets Ray's printer back (nothing, with a Ray without it)."""
+    from ray._private import worker as ray_worker
+
+    printer = getattr(ray_worker, "print_to_stdstream", None)
+    if printer is None or getattr(printer, "kumiki_stderr", False):
+        return lambda: None
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
+        if data.get("pid") == "raylet":
+            data = {**data, "is_err": True}
+        printer(data, ignore_prefix)
+
+    to_stderr.kumiki_stderr = True  # type: ignore[attr-defined]
+    ray_worker.print_to_stdstream = to_stderr
+
+    def restore() -> None:
+        ray_worker.print_to_stdstream = printer
+
+    return restore
 
 
 def run_ray(
