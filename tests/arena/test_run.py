@@ -238,6 +238,27 @@ def test_an_alarm_going_off_as_the_move_ends_is_ignored_and_the_alarm_before_kep
             real(signal.ITIMER_REAL, *saved)
 
 
+def test_the_record_of_a_forfeited_game_reads_back_as_over_with_the_rows_winners(tmp_path: Path) -> None:
+    """A forfeit ends the game: its record said nothing of it, and `kumiki replay` read it as a game going on,
+    nobody winning, while the row named the winners."""
+    import kumiki
+
+    study = arena.Study(
+        name="forfeits",
+        game="kuzushi",
+        agents={"raiser": "tests.arena.agents:raiser", "cheater": "tests.arena.agents:cheater", "greedy": "greedy"},
+        games=1,
+        seed=3,
+        options={"size": 4},
+    )
+    results = arena.run(study, tmp_path / "f", backend="serial", records=True)
+    forfeits = [row for row in results.rows if row["forfeit"] is not None]
+    assert forfeits
+    for row in forfeits:
+        _, state = kumiki.read_record((tmp_path / "f" / "records" / f"{row['index']:06d}.kmk").read_text())
+        assert state.over and state.winners() == row["winners"] and len(state.history) == row["moves"]
+
+
 def test_records_are_written_and_replay(tmp_path: Path) -> None:
     import kumiki
 

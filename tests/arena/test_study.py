@@ -227,3 +227,15 @@ def test_a_control_character_in_a_value_is_written_back_readable(
             "arena", "run", tmp_path / "study.toml", "--out", tmp_path / "out", "--backend", "serial"
         )
         assert status == 0 and "4 games in" in out, err
+
+
+def test_an_sprt_given_as_a_table_to_study_is_a_study_error_naming_the_key() -> None:
+    # A client building the study in Python as the TOML file reads (sprt as a table) got an AttributeError.
+    with pytest.raises(arena.StudyError, match=r"^sprt: an arena\.Sprt"):
+        arena.Study(
+            name="x",
+            game="kuzushi",
+            format="sprt",
+            agents={"a": "random", "b": "greedy"},
+            sprt={"elo0": 0, "elo1": 10},  # type: ignore[arg-type]
+        )

@@ -209,6 +209,10 @@ def play_game(
             f"Player{i}": name if name == agents[name] else f"{name} ({agents[name]})"
             for i, name in enumerate(spec.seats)
         }
+        if loser is not None and not state.over and winners:
+            # the forfeit ended the game: the record says so (its Result then matches the row's winners); without
+            # it `kumiki replay` read the record as a game going on, nobody winning
+            tags["Resigned"] = str(loser)
         row["record"] = write_record(state, tags)
     return row
 

@@ -299,6 +299,8 @@ def _check_format(study: Study, players: int) -> None:
             raise _fail("agents", f"an SPRT compares exactly two agents, not {len(names)}")
         if players != 2:
             raise _fail("options", f"an SPRT plays two-player games (game pairs with seats swapped), not {players}")
+    if study.sprt is not None and not isinstance(study.sprt, Sprt):  # a dict as in the TOML file, say
+        raise _fail("sprt", f"an arena.Sprt(elo0=..., elo1=..., ...), not {shown(study.sprt)}")
     if study.format == "sprt" or study.sprt is not None:
         # Another format ignores an [sprt] table (CONTRACT.md's example study has one beside "round-robin"), but
         # its values are still checked, so that a mistake in it shows the day the format is switched to sprt.
