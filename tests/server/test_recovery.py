@@ -243,3 +243,36 @@ def test_a_database_away_for_a_move_loses_no_move_and_the_game_still_replays(
     with again.websocket_connect(url(game, 0)) as ws:
         assert receive_until(ws, lambda m: m["type"] == "view")["history"] == played["history"]
     assert again.get(f"/api/games/{game['id']}/record").status_code == 200
+
+
+def test_a_database_refusal_is_one_line_in_the_log(
+    serve: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk or a PostgreSQL away: the log gave each refusal as three or four lines, with the statement and its
+    parameters (the players' names); an operator's journal now reads one line each, the driver's reason."""
+    import logging
+
+    from sqlalchemy.exc import OperationalError
+
+    from kumiki.server.storage import Storage
+
+    client = serve()
+    game = create(client, [HUMAN, HUMAN], seed=3)
+    full = OperationalError("INSERT INTO moves", {"name": "ann"}, Exception("database or disk is full\nsecond line"))
+
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise full
+
+    caplog.set_level(logging.ERROR, logger="kumiki.server")
+    with client.websocket_connect(url(game, 1)) as bob:
+        view = receive_until(bob, view_at(0))
+        monkeypatch.setattr(Storage, "add_move", down)
+        monkeypatch.setattr(Storage, "create_game", down)
+        bob.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+        assert receive_until(bob, lambda m: m["type"] == "error")["code"] == "unavailable"
+    assert client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, HUMAN]}).status_code == 503
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 2, lines
+    for line in lines:
+        assert line.endswith("database or disk is full)") or line.endswith("database or disk is full"), line
+        assert "\n" not in line and "INSERT" not in line and "ann" not in line

@@ -93,3 +93,51 @@ def test_the_start_line_names_an_address_a_browser_can_open() -> None:
     assert "0.0.0.0" not in every and "0.0.0.0" not in shown_address("::", 8080)
     assert shown_address("192.168.1.5", 80) == "http://192.168.1.5:80/"
     assert shown_address("fe80::1", 8000) == "http://[fe80::1]:8000/"
+
+
+def test_a_read_only_database_is_one_line_and_status_2(
+    tmp_path: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database that stores nothing (a SQLite file opened or mounted read-only, a backup restored without write
+    permission) started the server: it listed the games, then refused every new game and every move with 503 "try
+    again in a moment", and the log gave each refusal as four lines with the SQL. Now refused at start, in one line."""
+    from kumiki.server.storage import Storage
+
+    path = f"{tmp_path}/k.db"
+    Storage(f"sqlite:///{path}").close()  # a real database with its tables
+
+    def served(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the server ran on a read-only database")
+
+    monkeypatch.setattr("kumiki.server.serve.uvicorn.run", served)
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", str(_free_port()), "--db", f"sqlite:///file:{path}?mode=ro&uri=true"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kumiki serve: cannot write the database ") and err.count("\n") == 1
+    assert "readonly" in err
+
+
+def test_a_read_only_postgresql_database_is_refused_in_one_line(pg_server: object) -> None:
+    """A PostgreSQL whose transactions are read-only (a standby, ``default_transaction_read_only``) is refused at start,
+    as a read-only SQLite file is; the same database made writable again starts."""
+    import psycopg
+
+    from kumiki.server.serve import check_database
+
+    port = pg_server.port  # type: ignore[attr-defined]
+    name = "kumiki_read_only"
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
+        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            c.execute(f"CREATE DATABASE {name}")
+    url = pg_server.database_url(name)  # type: ignore[attr-defined]
+    check_database(url)  # makes the tables
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
+        c.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    try:
+        with pytest.raises(ValueError, match=r"^cannot write the database .*read-only transaction$"):
+            check_database(url)
+    finally:
+        with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
+            c.execute(f"ALTER DATABASE {name} RESET default_transaction_read_only")
+    assert check_database(url) == url

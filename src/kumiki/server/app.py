@@ -53,6 +53,7 @@ from kumiki.server.rooms import (
     error_message,
     one_line,
     record_ready,
+    refusal_reason,
     result_columns,
     unreplayable,
 )
@@ -532,7 +533,7 @@ def create_app(
     @app.exception_handler(DBAPIError)
     async def _database_away(_request: Request, error: DBAPIError) -> JSONResponse:
         """The database is down, restarting or locked: one line and 503, not a bare 500 (nothing was changed)."""
-        log.error("the database refused a request: %s", error)
+        log.error("the database refused a request: %s", refusal_reason(error))
         return JSONResponse({"error": UNAVAILABLE}, status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(Unreplayable)
@@ -960,7 +961,7 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))
     except DBAPIError as error:  # the database is away (restarting, locked): nothing changed, and the page says so
-        log.error("game %s: the database did not store a %s (%s)", room.row.id, shown(kind), error)
+        log.error("game %s: the database did not store a %s (%s)", room.row.id, shown(kind), refusal_reason(error))
         connection.send(error_message("unavailable", UNAVAILABLE))
         if kind in ("move", "undo"):
             connection.send(room.view_message(connection.seat))

@@ -691,7 +691,12 @@ class Room:
                 try:
                     await self._commit(seat, text)
                 except DBAPIError as error:  # the database is away: nothing was played; tried again at the next
-                    log.error("game %s seat %s: the database did not store the move (%s)", self.row.id, seat, error)
+                    log.error(
+                        "game %s seat %s: the database did not store the move (%s)",
+                        self.row.id,
+                        seat,
+                        refusal_reason(error),
+                    )
                     self._tell_everyone(error_message("unavailable", UNAVAILABLE))  # connection or move
                     return
                 self.arm_clock()
@@ -707,6 +712,12 @@ def one_line(error: BaseException, limit: int = 300) -> str:
     """An error as the API's one line: its first line, cut at ``limit`` (no input is ever echoed in full)."""
     text = str(error).splitlines()[0] if str(error) else type(error).__name__
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def refusal_reason(error: DBAPIError) -> str:
+    """A database's refusal as one line for the log: the driver's reason ("database or disk is full", "connection
+    failed: …"), not SQLAlchemy's text, which adds the statement, its parameters (players' names) and a link."""
+    return one_line(error.orig if error.orig is not None else error)
 
 
 REPLAY_ERRORS = (ValueError, TypeError, KeyError)  # a stored game these rules refuse: moves, or options unread
@@ -911,7 +922,7 @@ class Hub:
         try:
             ids = await asyncio.get_running_loop().run_in_executor(None, self.storage.resume_order)
         except DBAPIError as error:  # the database is away: every game loads when someone opens it
-            log.error("could not list the games to resume (%s): each loads when it is opened", error)
+            log.error("could not list the games to resume (%s): each loads when it is opened", refusal_reason(error))
             return 0
         count = 0
         left = iter(ids)
@@ -925,7 +936,11 @@ class Hub:
                     log.error("%s; it is left as stored", error)
                     continue
                 except DBAPIError as error:
-                    log.error("game %s could not be read at start (%s): it loads when it is opened", game_id, error)
+                    log.error(
+                        "game %s could not be read at start (%s): it loads when it is opened",
+                        game_id,
+                        refusal_reason(error),
+                    )
                     continue
                 except Exception:  # any other failure of one game's replay (a bug, a verdict HiGHS cannot decide)
                     log.exception("game %s could not be brought back at start; the others go on", game_id)

@@ -37,7 +37,10 @@ def check_database(url: str) -> str:
     except DBAPIError as error:  # unreachable, refused, or a role that may not make a missing table
         first = str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
         raise ValueError(f"cannot open the database {shown}: {first}") from None
+    refused = storage.refuses_writes()
     storage.close()
+    if refused is not None:  # it would list the games, then refuse every new game and move ("try again")
+        raise ValueError(f"cannot write the database {shown}: {refused}")
     if storage.note:
         sys.stderr.write(f"kumiki serve: note: {storage.note}\n")
     return storage.url

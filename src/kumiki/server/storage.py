@@ -211,6 +211,11 @@ class GameRow:
         }
 
 
+# PostgreSQL's codes for a change refused whatever the moment: a read-only transaction (a standby, a database or role
+# with default_transaction_read_only) and a missing privilege.
+READ_ONLY_STATES = ("25006", "42501")
+
+
 class Storage:
     """Every database access of the server; each method is one short transaction."""
 
@@ -260,6 +265,21 @@ class Storage:
 
             return engine
         return create_engine(url, pool_pre_ping=True)
+
+    def refuses_writes(self) -> str | None:
+        """Why this database refuses every change, in one line, or None: a SQLite file opened or mounted read-only,
+        a PostgreSQL in read-only mode, a role without DELETE. Probed with a DELETE that matches no row, rolled back;
+        any other refusal (a lock held elsewhere, a server away) passes: it may be gone by the first move."""
+        try:
+            with self.engine.connect() as conn, conn.begin() as transaction:
+                conn.execute(delete(games_table).where(games_table.c.id.is_(None)))
+                transaction.rollback()
+        except DBAPIError as error:
+            orig = error.orig
+            read_only = str(getattr(orig, "sqlite_errorname", "")).startswith("SQLITE_READONLY")
+            if read_only or getattr(orig, "sqlstate", None) in READ_ONLY_STATES:
+                return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+        return None
 
     def close(self) -> None:
         self.engine.dispose()
