@@ -301,3 +301,14 @@ def test_an_edge_from_few_seed_blocks_is_said_to_rest_on_too_few() -> None:
         "below); play more games before acting on it."
     )
     assert "but from only" not in verdict.seat_advantage(edge, 0, {2: stats.FEW_BLOCKS}, "seed blocks")
+
+
+def test_a_study_of_one_game_reads_one_game_not_one_games() -> None:
+    from kumiki.arena import stats as arena_stats
+    from kumiki.arena import verdict as arena_verdict
+
+    rates = [arena_stats.wilson(0.0, 1.0), arena_stats.wilson(1.0, 1.0)]
+    _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 1, 0, 1, 1)
+    assert "(p = 1, exact multinomial, 1 game)." in sentence
+    _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 2, 0, 1, 1)
+    assert "2 games)." in sentence

@@ -267,3 +267,24 @@ def test_in_a_game_of_chance_the_blocks_of_one_seed_are_resampled_together() -> 
     assert together.high - together.low > 1.2 * (apart.high - apart.low)
     without_seed = [{k: v for k, v in row.items() if k != "seed"} for row in rows]  # by hand: each block its own
     assert len(np.unique(Events(without_seed, agents, chance=True).blocks)) == 40
+
+
+def test_a_resample_without_an_agent_does_not_pull_its_interval_to_the_mean() -> None:
+    # A ladder stopped early: a and b met in 30 blocks (a won them all but the draws), c has played 2 blocks
+    # against b and lost all 4 games. A resample holding neither of c's blocks has no evidence on c: the prior put
+    # it at the agents' mean (0) and the interval of c reached exactly 0 although c never scored a point.
+    rows = []
+    for block in range(30):
+        rows.append(game(block, ["a", "b"], [1, 2] if block % 3 else [1, 1]))
+        rows.append(game(block, ["b", "a"], [2, 1] if block % 3 else [1, 1]))
+    for block in (30, 31):
+        rows.append(game(block, ["b", "c"], [1, 2]))
+        rows.append(game(block, ["c", "b"], [2, 1]))
+    table = {r.agent: r for r in rate(rows, ["a", "b", "c"], seed=11)}
+    c = table["c"]
+    assert c.high < c.rating + 0.5 * (0 - c.rating)  # well below the mean it never reached
+    assert c.high < -100
+    # The others' intervals are unchanged when no resample leaves out an agent (a complete study).
+    complete = [r for r in rows if "c" not in r["seats"]]
+    both = {r.agent: r for r in rate(complete, ["a", "b"], seed=11)}
+    assert both["a"].low < both["a"].rating < both["a"].high

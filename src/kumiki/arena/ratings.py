@@ -82,6 +82,7 @@ class Events:
         chosen_count: list[int] = []
         units: dict[tuple[str, int], int] = {}
         blocks: list[int] = []  # per event: its unit (a block's number, or a seed's in order of appearance)
+        players: list[tuple[int, int]] = []  # (event, agent): the agents each event involves
         self.games = {a: 0 for a in self.agents}
         event = 0
         for row in rows:
@@ -111,6 +112,7 @@ class Events:
                     cand_pairs.append((event, side_ids[side]))
                 for side in chosen:
                     win_pairs.append((event, side_ids[side]))
+                players.extend((event, index[row["seats"][seat]]) for side in remaining for seat in members[side])
                 chosen_count.append(len(chosen))
                 unit = bootstrap_unit(row, chance)  # without chance: the block's own number, as it always was
                 blocks.append(units.setdefault(unit, len(units)) if chance else unit[1])
@@ -123,6 +125,7 @@ class Events:
         self.cand = np.array(cand_pairs, dtype=np.int64).reshape(-1, 2)
         self.chosen = np.array(chosen_count, dtype=float)
         self.blocks = np.array(blocks, dtype=np.int64)
+        self.players_of = np.array(players, dtype=np.int64).reshape(-1, 2)
 
     def fit(self, weights: np.ndarray | None = None, prior: float = PRIOR) -> Fit:
         """The maximum a posteriori skills and seat terms for events weighted by ``weights`` (default all 1)."""
@@ -156,14 +159,25 @@ class Events:
 
 def bootstrap(events: Events, resamples: int = 200, seed: int = 0, prior: float = PRIOR) -> list[Fit]:
     """Fits on resamples of the units (each seed block, or game seed, drawn with replacement, all its events with
-    it)."""
+    it). A resample that leaves out every game of an agent is drawn again (at most ``10 × resamples`` draws in
+    all): the prior alone would put that agent at the agents' mean, and the others' ratings would be centred
+    without it, so its interval would reach for the mean on no evidence (a study stopped after an agent's first
+    blocks)."""
     if events.n_events == 0:
         return []
     unique, position = np.unique(events.blocks, return_inverse=True)
+    # Each unit's agents: a draw must hold, for every agent that played, at least one unit it played in.
+    unit_agents = np.zeros((len(unique), len(events.agents)), dtype=bool)
+    unit_agents[position[events.players_of[:, 0]], events.players_of[:, 1]] = True
+    played = unit_agents.any(axis=0)
     rng = np.random.default_rng(seed)
-    fits = []
-    for _ in range(resamples):
+    fits: list[Fit] = []
+    for _ in range(10 * resamples):
+        if len(fits) == resamples:
+            break
         counts = np.bincount(rng.integers(0, len(unique), len(unique)), minlength=len(unique))
+        if not np.array_equal((counts > 0) @ unit_agents, played):
+            continue
         fits.append(events.fit(counts[position].astype(float), prior))
     return fits
 

@@ -48,6 +48,7 @@ def fairness(
     if not rates or math.isnan(p):
         return "no verdict", "No verdict: no seat won a game here, so there is nothing to compare."
     fair = 1 / len(rates)
+    played = f"{games} game" if games == 1 else f"{games} games"  # "1 games" read as a typo
     caveat = ""
     if shared:
         every = "All" if shared == games else f"{shared} of"
@@ -70,7 +71,7 @@ def fairness(
             else ""
         )
         return "seats differ", (
-            f"Evidence that the seats are not equal ({p_text(p)}, {test}, {games} games): "
+            f"Evidence that the seats are not equal ({p_text(p)}, {test}, {played}): "
             f"{seat_name(top, first)} wins {share(rates[top])} of the games and {seat_name(low, first)} "
             f"{share(rates[low])}, against a fair {100 * fair:.0f}%.{chance}{caveat}"
         )
@@ -78,14 +79,14 @@ def fairness(
     if outside:  # the test of every seat at once and one seat's own interval disagree: say both, claim neither
         seat = first if first in outside else outside[0]
         return "borderline", (
-            f"Borderline: the test of every seat at once finds no clear edge ({p_text(p)}, {test}, {games} games), "
+            f"Borderline: the test of every seat at once finds no clear edge ({p_text(p)}, {test}, {played}), "
             f"but {seat_name(seat, first)} wins {share(rates[seat])} of the games, an interval that leaves out the "
             f"fair {100 * fair:.0f}%. The two disagree at the edge of significance; more games will settle it.{caveat}"
         )
     seat = first if first is not None and first < len(rates) else 0
     rate = rates[seat]
     return "no evidence of an edge", (
-        f"No evidence that any seat wins more often than another ({p_text(p)}, {test}, {games} games). That is not "
+        f"No evidence that any seat wins more often than another ({p_text(p)}, {test}, {played}). That is not "
         f"evidence that the seats are equal: {seat_name(seat, first)} wins {share(rate)} of the games, so its true "
         f"share could be anywhere from {100 * rate.low:.0f}% to {100 * rate.high:.0f}% (a fair share is "
         f"{100 * fair:.0f}%); more games narrow that range.{caveat}"
