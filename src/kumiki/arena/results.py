@@ -117,8 +117,9 @@ def _is_forfeit(value: Any, seats: int) -> bool:
 def is_game(row: Any) -> bool:
     """Whether a line's JSON has the shape of a game's row (what the reports read): an index and a block, the
     options, the seats with their scores (finite numbers) and the winners among them (each once), the moves, and,
-    if present, the places (``ranks``, 1 to the seats), the teams, the measures (finite numbers), the forfeit (its
-    seat one of the row's) and a traced game's counts. A row that fails is a damaged line: skipped, played again."""
+    if present, the places (``ranks``, 1 to the seats, first the winners), the teams, the measures (finite
+    numbers), the forfeit (its seat one of the row's) and a traced game's counts. A row that fails is a damaged
+    line: skipped, played again."""
     if not isinstance(row, dict):
         return False
     seats = row.get("seats")
@@ -143,7 +144,12 @@ def is_game(row: Any) -> bool:
         and (teams is None or (isinstance(teams, list) and len(teams) == n and all(whole(t) for t in teams)))
         and (
             ranks is None
-            or (isinstance(ranks, list) and len(ranks) == n and all(whole(r) and 1 <= r <= n for r in ranks))
+            or (
+                isinstance(ranks, list)
+                and len(ranks) == n
+                and all(whole(r) and 1 <= r <= n for r in ranks)
+                and _ranks_agree(ranks, winners)
+            )
         )
         and isinstance(measures, dict)
         and all(_is_figure(v) or isinstance(v, bool) for v in measures.values())
@@ -152,6 +158,13 @@ def is_game(row: Any) -> bool:
         and _is_forfeit(row.get("forfeit"), n)
         and _is_trace(row)
     )
+
+
+def _ranks_agree(ranks: list[int], winners: list[int]) -> bool:
+    """Places that tell the game the winners tell: someone is first, and where there are winners every seat placed
+    first is one of them (a row of ``"winners": [0]`` and ``"ranks": [1, 1]`` was a win in the seats' shares and a
+    draw in the ratings and the win matrix). A game without winners (a draw) may place anyone first."""
+    return min(ranks) == 1 and (not winners or all(p in winners for p, r in enumerate(ranks) if r == 1))
 
 
 def _is_trace(row: dict[str, Any]) -> bool:
