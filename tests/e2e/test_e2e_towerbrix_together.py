@@ -145,3 +145,32 @@ def test_the_page_says_computer_teammates_wait_and_an_ok_hands_them_the_tower(se
     while 1 not in server.state(created["id"]).movers and time.monotonic() < deadline:
         time.sleep(0.5)
     assert 1 in server.state(created["id"]).movers  # the computer builds
+
+
+def test_a_raised_thumb_greys_the_ok_button_until_the_tower_changes(server: Any, pages: Any) -> None:
+    """Everyone building at once, another ok from a seat whose thumb is up changes nothing and the server refuses
+    it: the page greys the button instead (pressed while waiting, each ok was stored and kept the computer
+    teammates from building)."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("towerbrix", seats, players=2, turns="free", difficulty="easy")
+    ann, bob = pages(), pages()
+    ann.goto(server.url + created["seats"][0]["invite"])
+    bob.goto(server.url + created["seats"][1]["invite"])
+    until(ann, READY)
+    until(bob, READY)
+    ann.get_by_test_id("ok-button").click()
+    ann.get_by_test_id("ok-button").click()  # the table is empty: the page asks again
+    until(ann, "window.__kumiki.ply >= 1")
+    expect(ann.get_by_test_id("ok-button")).to_be_disabled()
+    expect(ann.get_by_test_id("ok-button")).to_have_attribute(
+        "title", "your thumb is up: it stays up until the tower changes"
+    )
+    ann.keyboard.press("k")  # the key too: a hint, no move
+    expect(ann.get_by_test_id("error")).to_contain_text("Your thumb is already up")
+    until(bob, "window.__kumiki.ply >= 1")
+    expect(bob.get_by_test_id("ok-button")).to_be_enabled()  # bob's thumb is down
+    bob.keyboard.press("1")
+    bob.keyboard.press("Enter")  # an edit clears every thumb
+    until(ann, "window.__kumiki.ply >= 2")
+    expect(ann.get_by_test_id("ok-button")).to_be_enabled()
+    assert server.state(created["id"]).movers == [0, 1]

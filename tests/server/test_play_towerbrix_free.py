@@ -100,6 +100,39 @@ def test_a_computer_teammate_edits_at_a_human_pace(serve: Any) -> None:
     assert computer - human >= 0.75  # not at once: the table had time to see ann's brick
 
 
+def test_a_person_pressing_ok_again_does_not_keep_the_computers_from_building(serve: Any) -> None:
+    """A person waiting for the computer teammates pressed ok about once a second: each ok was stored (341 of 346
+    moves in 400 s of a browser game), put off the computers' pace and threw away the move they were thinking of,
+    so they placed 4 bricks in that time. An ok from a seat whose thumb is up is refused and stores nothing."""
+    client = serve(limits=Limits(agent_pace=0.8))
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "easy"}, {"kind": "agent", "level": "easy"}]
+    game = create(client, seats, game="towerbrix", seed=4, options=FREE)
+    with client.websocket_connect(url(game, 0)) as ann:
+        view = receive_until(ann, view_at(0))
+        for brick in ("Y1 z 0,0", "Y2 z 1,0"):
+            ann.send_json({"type": "move", "ply": view["ply"], "move": brick})
+            view = receive_until(ann, lambda m, placed=brick: m["type"] == "view" and placed in m["history"])
+        ann.send_json({"type": "move", "ply": view["ply"], "move": "ok"})
+        view = receive_until(ann, lambda m: m["type"] == "view" and m["history"][-1:] == ["ok"])
+        said = view["ply"]
+        began = time.monotonic()
+        refusals = 0
+        while time.monotonic() - began < 8 and view["ply"] == said:
+            ann.send_json({"type": "move", "ply": view["ply"], "move": "ok"})  # thumb still up: waiting for them
+            refused = receive_until(ann, lambda m: m["type"] in ("error", "view"))
+            if refused["type"] == "view" or refused["code"] == "stale":  # a computer's edit came first: they build
+                assert "ok" not in refused.get("history", [])[said:], refused["history"]  # not a stored ok again
+                break
+            assert refused["code"] == "illegal" and "thumb is already up" in refused["message"], refused
+            refusals += 1
+            view = receive_until(ann, lambda m: m["type"] == "view")
+            time.sleep(0.3)
+    assert refusals >= 1
+    replay = client.get(f"/api/games/{game['id']}/replay").json()
+    assert len(replay["moves"]) > said  # a computer built meanwhile
+    assert [m for k, m in enumerate(replay["moves"]) if replay["movers"][k] == 0] == ["Y1 z 0,0", "Y2 z 1,0", "ok"]
+
+
 def test_turn_based_games_keep_no_pace(serve: Any) -> None:
     client = serve(limits=Limits(agent_pace=5.0))
     game = create(client, [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "bob"}], seed=3)

@@ -442,6 +442,11 @@ class Room:
                     stale = state.late_move_refusal(move, ply, seat)
                     if stale is not None:
                         raise Refusal("stale", stale)
+                if together and state.adds_nothing(move, seat):
+                    # an ok from a seat whose thumb is up: stored, each one put off the computer teammates' pace
+                    # and threw away the move they were thinking of, so a person pressing ok while waiting for
+                    # them kept them from ever building
+                    raise Refusal("illegal", f"{move}: your thumb is already up; it stays up until the tower changes")
                 state.play(move, player=seat)
             except IllegalMove as error:
                 late = ply != len(state.history)

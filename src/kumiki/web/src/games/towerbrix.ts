@@ -839,7 +839,10 @@ class TowerBrixModule implements GameModule {
     const v = this.view;
     let text = "";
     const ghost = this.ghostMove();
-    this.okButton.disabled = !this.myTurn();
+    this.okButton.disabled = !this.myTurn() || this.thumbUpTogether();
+    this.okButton.title = this.thumbUpTogether()
+      ? "your thumb is up: it stays up until the tower changes"
+      : "my cards are met: thumbs up (K)";
     const placed = !!this.selected && !!v?.bricks.some((b) => b.id === this.selected);
     this.removeButton.disabled = !this.myTurn() || !placed || this.refusal(`-${this.selected}`) !== null;
     if (!v || !this.ctx.interactive) text = this.msg?.over ? "" : "You are watching.";
@@ -979,7 +982,18 @@ class TowerBrixModule implements GameModule {
     return (v.hands[seat] ?? []).filter((id) => v.holds?.[id] === false);
   }
 
+  /** Everyone builds at once and this seat's thumb is up: another ok would change nothing (the server refuses it;
+   * under the cycle an ok with the thumb up passes the turn). */
+  private thumbUpTogether(): boolean {
+    const seat = this.ctx.seat;
+    return (this.msg?.actors?.length ?? 1) > 1 && seat !== null && !!this.view?.oks.includes(seat);
+  }
+
   sayOk(): void {
+    if (this.thumbUpTogether()) {
+      this.ctx.hint("Your thumb is already up: it stays up until someone changes the tower.");
+      return;
+    }
     const why = this.unfinished();
     const failing = why ? [] : this.failingCards();
     // a player may be wrong on purpose (an ok is allowed whether or not the cards hold): asked, not refused
