@@ -159,7 +159,7 @@ def test_out_colours_and_the_result_note_with_two_colours_each() -> None:
     why = "The game ended because no colour can place another piece; the highest score wins."
     assert note is not None and note.startswith(why + " Colour scores: player 0 blue ")
     scores = state.colour_scores()
-    assert f"player 1 yellow {scores[1]} + green {scores[3]} = {scores[1] + scores[3]}" in note
+    assert f"player 1 yellow {scores[1]}, green {scores[3]} (the better: {max(scores[1], scores[3])})" in note
     assert note in describe_result(state)
     assert view.result_note(new_state()) is None
     # One colour each: the result line still says why the game ended (it said only who won).
@@ -398,3 +398,16 @@ def test_two_humans_with_two_colours_each_see_the_colour_in_the_prompt() -> None
         "Move 2 · Player 1 (human) · yellow > ",
         "Move 3 · Player 0 (human) · red > ",
     ]
+
+
+def test_the_result_note_with_two_colours_each_gives_the_players_scores_not_sums() -> None:
+    """A player's score is the better of their two colours (docs/rules/blokus3d.md: "a player's score is the better
+    of their two colours"); the note said "blue 3 + red 5 = 8" beside "Scores: player 0 5"."""
+    for seed in range(4):
+        state = play_out(new_state(colours_per_player=2), seed=seed)
+        note = view.result_note(state)
+        assert note is not None
+        assert " + " not in note and " = " not in note
+        for player, score in enumerate(state.scores()):
+            assert f"player {player} " in note
+            assert f"(the better: {score:g})" in note.split(f"player {player} ")[1].split(";")[0]

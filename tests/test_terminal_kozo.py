@@ -272,7 +272,9 @@ def test_a_full_random_game_replays_to_the_same_state(cli, tmp_path: Path) -> No
 
 
 def test_how_to_play_says_who_opens_a_round_and_what_a_size_that_fits_nowhere_does() -> None:
-    assert "round r is opened by player r mod 3" in view.how_to_play(kumiki.load_game("kozo", players=3))
+    three = view.how_to_play(kumiki.load_game("kozo", players=3))
+    assert "round 1 by player 0, round 2 by player 1, and so on" in three
+    assert "player 0 opens every round" in view.how_to_play(kumiki.load_game("kozo", players=1))
     assert "player 0 opens every round" in view.how_to_play(kumiki.load_game("kozo", opener="first"))
     assert "the turns go on from round to round" in view.how_to_play(kumiki.load_game("kozo", opener="continue"))
     assert "if none fits, the round ends" in view.how_to_play(kumiki.load_game("kozo", random_size=True))
@@ -356,3 +358,14 @@ def test_sides_legend_and_falls_are_commands() -> None:
 def test_moves_with_a_word_that_is_no_piece_says_so() -> None:
     answer = " ".join(draw(view.command(known_position(), "moves please")).split())
     assert answer.startswith("'please' is not a piece: write moves, moves all or moves PIECE (")
+
+
+def test_the_help_and_the_board_agree_on_who_opens_round_1() -> None:
+    """The screen counts rounds from 1 ("Round 1 of 3, opened by player 0"): the help must not say "round r is
+    opened by player r mod 2", which a reader applies to round 1 and gets player 1."""
+    game = kumiki.load_game("kozo", players=2)
+    state = game.new_state(seed=1)
+    text = view.how_to_play(game)
+    assert "r mod" not in text
+    assert state.openers[0] == 0
+    assert "round 1 by player 0" in text

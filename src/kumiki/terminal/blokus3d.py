@@ -583,7 +583,8 @@ def how_to_play(game: Game) -> str:
 
 
 def result_note(state: State) -> str | None:
-    """Why the game ended and that the highest score wins; each colour's score when players have two colours."""
+    """Why the game ended and that the highest score wins; each colour's score when players have two colours, and
+    the better of them, which is the player's score."""
     blokus = as_blokus(state)
     g = blokus.game
     if not blokus.over:
@@ -595,8 +596,9 @@ def result_note(state: State) -> str | None:
     parts = []
     for player in range(g.players):
         mine = [c for c in range(g.colours) if g.player_of(c) == player]
-        terms = " + ".join(f"{colour_name(c)} {scores[c]}" for c in mine)
-        parts.append(f"player {player} {terms} = {sum(scores[c] for c in mine)}")
+        terms = ", ".join(f"{colour_name(c)} {scores[c]}" for c in mine)
+        # A player's score is the better of their colours (Rumis), never the sum (docs/rules/blokus3d.md, i).
+        parts.append(f"player {player} {terms} (the better: {max(scores[c] for c in mine)})")
     return why + " Colour scores: " + "; ".join(parts) + "."
 
 

@@ -777,7 +777,7 @@ def how_to_play(game: Game) -> str:
         "column that has none. The physics judge checks the tower after each of the two steps: if it stands, the "
         "piece's cubes are your points; if it falls, you score 0 for the round and the round ends. A round also "
         f"ends when the pool is empty or the player to move cannot place. There are {plural(g.rounds, 'round')}; "
-        f"{OPENERS[g.opener].format(players=g.players)}; the most points in all wins.{variant} "
+        f"{OPENERS['first' if g.players == 1 else g.opener]}; the most points in all wins.{variant} "
         "Type a move as the piece, the cells x,y,z it fills where it comes to rest (x east, y north, z the level, "
         "0 on the base), '+' and the balance cube's cell, e.g. L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1. The tilt margin "
         f"says how far the table could tilt before something moves: steady from {STEADY:g}°, wobbly from "
@@ -787,8 +787,8 @@ def how_to_play(game: Game) -> str:
     )
 
 
-OPENERS = {  # who opens a round, as the help says it (the option opener)
-    "rotate": "round r is opened by player r mod {players}",
+OPENERS = {  # who opens a round, as the help says it (the option opener); rounds are counted from 1 on the screen
+    "rotate": "the rounds are opened in turn: round 1 by player 0, round 2 by player 1, and so on",
     "continue": "the turns go on from round to round (the player after the last one who played opens the next)",
     "first": "player 0 opens every round",
 }
