@@ -368,3 +368,34 @@ def test_tower_of_builds_a_tower_once_for_the_same_bricks_in_a_row() -> None:
     assert turned.touch == Tower(TOWER[::-1]).touch
     fewer = Tower.of(TOWER[:3])
     assert fewer.n == 3 and Tower.of(TOWER) is not first and Tower.of(TOWER).touch == first.touch
+
+
+def test_tower_of_gives_each_thread_the_tower_of_its_own_bricks() -> None:
+    """Tower.of's one-entry cache was one list shared by every thread: between a thread's check of the key and its
+    read of the tower, another thread could put its own there (90 in 600,000 calls of two towers of 8 bricks at a
+    switch interval of 1 µs), so the cards of a search in one thread were judged on another thread's tower."""
+    import sys
+    import threading
+
+    names = ["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"]
+    row = [Brick(i, "x", (0.0, 2.0 * k, 0.0, 4.0, 2.0 * k + 2, 1.0)) for k, i in enumerate(names)]
+    towers = (row, [*row[:-1], Brick("G", "z", (10.0, 0.0, 0.0, 11.0, 1.0, 4.0))])  # the last brick differs
+    wrong = [0, 0]
+
+    def ask(k: int) -> None:
+        ids = tuple(b.id for b in towers[k])
+        for _ in range(150_000):  # equal bricks, not the same objects: the key's check runs Python code
+            if Tower.of([Brick(b.id, b.axis, b.box) for b in towers[k]]).ids != ids:
+                wrong[k] += 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask, args=(k,)) for k in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == [0, 0]

@@ -28,6 +28,7 @@ the cards checked against the same tower.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +69,9 @@ def _colour(brick: Any) -> str:
     return COLOUR_OF_LETTER[brick.id[0].upper()]
 
 
-_LAST_TOWER: list[Any] = [None, None]  # (bricks, their Tower): Tower.of's one-entry cache
+# Tower.of's one-entry cache, one per thread: ``last`` is the pair (bricks, their Tower), read and replaced whole. A
+# list shared by every thread let another thread's tower in between a thread's check of the key and its read.
+_LAST_TOWER = threading.local()
 
 
 class Tower:
@@ -177,9 +180,10 @@ class Tower:
         solver's cards and a teammate's value of the others' hands read each tower the search tries. Read-only:
         a caller that changes a Tower builds its own."""
         key = tuple(bricks)
-        if _LAST_TOWER[0] != key:
-            _LAST_TOWER[:] = [key, cls(key)]
-        return _LAST_TOWER[1]  # type: ignore[no-any-return]
+        last: tuple[tuple[Any, ...], Tower] | None = getattr(_LAST_TOWER, "last", None)
+        if last is None or last[0] != key:
+            last = _LAST_TOWER.last = (key, cls(key))
+        return last[1]
 
     def _extreme(self, values: list[float], pick: Callable[[list[float]], float]) -> int:
         if not values:
