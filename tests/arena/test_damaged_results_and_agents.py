@@ -223,3 +223,21 @@ def test_an_agent_module_that_fails_to_import_is_a_study_error_naming_the_key(
     code, _, err = run("arena", "run", study, "--out", tmp_path / "o", "--backend", "serial", "--quiet")
     assert code == 2
     assert err.count("\n") == 1 and "agents.random:" in err and f"importing '{module}' failed ({problem}" in err
+
+
+def test_a_forfeit_in_a_cooperative_game_is_a_game_not_a_damaged_line(tmp_path: Path) -> None:
+    """A forfeit in TowerBrix (every seat on one side) places every seat last (``"ranks": [2, 2]``, no winners): the
+    check of ranks against winners took that row for a damaged line, so each run skipped it and played it again."""
+    study = arena.Study(
+        name="coop-forfeit",
+        game="towerbrix",
+        agents={"raiser": "tests.arena.agents:raiser"},  # raises on its third move: a forfeit mid-game
+        format="self-play",
+        games=1,
+        options={"players": 2},
+    )
+    results = arena.run(study, tmp_path / "out", backend="serial")
+    (row,) = results.rows
+    assert row["forfeit"] is not None and row["winners"] == [] and row["ranks"] == [2, 2]
+    assert is_game(row)
+    assert [r["index"] for r in arena.Results(tmp_path / "out").rows] == [row["index"]]  # read back, not skipped

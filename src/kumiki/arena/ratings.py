@@ -57,6 +57,7 @@ class Fit:
 
     skills: np.ndarray
     seats: np.ndarray
+    held: np.ndarray | None = None  # a resample's: whether it holds any game of each agent (None: every agent)
 
 
 class Events:
@@ -159,27 +160,39 @@ class Events:
 
 def bootstrap(events: Events, resamples: int = 200, seed: int = 0, prior: float = PRIOR) -> list[Fit]:
     """Fits on resamples of the units (each seed block, or game seed, drawn with replacement, all its events with
-    it). A resample that leaves out every game of an agent is drawn again (at most ``10 × resamples`` draws in
-    all): the prior alone would put that agent at the agents' mean, and the others' ratings would be centred
-    without it, so its interval would reach for the mean on no evidence (a study stopped after an agent's first
-    blocks)."""
+    it). Each fit says which agents its resample holds games of (``Fit.held``): a resample without any game of an
+    agent rates it by the prior alone, at the agents' mean, so that agent's interval is read from the other
+    resamples (``rate``); a study stopped after an agent's first blocks read, before, an interval reaching for the
+    mean on no evidence."""
     if events.n_events == 0:
         return []
     unique, position = np.unique(events.blocks, return_inverse=True)
-    # Each unit's agents: a draw must hold, for every agent that played, at least one unit it played in.
-    unit_agents = np.zeros((len(unique), len(events.agents)), dtype=bool)
+    unit_agents = np.zeros((len(unique), len(events.agents)), dtype=bool)  # the agents each unit has games of
     unit_agents[position[events.players_of[:, 0]], events.players_of[:, 1]] = True
-    played = unit_agents.any(axis=0)
     rng = np.random.default_rng(seed)
     fits: list[Fit] = []
-    for _ in range(10 * resamples):
-        if len(fits) == resamples:
-            break
+    for _ in range(resamples):
         counts = np.bincount(rng.integers(0, len(unique), len(unique)), minlength=len(unique))
-        if not np.array_equal((counts > 0) @ unit_agents, played):
-            continue
-        fits.append(events.fit(counts[position].astype(float), prior))
+        fit = events.fit(counts[position].astype(float), prior)
+        fits.append(Fit(fit.skills, fit.seats, (counts > 0) @ unit_agents))
     return fits
+
+
+def _holds(fit: Fit, agent: int) -> bool:
+    return fit.held is None or bool(fit.held[agent])
+
+
+def _aligned(fit: Fit, point: Fit) -> np.ndarray:
+    """A resample's skills on the point fit's scale. The skills' mean is 0 over every agent, those the resample has
+    no game of included (the prior puts them at that mean), so without some agents the others' ratings shift; the
+    fit is moved so that the agents it holds have the mean they have in the point fit. A resample that holds every
+    agent is left as it is."""
+    if fit.held is None or bool(fit.held.all()):
+        return fit.skills
+    held = fit.held
+    if not held.any():
+        return fit.skills
+    return fit.skills + float(point.skills[held].mean() - fit.skills[held].mean())
 
 
 # Bootstrap intervals narrower than this (Elo points) are the same figure in every resample: no interval.
@@ -207,8 +220,9 @@ def rate(
     point = events.fit()
     fits = bootstrap(events, resamples, seed)
     table = []
+    aligned = [_aligned(f, point) for f in fits]
     for i, agent in enumerate(agents):
-        low, high = percentile_interval([f.skills[i] for f in fits])
+        low, high = percentile_interval([skills[i] for f, skills in zip(fits, aligned, strict=True) if _holds(f, i)])
         table.append(Rating(agent, float(point.skills[i]), low, high, events.games[agent]))
     return sorted(table, key=lambda r: -r.rating)
 

@@ -148,7 +148,7 @@ def is_game(row: Any) -> bool:
                 isinstance(ranks, list)
                 and len(ranks) == n
                 and all(whole(r) and 1 <= r <= n for r in ranks)
-                and _ranks_agree(ranks, winners)
+                and _ranks_agree(ranks, winners, teams)
             )
         )
         and isinstance(measures, dict)
@@ -160,10 +160,14 @@ def is_game(row: Any) -> bool:
     )
 
 
-def _ranks_agree(ranks: list[int], winners: list[int]) -> bool:
+def _ranks_agree(ranks: list[int], winners: list[int], teams: list[int] | None) -> bool:
     """Places that tell the game the winners tell: someone is first, and where there are winners every seat placed
     first is one of them (a row of ``"winners": [0]`` and ``"ranks": [1, 1]`` was a win in the seats' shares and a
-    draw in the ratings and the win matrix). A game without winners (a draw) may place anyone first."""
+    draw in the ratings and the win matrix). A game without winners (a draw) may place anyone first. A game of one
+    side (TowerBrix) has no order between seats, and a forfeit there places every seat last (``[2, 2]``, no
+    winners): its places are not checked."""
+    if teams is not None and len(set(teams)) < 2:
+        return True
     return min(ranks) == 1 and (not winners or all(p in winners for p, r in enumerate(ranks) if r == 1))
 
 

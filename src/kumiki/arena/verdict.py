@@ -51,14 +51,14 @@ def fairness(
     played = f"{games} game" if games == 1 else f"{games} games"  # "1 games" read as a typo
     caveat = ""
     if shared:
-        every = "All" if shared == games else f"{shared} of"
+        every = f"All {played}" if shared == games else f"{shared} of {played}"
         caveat = (
-            f" {every} {games} games ended in a shared win (a draw), split evenly among its winners: a seat's "
+            f" {every} ended in a shared win (a draw), split evenly among its winners: a seat's "
             "share here is its part of the wins, not of games won outright."
         )
     if forfeits:
         caveat += (
-            f" {forfeits} of {games} games ended by a forfeit, counted as a loss of the side that forfeited: these "
+            f" {forfeits} of {played} ended by a forfeit, counted as a loss of the side that forfeited: these "
             "shares measure the agents' failures as well as the game."
         )
     if p < SIGNIFICANCE:
