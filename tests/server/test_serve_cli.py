@@ -141,3 +141,34 @@ def test_a_read_only_postgresql_database_is_refused_in_one_line(pg_server: objec
         with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
             c.execute(f"ALTER DATABASE {name} RESET default_transaction_read_only")
     assert check_database(url) == url
+
+
+def test_the_write_probe_waits_for_a_lock_on_the_games_table_5_s_at_most(pg_server: object) -> None:
+    """The start's write probe took no lock timeout: a lock held on ``games`` elsewhere (an ALTER, a VACUUM FULL)
+    made the server wait without a word; it now waits 5 s, as the seed column's widening does, and starts."""
+    import threading
+    import time
+
+    import psycopg
+
+    from kumiki.server.serve import check_database
+
+    port = pg_server.port  # type: ignore[attr-defined]
+    name = "kumiki_locked"
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
+        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            c.execute(f"CREATE DATABASE {name}")
+    url = pg_server.database_url(name)  # type: ignore[attr-defined]
+    check_database(url)  # makes the tables
+    answers: list[str] = []
+    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname={name}") as holder:
+        holder.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # held until this transaction ends
+        began = time.monotonic()
+        start = threading.Thread(target=lambda: answers.append(check_database(url)), daemon=True)
+        start.start()
+        start.join(30)
+        waited = time.monotonic() - began
+        started = not start.is_alive()
+    start.join(30)  # the lock is let go: a probe still waiting ends now
+    assert started, "the start waited for the lock on games without end"
+    assert answers == [url] and 4 < waited < 30

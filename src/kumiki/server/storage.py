@@ -269,9 +269,12 @@ class Storage:
     def refuses_writes(self) -> str | None:
         """Why this database refuses every change, in one line, or None: a SQLite file opened or mounted read-only,
         a PostgreSQL in read-only mode, a role without DELETE. Probed with a DELETE that matches no row, rolled back;
-        any other refusal (a lock held elsewhere, a server away) passes: it may be gone by the first move."""
+        any other refusal (a lock held elsewhere, a server away) passes: it may be gone by the first move. A lock held
+        on the table (an ALTER, a VACUUM FULL) is waited for 5 s at most, as when the seed column is widened."""
         try:
             with self.engine.connect() as conn, conn.begin() as transaction:
+                if self.engine.dialect.name == "postgresql":
+                    conn.exec_driver_sql("SET LOCAL lock_timeout = '5s'")
                 conn.execute(delete(games_table).where(games_table.c.id.is_(None)))
                 transaction.rollback()
         except DBAPIError as error:
