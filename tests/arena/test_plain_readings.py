@@ -314,6 +314,4 @@ def test_a_study_of_one_game_reads_one_game_not_one_games() -> None:
     assert "2 games)." in sentence
     _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 1, 1, 1, 1, shared=1)
     assert "All 1 game ended in a shared win" in sentence and "1 of 1 game ended by a forfeit" in sentence
-    from kumiki.arena.report import _games
-
-    assert (_games(1), _games(2)) == ("1 game", "2 games")
+    assert (arena_verdict.games_text(1), arena_verdict.games_text(2)) == ("1 game", "2 games")

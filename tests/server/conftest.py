@@ -39,12 +39,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
 
     # One database per test worker; each test starts from no tables (dropping is faster than CREATE DATABASE).
     name = f"kumiki_{os.getpid()}"
-    with psycopg.connect(f"host=127.0.0.1 port={server.port} user=postgres dbname=postgres", autocommit=True) as c:
-        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            c.execute(f"CREATE DATABASE {name}")
+    url = server.database(name)
     with psycopg.connect(f"host=127.0.0.1 port={server.port} user=postgres dbname={name}", autocommit=True) as c:
         c.execute(f"DROP TABLE IF EXISTS {', '.join(table.name for table in reversed(metadata.sorted_tables))}")
-    return server.database_url(name)
+    return url
 
 
 def thread_pool() -> ThreadPoolExecutor:

@@ -55,6 +55,15 @@ class PostgresServer:
     def database_url(self, name: str) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
 
+    def database(self, name: str) -> str:
+        """The URL of database ``name``, made if this server has none of that name yet."""
+        import psycopg
+
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True) as c:
+            if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                c.execute(f"CREATE DATABASE {name}")
+        return self.database_url(name)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)  # fast shutdown

@@ -127,10 +127,7 @@ def test_a_read_only_postgresql_database_is_refused_in_one_line(pg_server: objec
 
     port = pg_server.port  # type: ignore[attr-defined]
     name = "kumiki_read_only"
-    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
-        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            c.execute(f"CREATE DATABASE {name}")
-    url = pg_server.database_url(name)  # type: ignore[attr-defined]
+    url = pg_server.database(name)  # type: ignore[attr-defined]
     check_database(url)  # makes the tables
     with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
         c.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
@@ -155,10 +152,7 @@ def test_the_write_probe_waits_for_a_lock_on_the_games_table_5_s_at_most(pg_serv
 
     port = pg_server.port  # type: ignore[attr-defined]
     name = "kumiki_locked"
-    with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname=postgres", autocommit=True) as c:
-        if c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            c.execute(f"CREATE DATABASE {name}")
-    url = pg_server.database_url(name)  # type: ignore[attr-defined]
+    url = pg_server.database(name)  # type: ignore[attr-defined]
     check_database(url)  # makes the tables
     answers: list[str] = []
     with psycopg.connect(f"host=127.0.0.1 port={port} user=postgres dbname={name}") as holder:

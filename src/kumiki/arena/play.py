@@ -20,7 +20,7 @@ from kumiki.agents import agent_maker
 from kumiki.agents.base import Agent
 from kumiki.arena.schedule import GameSpec
 from kumiki.core.game import Game, State, forfeit_winners
-from kumiki.core.records import write_record
+from kumiki.core.records import RESIGNED, write_record
 from kumiki.core.registry import load_game
 
 REASON_LIMIT = 300  # characters of an exception's text kept in a forfeit's reason
@@ -212,7 +212,7 @@ def play_game(
         if loser is not None and not state.over and winners:
             # the forfeit ended the game: the record says so (its Result then matches the row's winners); without
             # it `kumiki replay` read the record as a game going on, nobody winning
-            tags["Resigned"] = str(loser)
+            tags[RESIGNED] = str(loser)
         row["record"] = write_record(state, tags)
     return row
 

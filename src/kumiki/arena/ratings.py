@@ -187,10 +187,8 @@ def _aligned(fit: Fit, point: Fit) -> np.ndarray:
     no game of included (the prior puts them at that mean), so without some agents the others' ratings shift; the
     fit is moved so that the agents it holds have the mean they have in the point fit. A resample that holds every
     agent is left as it is."""
-    if fit.held is None or bool(fit.held.all()):
-        return fit.skills
     held = fit.held
-    if not held.any():
+    if held is None or bool(held.all()):
         return fit.skills
     return fit.skills + float(point.skills[held].mean() - fit.skills[held].mean())
 

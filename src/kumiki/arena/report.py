@@ -480,9 +480,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{esc(study.name)}: Kumiki arena report</title><style>{STYLE}</style></head><body>",
         f"<h1>{esc(study.name)}</h1>",
-        f"<p>{esc(study.game)}, format {esc(study.format)}, {_games(len(rows))}, root seed {study.seed}. Agents: "
-        + ", ".join(f"<b>{esc(k)}</b> = <code>{esc(v)}</code>" for k, v in study.agents.items())
-        + ".</p>",
+        f"<p>{esc(study.game)}, format {esc(study.format)}, {verdict.games_text(len(rows))}, root seed {study.seed}. "
+        "Agents: " + ", ".join(f"<b>{esc(k)}</b> = <code>{esc(v)}</code>" for k, v in study.agents.items()) + ".</p>",
         _provenance(results),
         "<p class='note'>Every figure carries its 95% interval, the range of values these games are consistent "
         "with (a narrow one: the figure is well measured; a wide one: play more games): Wilson intervals for rates, "
@@ -606,7 +605,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
     for entry in summary["option_sets"]:
         group = groups[entry["label"]]
         first = entry["first_mover"]
-        parts.append(f"<h2>{esc(entry['label'])}</h2><p>{_games(entry['games'])}.</p>")
+        parts.append(f"<h2>{esc(entry['label'])}</h2><p>{verdict.games_text(entry['games'])}.</p>")
         rates = stats.seat_wins(group, chance)
         parts.append(f"<p class='verdict'>{esc(entry['verdict'])}</p>")
         parts.append("<table>")
@@ -708,8 +707,3 @@ def _value(c: dict[str, Any], key: str) -> str:
     if value != value:
         return "–"
     return f"{100 * value:.1f}%" if c["unit"] == "share" else f"{value:.1f}"
-
-
-def _games(count: int) -> str:
-    """The count of games in words: "1 game" ("1 games" read as a typo), "2 games"."""
-    return f"{count} game" if count == 1 else f"{count} games"

@@ -23,6 +23,11 @@ def p_text(p: float) -> str:
     return f"p = {text}"
 
 
+def games_text(count: int) -> str:
+    """A count of games in words: "1 game" ("1 games" read as a typo), "2 games"."""
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
 def share(rate: stats.Rate) -> str:
     """A share of the wins in whole percent with its interval: "67% [30, 90]"."""
     return f"{100 * rate.value:.0f}% [{100 * rate.low:.0f}, {100 * rate.high:.0f}]"
@@ -48,7 +53,7 @@ def fairness(
     if not rates or math.isnan(p):
         return "no verdict", "No verdict: no seat won a game here, so there is nothing to compare."
     fair = 1 / len(rates)
-    played = f"{games} game" if games == 1 else f"{games} games"  # "1 games" read as a typo
+    played = games_text(games)
     caveat = ""
     if shared:
         every = f"All {played}" if shared == games else f"{shared} of {played}"

@@ -11,7 +11,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from kumiki.server.app import create_app
 from kumiki.server.limits import MAX_MESSAGE, SOCKETS_PER_ADDRESS, Limits
-from kumiki.server.storage import Storage, default_url, normalise_url
+from kumiki.server.storage import Storage, default_url, driver_reason, normalise_url
 
 
 def check_database(url: str) -> str:
@@ -35,8 +35,7 @@ def check_database(url: str) -> str:
             f"--db {shown} is not a database URL (e.g. sqlite:///kumiki.db or postgresql+psycopg://…)"
         ) from None
     except DBAPIError as error:  # unreachable, refused, or a role that may not make a missing table
-        first = str(error.orig).strip().splitlines()[0] if error.orig else str(error).splitlines()[0]
-        raise ValueError(f"cannot open the database {shown}: {first}") from None
+        raise ValueError(f"cannot open the database {shown}: {driver_reason(error)}") from None
     refused = storage.refuses_writes()
     storage.close()
     if refused is not None:  # it would list the games, then refuse every new game and move ("try again")

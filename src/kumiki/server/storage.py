@@ -216,6 +216,14 @@ class GameRow:
 READ_ONLY_STATES = ("25006", "42501")
 
 
+def driver_reason(error: DBAPIError) -> str:
+    """A database's refusal in the driver's words, its first line (SQLAlchemy's own text adds the statement, its
+    parameters and a link)."""
+    cause = error.orig if error.orig is not None else error
+    text = str(cause).strip()
+    return text.splitlines()[0] if text else type(cause).__name__
+
+
 class Storage:
     """Every database access of the server; each method is one short transaction."""
 
@@ -242,7 +250,7 @@ class Storage:
                 conn.exec_driver_sql("SET LOCAL lock_timeout = '5s'")
                 conn.exec_driver_sql(f"ALTER TABLE {games_table.name} ALTER COLUMN seed TYPE BIGINT")
         except DBAPIError as error:
-            why = str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__
+            why = driver_reason(error)
             self.max_seed = 2**OLD_SEED_BITS - 1
             self.note = (
                 f"games.seed is 32-bit and could not be widened ({why}): seeds stay below 2**31, which a player could "
@@ -281,7 +289,7 @@ class Storage:
             orig = error.orig
             read_only = str(getattr(orig, "sqlite_errorname", "")).startswith("SQLITE_READONLY")
             if read_only or getattr(orig, "sqlstate", None) in READ_ONLY_STATES:
-                return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+                return driver_reason(error)
         return None
 
     def close(self) -> None:

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from kumiki.games.kozo.encoding import KozoEncoding
 
 BASE_REGION = ((0.0, 0.0, 3.0, 3.0),)
-# Towers whose verdict is kept per game, of each kind: measured about 740 bytes a standing verdict and 2,070 a falling
-# one (which names the bodies that move), so about 150 + 410 MB when both are full (a table is cleared when full).
+# Towers whose verdict is kept per game, of each kind: measured about 740 bytes a standing verdict and 1,800-2,100 a
+# falling one (which names the bodies that move), so some 150 + 400 MB when both are full (a table is then cleared).
 CACHE_SIZE = 200_000
 SETUPS = 4_096  # standing towers whose prepared contacts are kept per game (about 40 MB at most, measured)
 
