@@ -190,6 +190,26 @@ def test_sigterm_while_the_header_prints_stops_the_game_with_143(
     assert state.history == []
 
 
+def test_ctrl_c_stops_the_game_with_130(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C ended `kumiki play` with status 0, as if the game had been played out or quit: a script could not tell
+    a stopped game from a finished one. `quit` still ends with 0."""
+
+    def interrupt(prompt: object) -> str:
+        raise KeyboardInterrupt  # raised directly: a real SIGINT would reach the test runner too
+
+    save = tmp_path / "stopped.kmk"
+    monkeypatch.setattr(terminal_play, "LineReader", lambda console: interrupt)
+    code, out, err = cli("play", "kuzushi", "--save", save, stdin="1,0\n")
+    assert code == 130, (out, err)
+    assert "Game stopped after 0 moves." in out
+    assert "Traceback" not in out + err
+    _, state = kumiki.read_record(save.read_text(encoding="utf-8"))
+    assert state.history == []
+    monkeypatch.undo()
+    code, out, err = cli("play", "kuzushi", stdin="quit\n")
+    assert code == 0, (out, err)
+
+
 def test_a_second_sigterm_does_not_break_off_the_stop(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """systemd and docker send SIGTERM again: the second one, arriving while the stopped game saves its record, broke
     the save off (status 130, no "Game stopped")."""

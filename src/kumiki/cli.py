@@ -254,6 +254,8 @@ def play(
                 raise typer.Exit(143) from None
     if by_sigterm(session.interrupted):
         raise typer.Exit(143)  # 128 + SIGTERM, as `kumiki arena run` ends
+    if session.interrupted is not None:
+        raise typer.Exit(130)  # Ctrl-C: the game was stopped, not played out (`quit` is the way to end with 0)
     if code:
         raise typer.Exit(code)
 
