@@ -389,3 +389,28 @@ def test_an_endless_input_is_refused_not_read_until_memory_runs_out(
     memory cap); every file is read up to a cap far above any real one."""
     code, _out, err = cli(*args)
     assert_one_line_error(code, err, words)
+
+
+# Without the 'web' extra (fastapi missing, as in a wheel installed without [web]): one line that names the extra.
+WITHOUT_WEB = "import sys; sys.modules['fastapi'] = None; "
+
+
+def test_importing_the_server_without_the_web_extra_names_the_extra() -> None:
+    """``kumiki.server.create_app`` is public (docs/api/server.md): its import said only "No module named
+    'fastapi'", where the interop modules name the extra to install."""
+    done = subprocess.run([sys.executable, "-c", WITHOUT_WEB + "import kumiki.server"], capture_output=True, text=True)
+    assert done.returncode == 1
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("ImportError: kumiki.server needs the 'web' extra: pip install 'kumiki[web]' ("), last
+    assert "fastapi" in last
+
+
+@pytest.mark.parametrize("command", [["serve", "--port", "8000"], ["prune", "--idle-days", "5"]])
+def test_serve_and_prune_without_the_web_extra_say_it_once(command: list[str]) -> None:
+    code = WITHOUT_WEB + f"from kumiki.cli import main; main({command!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"kumiki {command[0]}: ") and line.count("pip install 'kumiki[web]'") == 1, line
+    assert "fastapi" in line

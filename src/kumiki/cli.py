@@ -64,6 +64,11 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
+def _missing(error: ImportError) -> str:
+    """What an optional extra's import lacks, once: ``kumiki.server`` names the extra itself, as these lines do."""
+    return f"No module named {error.name!r}" if error.name else str(error)
+
+
 def _fail(message: str, json_error: dict[str, Any] | None = None) -> NoReturn:
     if json_error is not None:
         sys.stdout.write(json.dumps(json_error, ensure_ascii=False) + "\n")
@@ -570,7 +575,9 @@ def serve(
         try:
             from kumiki.server.serve import serve as run_server
         except ImportError as error:
-            raise Failure(f"the web server needs the 'web' extra: pip install 'kumiki[web]' ({error})") from None
+            raise Failure(
+                f"the web server needs the 'web' extra: pip install 'kumiki[web]' ({_missing(error)})"
+            ) from None
         run_server(host, port, db, agent_pace, connections_per_address)
 
 
@@ -595,7 +602,7 @@ def prune(
             from kumiki.server.prune import prune as run_prune
         except ImportError as error:
             raise Failure(
-                f"pruning the server's games needs the 'web' extra: pip install 'kumiki[web]' ({error})"
+                f"pruning the server's games needs the 'web' extra: pip install 'kumiki[web]' ({_missing(error)})"
             ) from None
         run_prune(db, idle_days, finished, yes, typer.echo)
 

@@ -47,7 +47,9 @@ def _end_bar_line(quiet: bool, console: Console) -> None:
 
 @arena_app.command("run")
 def run_command(
-    study_file: Annotated[str, typer.Argument(metavar="STUDY.toml", help="The study file (see docs/arena.md).")],
+    study_file: Annotated[
+        str, typer.Argument(metavar="STUDY.toml", help="The study file (as above; every key: docs/arena.md).")
+    ],
     out: Annotated[str | None, typer.Option("--out", help="Results folder (default results/<name>/).")] = None,
     backend: Annotated[str, typer.Option("--backend", help="serial, pool (default) or ray.")] = "pool",
     workers: Annotated[int | None, typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
@@ -57,7 +59,23 @@ def run_command(
     records: Annotated[bool, typer.Option("--records", help="Also write every game's .kmk record.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar; print only the results folder.")] = False,
 ) -> None:
-    """Play a study's games (again: only those not yet in its results folder)."""
+    """Play a study's games (again: only those not yet in its results folder).
+
+    A study is a TOML file such as this one. Any value under \\[options] may be a
+    list: every combination is played. Agents are written as kumiki play --seat
+    takes them.
+
+        name = "first-study"    # its results folder: results/first-study/
+        game = "kuzushi"
+        format = "round-robin"  # gauntlet, self-play, ladder, sprt
+        games = 10              # seed blocks a pairing and option set
+        seed = 2026
+        \\[options]
+        size = [4, 6]
+        \\[agents]
+        greedy = "greedy"
+        mcts = "mcts:iterations=200"
+    """
     from kumiki import arena
     from kumiki.arena.backends import BACKENDS, MAX_WORKERS, BackendError, check_backend
     from kumiki.arena.results import ResultsDir

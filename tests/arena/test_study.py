@@ -239,3 +239,23 @@ def test_an_sprt_given_as_a_table_to_study_is_a_study_error_naming_the_key() -> 
             agents={"a": "random", "b": "greedy"},
             sprt={"elo0": 0, "elo1": 10},  # type: ignore[arg-type]
         )
+
+
+def test_the_run_help_shows_a_study_that_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wheel has no docs/arena.md: `kumiki arena run --help` is where its user learns what a study file holds,
+    and its example (as an 80-column terminal shows it, markup and all) is a study that reads."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _err = cli_runner(capsys, monkeypatch)("arena", "run", "--help")
+    assert code == 0
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("name = "))
+    example = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        assert line.startswith("     "), line  # a line the terminal wrapped would not be TOML
+        example.append(line.strip())
+    study = arena.load_study(write(tmp_path, "\n".join(example)))
+    assert study.game == "kuzushi" and len(study.option_sets()) == 2 and len(study.agents) == 2

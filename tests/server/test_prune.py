@@ -109,3 +109,13 @@ def test_a_missing_sqlite_file_is_refused_not_created(tmp_path: Path, run: CliRu
     code, _out, err = run("prune", "--db", f"sqlite:///{missing}", "--idle-days", "30")
     assert_one_line_error(code, err, "kumiki prune: ", f"no database at {missing}")
     assert not missing.exists()
+
+
+def test_a_prune_with_no_server_yet_leaves_no_data_folder_behind(
+    tmp_path: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no server ever ran, the default database's folder was made (empty) on the way to "no database at"."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, _out, err = run("prune", "--idle-days", "30")
+    assert_one_line_error(code, err, "kumiki prune: ", f"no database at {tmp_path / 'data' / 'kumiki' / 'kumiki.db'}")
+    assert not (tmp_path / "data").exists()

@@ -33,7 +33,7 @@ def _existing(url: str) -> str:
     """A SQLite file that does not exist is refused: pruning must not create an empty database beside the real one."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database and not Path(parsed.database).exists():
-        raise ValueError(f"no database at {parsed.database} (the server's default: {default_url()})")
+        raise ValueError(f"no database at {parsed.database} (the server's default: {default_url(create=False)})")
     return url
 
 
@@ -46,7 +46,7 @@ def prune(
         raise ValueError(f"--idle-days: at least 1 (a game of today may be one being played), not {idle_days:g}")
     if idle_days > MAX_IDLE_DAYS:  # inf, 1e18: the date before which games count is out of any calendar's range
         raise ValueError(f"--idle-days: at most {MAX_IDLE_DAYS} (a century), not {idle_days:g}")
-    url = check_database(_existing(normalise_url(db) if db else default_url()))
+    url = check_database(_existing(normalise_url(db) if db else default_url(create=False)))
     before = (time.time() if now is None else now) - idle_days * DAY_S
     storage = Storage(url)
     try:

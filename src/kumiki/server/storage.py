@@ -133,11 +133,13 @@ clock_starts_table = Table(
 )
 
 
-def default_url() -> str:
-    """The SQLite file ``kumiki.db`` in the user's data directory (``$XDG_DATA_HOME/kumiki``)."""
+def default_url(create: bool = True) -> str:
+    """The SQLite file ``kumiki.db`` in the user's data directory (``$XDG_DATA_HOME/kumiki``), made if missing
+    unless ``create`` is false (``kumiki prune`` only reads a database that exists)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     folder = Path(base) / "kumiki"
-    folder.mkdir(parents=True, exist_ok=True)
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'kumiki.db'}"
 
 
