@@ -452,3 +452,35 @@ def test_a_copied_kozo_game_lists_the_same_actions() -> None:
     state = game.new_state()
     for copied in (copy.deepcopy(state), __import__("pickle").loads(__import__("pickle").dumps(state))):
         assert copied.game.encoding.legal_actions(copied) == game.encoding.legal_actions(state) != []
+
+
+@pytest.mark.parametrize(("players", "max_edits"), [(2, 3), (3, 3), (4, 5)])
+def test_a_towerbrix_game_of_waive_votes_is_never_longer_than_max_length(players: int, max_edits: int) -> None:
+    """OpenSpiel's ``max_game_length`` is ``encoding.max_length()``. A vote leaves the thumbs up, so after each vote the
+    other seats may say ok again; and an edit lowers every thumb, so each seat may hold out in a build of its own,
+    voting its three votes while the others say ok. That makes every seat's votes (not three) come with oks: 34 moves
+    with 3 players and 3 edits, where max_length said 21."""
+    game = kumiki.load_game(
+        "towerbrix",
+        players=players,
+        mode="challenge",
+        challenge=9,
+        waive="vote",
+        max_edits=max_edits,
+        rounds=1,
+        attempts=1,
+    )
+    encoding = game.encoding
+    state = game.new_state(seed=0)
+    holdout = players - 1  # the one seat that does not say ok: it votes, then ends the part with an edit
+    while not state.over:
+        if state.to_move != holdout:
+            state.play("ok")
+            continue
+        moves = state.legal_moves()
+        votes = [m for m in moves if m.kind == "waive"]  # type: ignore[attr-defined]
+        if not votes:  # an edit: the thumbs go down, and the next part's holdout has its votes left
+            holdout = (holdout - 1) % players
+        state.play(votes[0] if votes else next(m for m in moves if m.kind == "place"))  # type: ignore[attr-defined]
+    assert len(state.history) > (max_edits + 1 + 3) * players  # longer than the bound that counted 3 votes
+    assert len(state.history) <= encoding.max_length()

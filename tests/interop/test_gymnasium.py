@@ -242,8 +242,10 @@ def test_a_game_without_any_action_is_refused_in_one_line(tmp_path: Any) -> None
     path = tmp_path / "cells.toml"
     path.write_text("[cells]\nheights = [" + ", ".join(f'"{row}"' for row in rows) + "]\n", encoding="utf-8")
     assert kumiki.load_game("blokus3d", structure=str(path)).num_actions == 0
-    pettingzoo_env = pytest.importorskip("kumiki.interop.pettingzoo").env
-    for make_environment in (make, pettingzoo_env):
+    pettingzoo = pytest.importorskip("kumiki.interop.pettingzoo")
+    # the parallel environment, too: it handed out live agents for a game over before it began (a 0-0 draw at the
+    # first step)
+    for make_environment in (make, pettingzoo.env, pettingzoo.parallel_env):
         with pytest.raises(ValueError, match=r"^kumiki.load_game\('blokus3d', .*\) has no action at all"):
             make_environment("blokus3d", structure=str(path))
 

@@ -276,6 +276,7 @@ class KumikiParallelEnv(ParallelEnv):  # type: ignore[misc]
         ):
             raise ValueError(f"max_cycles must be a whole number of steps, 1 or more (or None), not {max_cycles!r}")
         self.game = load_game(game, **options)
+        kumiki_spaces.action_space(self.game)  # a game without any action is refused, as by the AEC environment
         self.metadata = {**KumikiParallelEnv.metadata, "name": f"kumiki_{game}_parallel_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
         self.wait = self.game.num_actions

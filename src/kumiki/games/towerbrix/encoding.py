@@ -244,9 +244,12 @@ class TowerBrixEncoding(Encoding):
         o = self.game.options
         if not o["attempts"]:
             raise ValueError("attempts=0 (no limit) makes a TowerBrix game unbounded: give a number of attempts")
-        # an attempt ends at max_edits edits, or when every seat says ok; between two edits at most players-1 oks;
-        # a waive vote is no edit and leaves the thumbs up: each seat may add MAX_VOTES of them an attempt
-        votes = MAX_VOTES if self.game.votes_waive else 0
+        # an attempt ends at max_edits edits, or when every seat says ok: between two other moves (edits, votes) at
+        # most players-1 oks. A waive vote is no edit and leaves the thumbs up, so the oks may come again after it;
+        # and every seat may vote MAX_VOTES times an attempt (one seat holds out with its votes while the others say
+        # ok, then an edit lowers the thumbs and the next seat holds out): players * MAX_VOTES votes, each followed
+        # by up to players-1 oks (the bound counted MAX_VOTES: 21 moves for 3 seats and 3 edits, where 34 are played)
+        votes = MAX_VOTES * self.game.players if self.game.votes_waive else 0
         return int(o["rounds"] * o["attempts"] * (o["max_edits"] + 1 + votes) * self.game.players)
 
 
