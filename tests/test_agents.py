@@ -204,3 +204,20 @@ def test_mcts_max_seconds_caps_a_search_by_iterations(cap):
     uncapped = kumiki.load_agent("mcts", iterations=30, max_seconds=60.0, seed=1)
     plain = kumiki.load_agent("mcts", iterations=30, seed=1)
     assert uncapped.choose(state) == plain.choose(state) and uncapped.last_iterations == 30
+
+
+def test_mcts_by_seconds_searches_once_when_the_root_alone_takes_the_time(monkeypatch):
+    """With ``seconds`` and a clock past the deadline before the first playout (the root's expansion on a slow or
+    busy machine: Blokus 3D's 569 moves at the minimum 0.001 s), no playout ran and choose raised ValueError "max()
+    arg is an empty sequence"; it now searches once at least, as ``max_seconds`` does."""
+    import itertools
+    import types
+
+    import kumiki.agents.mcts as mcts
+
+    ticks = itertools.count()  # every reading of the clock is a second later than the one before
+    monkeypatch.setattr(mcts, "time", types.SimpleNamespace(perf_counter=lambda: float(next(ticks))))
+    state = kumiki.load_game("kuzushi").new_state(seed=1)
+    agent = kumiki.load_agent("mcts", seconds=0.001, seed=1)
+    assert agent.choose(state) in state.legal_moves()
+    assert agent.last_iterations == 1

@@ -140,3 +140,22 @@ def test_str_of_a_malformed_move_says_so_and_play_refuses_it(move: object) -> No
     with pytest.raises(IllegalMove):
         state.play(move)  # type: ignore[arg-type]
     assert state.history == []
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        TowerBrixMove("place", "Y1", "z", None, 0),  # type: ignore[arg-type]
+        TowerBrixMove("waive", x="a", y=None),  # type: ignore[arg-type]
+        TowerBrixMove("waive", x=float("nan"), y=1.0),
+        TowerBrixMove("waive", x=float("inf"), y=1.0),
+    ],
+    ids=repr,
+)
+def test_str_of_a_malformed_towerbrix_move_says_so_and_play_refuses_it(move: TowerBrixMove) -> None:
+    """str() raised TypeError, ValueError or OverflowError here, as Blokus 3D's and Kozo's moves no longer do."""
+    assert str(move).startswith("<malformed move: ")
+    state = kumiki.load_game("towerbrix", mode="challenge", challenge=9, waive="vote").new_state(seed=0)
+    with pytest.raises(IllegalMove):
+        state.play(move)
+    assert state.history == []

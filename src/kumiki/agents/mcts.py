@@ -220,7 +220,9 @@ class MCTSAgent(Agent):
         log = math.log
         sqrt = math.sqrt
         done = 0
-        while (done < iterations if seconds is None else time.perf_counter() < deadline) and (
+        # One playout at least, by seconds too: the root's expansion alone may pass the deadline (a slow machine, a
+        # position of hundreds of moves at the minimum 0.001 s), and a root without a child has no move to give.
+        while (done < iterations if seconds is None else done == 0 or time.perf_counter() < deadline) and (
             done == 0 or cap_at == math.inf or time.perf_counter() < cap_at
         ):
             node = root

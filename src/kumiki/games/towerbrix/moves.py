@@ -48,13 +48,19 @@ class TowerBrixMove(Move):
     y: float = 0.0
 
     def __str__(self) -> str:
-        if self.kind in ("ok", "time"):
-            return self.kind
-        if self.kind == "remove":
-            return f"-{self.brick}"
-        if self.kind == "waive":
-            return f"waive {int(self.x)}.{int(self.y)}"
-        return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
+        try:
+            if self.kind in ("ok", "time"):
+                return self.kind
+            if self.kind == "remove":
+                return f"-{self.brick}"
+            if self.kind == "waive":
+                return f"waive {int(self.x)}.{int(self.y)}"
+            return f"{self.brick} {self.axis} {format_number(self.x)},{format_number(self.y)}"
+        except (TypeError, ValueError, OverflowError):  # a move built in code with wrong fields: never raise from str()
+            return (
+                f"<malformed move: kind={self.kind!r} brick={self.brick!r} axis={self.axis!r} "
+                f"x={self.x!r} y={self.y!r}>"
+            )
 
 
 MOVE_KINDS = ("place", "remove", "ok", "time", "waive")
