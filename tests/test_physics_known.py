@@ -461,6 +461,16 @@ def test_body_from_cells_needs_a_cell() -> None:
         body_from_cells("empty", [])
 
 
+def test_an_empty_tower_is_refused_in_one_line() -> None:
+    # judge(Tower(())) raised statistics.StatisticsError "no median for empty data" (Kozo's state.tower() of an
+    # empty base is such a tower); the JSON form was already refused ("'bodies' must be a non-empty list").
+    for shortcuts in (True, False):
+        with pytest.raises(TowerError, match=r"^a tower needs at least one body$"):
+            judge(Tower(()), shortcuts=shortcuts)
+    with pytest.raises(TowerError, match=r"^a tower needs at least one body$"):
+        analyse(Tower(()))
+
+
 def test_a_polycube_tower_from_cells() -> None:
     floor = body_from_cells("floor", [(x, y, 0) for x in range(3) for y in range(3)])
     column = body_from_cells("column", [(1, 1, 1), (1, 1, 2), (1, 1, 3)])

@@ -35,7 +35,7 @@ from kumiki.physics.forces import (
     solver,
 )
 from kumiki.physics.margin import tilt_margin
-from kumiki.physics.model import Tower
+from kumiki.physics.model import Tower, TowerError
 
 __all__ = ["EPSILON", "TOLERANCE", "Verdict", "analyse", "judge"]
 
@@ -208,6 +208,8 @@ def judge(
     (:func:`~kumiki.physics.forces.prepare`, perhaps from its parent's); ``added`` names a body without which the
     tower stands clearly (one just placed), which narrows the search for what falls to sets holding it.
     """
+    if not tower.bodies:
+        raise TowerError("a tower needs at least one body")
     setup = setup if setup is not None else prepare(tower)
     count = len(tower.bodies)
     shrunk_mechanism: list[int] | None = None
@@ -254,6 +256,8 @@ def analyse(tower: Tower | dict[str, Any], margin: bool = True, explain: bool = 
 
     if not isinstance(tower, Tower):
         tower = tower_from_json(tower)  # TowerError for anything that is not the contract's JSON object
+    if not tower.bodies:
+        raise TowerError("a tower needs at least one body")
     tower = in_judged_units(tower)
     setup = prepare(tower)
     verdict = judge(tower, margin, explain, setup=setup)
