@@ -9,6 +9,7 @@ import random
 import pytest
 
 import kumiki
+from kumiki.core.game import forfeit_winners
 
 GAMES = kumiki.games()
 SEEDS = [0, 1, 2]
@@ -158,6 +159,26 @@ def test_json_and_records_round_trip(name, seed):
         assert again.to_json() == data
         assert [str(m) for m in again.history] == [str(m) for m in state.history]
         assert (again.to_move, again.over, again.winners()) == (state.to_move, state.over, state.winners())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_resigned_game_is_won_by_the_other_sides_in_copies_and_records_too(name):
+    """CONTRACT (``State.resign``): once a seat resigns, ``winners()`` is every seat not on its side. A game whose
+    ``winners()`` read only its own end (as docs/adding-a-game.md's example did) said nobody won, and its copies
+    forgot the resignation."""
+    state = kumiki.load_game(name).new_state(seed=1)
+    state.play(state.legal_moves()[0])
+    seat = state.to_move
+    expected = forfeit_winners(state, seat)
+    if not expected:  # a game of one side (co-operative, solo): nobody to resign to
+        with pytest.raises(kumiki.IllegalMove):
+            state.resign(seat)
+        return
+    state.resign(seat)
+    twin = state.copy()
+    _, again = kumiki.read_record(kumiki.write_record(state))
+    for each in (state, twin, again):
+        assert (each.over, each.to_move, each.resigned, each.winners()) == (True, None, seat, expected)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -139,6 +139,25 @@ def test_adding_a_game_example_runs() -> None:
     assert state.winners() == [2]  # player 0 takes 3, player 1 takes 3, player 2 takes the last one
 
 
+def test_adding_a_game_example_keeps_the_protocol() -> None:
+    """The guide's State took no ``player`` (records, the server and the adapters pass one: TypeError), said nobody
+    won a resigned game and failed ``mypy --strict``; its encoding (step 8) is what the adapters read."""
+    namespace = run_blocks(ADDING_A_GAME)
+    game = namespace["TakeAway"](players=3, sticks=7)
+    state = game.new_state()
+    assert state.legal_moves(player=1) == [] and len(state.legal_moves(player=0)) == 3
+    for player in (1, 3, -1):
+        with pytest.raises(kumiki.IllegalMove):
+            state.play("1", player=player)
+    state.play("2", player=0)
+    assert (state.to_move, state.history) == (1, [namespace["Take"](2)])
+    encoding = game.encoding
+    assert [encoding.decode(encoding.encode(m)) for m in state.legal_moves()] == state.legal_moves()
+    assert encoding.observe(state, 1).tolist() == pytest.approx([5 / 7, 1, 0, 0])  # seat 1, to move, is its seat 0
+    state.resign(1)
+    assert state.winners() == [0, 2] and state.copy().winners() == [0, 2]
+
+
 # ----------------------------------------------------------------------------------------------------- Blokus 3D
 
 BLOKUS3D_RULES = ROOT / "docs" / "rules" / "blokus3d.md"

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import kumiki
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "kumiki"
 RULES = sorted(SRC.glob("games/*/rules.py"))
 FORBIDDEN = ("kumiki.agents", "kumiki.arena", "kumiki.interop", "kumiki.server", "kumiki.terminal", "kumiki.cli")
@@ -33,7 +35,9 @@ def imported(path: Path, package: str | None = None) -> set[str]:
 
 
 def test_every_game_has_rules() -> None:
-    assert {p.parent.name for p in RULES} == {"blokus3d", "kozo", "kuzushi", "towerbrix"}
+    """Every registered game's rules are checked below (the set was the four first games: a game added later, as
+    docs/adding-a-game.md says, failed here)."""
+    assert {p.parent.name for p in RULES} == set(kumiki.games())
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda p: p.parent.name)

@@ -14,6 +14,8 @@ import kumiki
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
+from kumiki.core.registry import _GAMES, register_game  # noqa: E402
+from kumiki.games.kuzushi import Kuzushi  # noqa: E402
 from kumiki.interop import openspiel as kumiki_openspiel  # noqa: E402
 
 kumiki_openspiel.register()
@@ -719,3 +721,30 @@ def test_text_that_is_no_serialized_state_is_a_one_line_value_error(text: str) -
         game.deserialize_state(text)
     assert "\n" not in str(caught.value)
     assert game.started == 0
+
+
+class AddedGame(Kuzushi):
+    """A game registered after the built-in ones (docs/adding-a-game.md), with an action encoding (Kuzushi's)."""
+
+    name = "kuzushi_added"
+
+
+def test_register_takes_a_game_added_since_that_has_an_encoding() -> None:
+    """register() registered a fixed list of the four built-in games, so a game added as docs/adding-a-game.md says,
+    with an encoding, was "Unknown game 'kumiki_<name>'" to pyspiel and to ``load``; now every registered game with
+    an encoding is registered (and a game without one is left out, not an error)."""
+    register_game(AddedGame.name, f"{__name__}:AddedGame")
+    register_game("no_encoding_added", "tests.test_terminal:TakeAway")
+    try:
+        kumiki_openspiel.register()
+        game = pyspiel.load_game(f"kumiki_{AddedGame.name}")
+        state = game.new_initial_state()
+        assert state.legal_actions() == kumiki.load_game("kuzushi").encoding.legal_actions(
+            kumiki.load_game("kuzushi").new_state()
+        )
+        assert kumiki_openspiel.load(AddedGame.name, players=3).num_players() == 3
+        assert AddedGame.name in kumiki_openspiel.encoded_games()
+        assert "no_encoding_added" not in kumiki_openspiel.encoded_games()
+    finally:
+        for name in (AddedGame.name, "no_encoding_added"):
+            _GAMES.pop(name, None)

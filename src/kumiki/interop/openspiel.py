@@ -29,6 +29,7 @@ from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Game, Move, State
 from kumiki.core.options import Option
 from kumiki.core.registry import game_class, load_game
+from kumiki.core.registry import games as registered_games
 from kumiki.interop import check_action_count
 from kumiki.interop.refusal import refusal
 from kumiki.interop.utility import utilities, utility_range
@@ -503,10 +504,17 @@ class PartObserver:
 _registered: set[str] = set()
 
 
-def register(games: tuple[str, ...] = GAMES) -> None:
-    """Register ``kumiki_<game>`` with pyspiel for each game (again is harmless)."""
+def encoded_games() -> tuple[str, ...]:
+    """The registered games with an action encoding (``Game.make_encoding``), which OpenSpiel needs: the built-in
+    ones (``GAMES``) and any game added since (docs/adding-a-game.md)."""
+    return tuple(name for name in registered_games() if game_class(name).make_encoding is not Game.make_encoding)
+
+
+def register(games: tuple[str, ...] | None = None) -> None:
+    """Register ``kumiki_<game>`` with pyspiel for each game, by default every game with an action encoding
+    (``encoded_games``; again is harmless)."""
     known = set(pyspiel.registered_names())
-    for name in games:
+    for name in encoded_games() if games is None else games:
         key = short_name(name)
         if key in known or key in _registered:
             continue
