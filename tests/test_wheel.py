@@ -113,6 +113,9 @@ def test_the_sdist_builds_the_wheel_without_node_and_has_no_node_modules(
     assert any(n.endswith("/LICENSE") for n in names)
     assert any(n.endswith("src/kumiki/web/public/cards/kozo.png") for n in names)  # what the client build copies
     assert not [n for n in names if "/tests/" in n]  # the suite needs the whole repository: not shipped in part
+    # what README.md and the help texts point at: the guides, the rules pages, the studies and the examples
+    for shipped in ("docs/arena.md", "docs/rules/kozo.md", "studies/kuzushi-levels.toml", "examples/"):
+        assert any(f"/{shipped}" in n for n in names), shipped
     # The wheel builds from the sdist with no npm on the PATH, and carries the same client.
     (tree,) = unpacked.iterdir()
     out = tmp_path_factory.mktemp("from-sdist")
