@@ -277,3 +277,60 @@ def test_the_result_comes_into_view_at_the_end(server: Any, phone: Page, pages: 
     expect(desk.get_by_test_id("game-over")).to_be_in_viewport(ratio=1)
     desk.wait_for_timeout(1200)  # past both looks at where the result is
     assert desk.evaluate("window.scrollY") == 0  # beside the board already: nothing moved
+
+
+def test_towerbrix_hint_on_a_phone_names_no_keys(server: Any, phone: Page, assert_scene_drawn: Any) -> None:
+    """A phone has no arrow keys and no Delete key: the hint under a brick's ghost says what a finger does instead
+    (tap elsewhere to move it, the Take away button), as the Blokus 3D and Kozo hints say "tap it again"."""
+    ready = "window.__kumiki.legal > 0 && window.__kumiki.towerbrix"
+    solo = [{"kind": "human", "name": "ann"}]
+    open_3d_game(server, phone, assert_scene_drawn, "towerbrix", ready, solo, players=1, mode="solo")
+    hint = phone.get_by_test_id("ghost-info")
+    phone.get_by_test_id("brick-Y1").tap()
+    before = phone.evaluate("window.__kumiki.towerbrix.ghost")
+    spot = on_board(phone, "towerbrix", 2.5, 2.5, 0)
+    tap(phone, spot)
+    until(phone, f"window.__kumiki.towerbrix.ghost !== {before!r}")
+    expect(hint).to_contain_text("Tap it again to place it; tap elsewhere to move it.")
+    expect(hint).not_to_contain_text("arrows")
+    tap(phone, spot)
+    until(phone, "window.__kumiki.ply >= 1")
+    phone.get_by_test_id("brick-Y1").tap()  # the brick in the tower, picked again: it may be moved or taken away
+    expect(hint).to_contain_text("Take away removes it.")
+    expect(hint).not_to_contain_text("Delete")
+    expect(phone.get_by_test_id("remove-button")).to_be_enabled()
+
+
+# The visible controls a finger taps (buttons, selects, text fields, a folded section's title) smaller than 40 px.
+SMALL_CONTROLS = """() => [...document.querySelectorAll('button, select, summary, input:not([type=checkbox])')]
+  .map((e) => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.height && (r.height < 40 || r.width < 40))
+  .map(([e, r]) => `${e.getAttribute('data-testid') || e.tagName} "${e.textContent.trim()}" ${r.width}x${r.height}`)"""
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("kuzushi", ANN_VS_COMPUTER, {}),
+        ("blokus3d", ANN_VS_COMPUTER, {}),
+        ("kozo", ANN_VS_COMPUTER, {}),
+        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
+    ],
+)
+def test_every_control_is_big_enough_for_a_finger(
+    server: Any, phone: Page, pages: Any, game: str, seats: Any, options: Any
+) -> None:
+    """A phone's controls are at least 40 px each way (Blokus 3D's pieces were 34 px, 3 px apart: a finger hit the
+    next piece); the game's own page with its form too. A desktop with a mouse keeps its smaller buttons."""
+    created = server.create(game, seats, **options)
+    phone.goto(server.url + created["seats"][0]["invite"])
+    until(phone, "window.__kumiki.legal > 0")
+    assert phone.evaluate(SMALL_CONTROLS) == []
+    phone.goto(f"{server.url}/play/{game}")
+    expect(phone.get_by_test_id("create")).to_be_visible()
+    assert phone.evaluate(SMALL_CONTROLS) == []
+    fits_the_width(phone)
+    desk = pages()
+    desk.goto(server.url + created["seats"][0]["invite"])
+    until(desk, "window.__kumiki.legal > 0")
+    button = desk.get_by_test_id("why-ask").bounding_box()
+    assert button is not None and button["height"] < 40, button

@@ -267,3 +267,11 @@ export function socketUrl(id: string, token: string | null): string {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   return `${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}${query}`;
 }
+
+/** The page's title for a game of `game`: "Blokus 3D — Kumiki", `what` first ("Replay: "), so that a tab or a screen
+ * reader tells which game the page shows (the catalog's title; the name itself until it comes, or if it does not). */
+export function setGameTitle(game: string, what = ""): void {
+  const set = (title: string) => (document.title = `${what}${title} — Kumiki`);
+  set(game);
+  api<Catalog>("/api/catalog").then((catalog) => set(catalog.games.find((g) => g.name === game)?.about?.title ?? game), () => undefined);
+}

@@ -50,7 +50,12 @@ export function seatLabels(seats: SeatLike[]): (seat: number) => string {
 /** How a player confirms a placement the ghost shows: a second tap on a touch screen (no hover), else a click or
  * Enter. */
 export function confirmWords(): string {
-  return typeof matchMedia === "function" && matchMedia("(hover: none)").matches ? "tap it again" : "click or Enter";
+  return touchScreen() ? "tap it again" : "click or Enter";
+}
+
+/** Whether the page is on a touch screen with no hover (a phone, a tablet): no keys to point it at. */
+export function touchScreen(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(hover: none)").matches;
 }
 
 export function capital(text: string): string {

@@ -98,6 +98,7 @@ export function ghostButtons(ghost: GhostActions, withPlace = true): HTMLElement
     b.type = "button";
     b.textContent = label;
     b.title = title;
+    b.setAttribute("aria-label", title); // "↻ X", "◀": a screen reader reads the title, not the symbol
     b.setAttribute("data-testid", `ghost-${name}`);
     b.addEventListener("click", act);
     box.append(b);

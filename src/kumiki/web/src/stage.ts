@@ -40,6 +40,9 @@ export class Stage {
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute("data-testid", "board");
     this.canvas.tabIndex = 0;
+    // focusable (the keys play when it has the focus): a screen reader names it instead of an unnamed canvas
+    this.canvas.setAttribute("role", "img");
+    this.canvas.setAttribute("aria-label", "the 3D board (the game's keys below it play; drag to turn the view)");
     this.element.append(this.canvas);
     this.scene.background = new THREE.Color("#eef1f5");
     this.camera = new THREE.PerspectiveCamera(options.fov, 1, 0.1, 200);
@@ -94,7 +97,8 @@ export class Stage {
     const buttons = document.createElement("div");
     buttons.className = "view-buttons";
     buttons.innerHTML =
-      '<button data-view="left" title="turn the table (Q)">⟲</button><button data-view="right" title="turn the table (E)">⟳</button>' +
+      '<button data-view="left" title="turn the table (Q)" aria-label="turn the table left (Q)">⟲</button>' +
+      '<button data-view="right" title="turn the table (E)" aria-label="turn the table right (E)">⟳</button>' +
       '<button data-view="orbit">3D view</button><button data-view="top" data-testid="top-button">Top (T)</button>';
     buttons.addEventListener("click", (e) => {
       const view = (e.target as HTMLElement).getAttribute("data-view");

@@ -8,7 +8,7 @@
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour } from "../module";
-import { capital, confirmWords, h, playerName } from "../dom";
+import { capital, confirmWords, h, playerName, touchScreen } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { wake } from "../redraw";
 import { Stage, disposeGroup } from "../stage";
@@ -858,8 +858,9 @@ class TowerBrixModule implements GameModule {
       text =
         `${ghost} — ${placed ? "moves it: " : ""}rests ${b.box[2] > TOL ? `at height ${b.box[2]}` : "on the table"}` +
         (others.length && !touches ? ", touching no other brick" : "") +
-        (why ? `. Not playable: ${why}` : `. ${capital(confirmWords())} to place it; arrows nudge it.`) +
-        (placed ? " Delete takes it away." : "");
+        // a phone has no arrows nor Delete: a tap elsewhere moves the ghost, the Take away button removes the brick
+        (why ? `. Not playable: ${why}` : `. ${capital(confirmWords())} to place it; ${touchScreen() ? "tap elsewhere to move it" : "arrows nudge it"}.`) +
+        (placed ? (touchScreen() ? " Take away removes it." : " Delete takes it away.") : "");
     }
     this.info.textContent = text;
   }

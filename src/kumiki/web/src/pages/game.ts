@@ -1,6 +1,6 @@
 // The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
 
-import { api, GameSocket, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
+import { api, GameSocket, setGameTitle, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
 import { h, seatLabels, typing } from "../dom";
@@ -157,6 +157,7 @@ export function gamePage(app: HTMLElement, id: string): void {
         tutorial = tutorialBox(msg.game);
         tutorialSlot.append(tutorial.element);
       }
+      setGameTitle(msg.game);
       help.textContent = msg.seat === null ? "You are watching this game." : module.help;
       if (msg.seat !== null && token) localStorage.setItem(tokenKey(id), token); // a token the server accepted
       takeSeat.hidden = msg.seat !== null || !ownSeat || !!msg.imported;

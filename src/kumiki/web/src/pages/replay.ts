@@ -1,6 +1,6 @@
 // The replay page: step through a stored game's public views.
 
-import { api, type Replay } from "../api";
+import { api, setGameTitle, type Replay } from "../api";
 import { h, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { wake } from "../redraw";
@@ -23,6 +23,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     error.textContent = `This client cannot show ${replay.game} yet.`;
     return;
   }
+  setGameTitle(replay.game, "Replay: ");
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   const status = h("p", { class: "status", "data-testid": "status" });
   const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" }); // at the last position
