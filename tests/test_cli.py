@@ -414,3 +414,17 @@ def test_serve_and_prune_without_the_web_extra_say_it_once(command: list[str]) -
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"kumiki {command[0]}: ") and line.count("pip install 'kumiki[web]'") == 1, line
     assert "fastapi" in line
+
+
+@pytest.mark.parametrize("command", [["serve", "--port", "8000"], ["prune", "--idle-days", "5"]])
+def test_serve_and_prune_name_what_an_installed_extra_lacks(command: list[str]) -> None:
+    """A fastapi without the names the server imports (another version): "cannot import name" also has the module's
+    name, and the line said "No module named 'fastapi'" of a module that is there."""
+    code = (
+        "import sys, types; sys.modules['fastapi'] = types.ModuleType('fastapi'); "
+        f"from kumiki.cli import main; main({command!r})"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "cannot import name" in line and "No module named" not in line, line

@@ -90,13 +90,37 @@ def kuzushi_after(moves: list[str]):
     return state
 
 
+def counted_on_the_board(state) -> tuple[list[int], list[int]]:
+    """Each seat's tiles on the board (the CITY its owner's) and its largest orthogonal group, counted from
+    ``to_json()`` cell by cell, apart from the engine's bitboards: the scores and islands asserted are not only the
+    engine's word."""
+    owner = {(c["x"], c["y"]): c["owner"] for c in state.to_json()["cells"]}
+    tiles, largest = [0, 0], [0, 0]
+    seen: set[tuple[int, int]] = set()
+    for start, seat in owner.items():
+        tiles[seat] += 1
+        if start in seen:
+            continue
+        group, todo = 0, [start]
+        seen.add(start)
+        while todo:
+            x, y = todo.pop()
+            group += 1
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if owner.get(near) == seat and near not in seen:
+                    seen.add(near)
+                    todo.append(near)
+        largest[seat] = max(largest[seat], group)
+    return tiles, largest
+
+
 def test_kuzushi_001_example_game_white_wins_19_17_on_a_full_6x6_board():
     """001: "Play continues until the 6×6 board is completely filled. In this game, White WINS 19-17." Black plays
     the CITY (seat 0), White moves first (seat 1); 19 + 17 = 36 = the full grid, so White has played all 19 tiles."""
     state = kuzushi_after(FULL_19_17)
     assert state.over
     assert len(state.to_json()["cells"]) == 36
-    assert state.scores() == [17, 19]
+    assert state.scores() == [17, 19] == counted_on_the_board(state)[0]
     assert state.tiles_left() == [3, 0]
     assert state.winners() == [1]
 
@@ -123,6 +147,7 @@ def test_kuzushi_001_a_18_18_tie_goes_to_the_largest_island():
     assert state.tiles_left() == [2, 1]
     assert state.scores() == [18, 18]
     assert (state.island([0]), state.island([1])) == (16, 18)
+    assert counted_on_the_board(state) == ([18, 18], [16, 18])
     assert state.winners() == [1]
 
 

@@ -189,9 +189,11 @@ def candidate_moves(state: Any, plain: PlainTowerBrix, seat: int, rng: random.Ra
     return moves
 
 
-def play_game(seed: int, decks: dict[str, str]) -> tuple[int, int, int]:
+def play_game(seed: int, decks: dict[str, str], forced: dict[str, Any] | None = None) -> tuple[int, int, int]:
     rng = random.Random(seed)
     config = random_config(rng, decks)
+    if forced is not None:  # a rule the random configurations seldom reach (2 * count > players: one game in 36)
+        config = {**config, "deck": decks["easygreen"], **forced}
     game = kumiki.load_game("towerbrix", **config)
     state = game.new_state(seed=seed)
     options = {k: v for k, v in config.items() if k != "deck"}
@@ -255,6 +257,17 @@ def test_engine_matches_plain_flow(block: int, tmp_path: Path) -> None:
         play_game(seed, decks)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engine_matches_plain_flow_with_waive_votes(players: int, tmp_path: Path) -> None:
+    """The waive votes of challenges 9 and 13 among several seats: the random configurations above drew one vote
+    game, of one seat, so the majority ("more than half of the seats") went unchecked (``>=`` passed them)."""
+    decks = {"green": "green", "pink": "pink", "easygreen": easy_deck(tmp_path, "green"), "easypink": "pink"}
+    for seed in range(4):
+        forced = {"mode": "challenge", "challenge": (9, 13)[seed % 2], "waive": "vote", "players": players}
+        forced |= {"turns": ("cycle", "free")[seed // 2], "attempts": 2, "rounds": 1, "max_edits": 12}
+        play_game(100 * players + seed, decks, forced)
+
+
 # eight bricks 8 tall on two standing yellow feet: +1 (taller than 6) and +2 (two bricks on the table) by default
 PILLAR = ("Y1 z 0,0", "Y2 z 1,0", "P1 x 0,0", "P2 z 0,0", "R1 z 1,0", "R2 x 0,0", "B1 z 0,0", "B2 z 1,0")
 # eight standing bricks in one column, 16 tall on one brick (challenge 9's one brick on the table)
@@ -282,6 +295,7 @@ BENCH = ("B1 x 0,0", "Y1 z 2,0", "P1 x 0,0", "P2 x 0,0", "R1 x 0,0", "R2 x 0,0",
         (SWAMP, {"mode": "challenge", "challenge": 11}),
         (RIVER, {"mode": "challenge", "challenge": 14}),
         (BENCH, {"mode": "challenge", "challenge": 7}),
+        (BENCH, {"mode": "base"}),  # three bricks on the table: no +2 (the random games never scored one)
         (PILLAR, {"mode": "challenge", "challenge": 7}),
         (COLUMN, {"mode": "challenge", "challenge": 5}),
         (PILLAR, {"mode": "challenge", "challenge": 5}),
@@ -337,6 +351,8 @@ def test_scripted_tall_tower(script: tuple[str, ...], options: dict[str, Any], t
     first = plain.evaluations[0]
     if (script == PILLAR and options.get("box_long") == 7) or (script == COLUMN and options["mode"] == "base"):
         assert first["bonus"] == 5 and first["success"]
+    if script == BENCH and options["mode"] == "base":  # low, three bricks on the table: neither bonus
+        assert first["bonus"] == 0 and first["success"]
     if options["mode"] != "intro":  # the intro deals the real green cards
         challenge = options.get("challenge")
         fails = {
@@ -351,6 +367,28 @@ def test_scripted_tall_tower(script: tuple[str, ...], options: dict[str, Any], t
             (PILLAR, 13),
         }  # the column's margin is 3.6 degrees: neither shaky (5) nor sturdy (12)
         assert first["success"] != ((script, challenge) in fails)
+
+
+@pytest.mark.parametrize("turns", ["cycle", "free"])
+def test_challenge_2_time_running_out_fails_the_build_alike(turns: str, tmp_path: Path) -> None:
+    """Challenge 2's clock (``time``): refused before the build's first move, then it ends the build as a failure.
+    Neither the random games above (``time`` offered at 2 % of their plies) nor a scripted tower played it."""
+    options: dict[str, Any] = {"players": 2, "deck": easy_deck(tmp_path, "green"), "rounds": 2, "turns": turns}
+    options |= {"mode": "challenge", "challenge": 2}
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=3)
+    plain = PlainTowerBrix(**options)
+    plain.deal(state.to_json()["hands"])
+    with pytest.raises(kumiki.IllegalMove):
+        state.play("time")
+    assert plain.refuses("time", 0)
+    for text in (*PILLAR, "time"):
+        seat = plain.to_move
+        state.play(text, player=seat)
+        plain.play(text, seat)
+        if plain.needs_deal:
+            plain.deal(state.to_json()["hands"])
+        compare(state, plain, (options, text))
+    assert [e["success"] for e in plain.evaluations] == [False]  # the pillar would pass, had the time not run out
 
 
 @pytest.mark.parametrize(

@@ -65,8 +65,13 @@ def _one_line(text: object) -> str:
 
 
 def _missing(error: ImportError) -> str:
-    """What an optional extra's import lacks, once: ``kumiki.server`` names the extra itself, as these lines do."""
-    return f"No module named {error.name!r}" if error.name else str(error)
+    """What an optional extra's import lacks, once: ``kumiki.server`` names the extra itself, as these lines do (its
+    ModuleNotFoundError is the context). Any other import error as it is: "cannot import name" (an extra installed
+    at a version without the name) also has a module's ``name``, and that module is there."""
+    found = error if isinstance(error, ModuleNotFoundError) else error.__context__
+    if isinstance(found, ModuleNotFoundError) and found.name:
+        return f"No module named {found.name!r}"
+    return str(error)
 
 
 def _fail(message: str, json_error: dict[str, Any] | None = None) -> NoReturn:

@@ -48,5 +48,5 @@ def test_buttons_and_the_board_have_names(server: Any, pages: Any, game: str, se
     unnamed = [name for name in names if not re.search(r"[A-Za-z]{2}|[A-Z]\d", name)]  # "I2" and "Y1" are names
     assert unnamed == [], unnamed
     board = page.get_by_test_id("board")
-    expect(board).to_have_attribute("role", "img")
+    expect(board).to_have_attribute("role", "application")
     expect(board).to_have_accessible_name(re.compile("3D board"))

@@ -548,8 +548,9 @@ def _restored_state(name: str, params: dict[str, Any], state: State, actions: li
 def load(game: str, **options: Any) -> Any:
     """``pyspiel.load_game("kumiki_<game>", options)``, registering first: the OpenSpiel game of a Kumiki game. The
     options are typed as pyspiel wants them first (``typed_parameters``: ``box_short=7`` is ``7.0``), which
-    ``pyspiel.load_game`` itself refuses."""
-    register()
+    ``pyspiel.load_game`` itself refuses. It registers the built-in games and ``game``, not every game of the
+    registry: a game added elsewhere that fails to load must not break the loading of another."""
+    register(tuple(dict.fromkeys((*GAMES, game))))
     return pyspiel.load_game(short_name(game), typed_parameters(game, options))
 
 

@@ -40,8 +40,9 @@ export class Stage {
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute("data-testid", "board");
     this.canvas.tabIndex = 0;
-    // focusable (the keys play when it has the focus): a screen reader names it instead of an unnamed canvas
-    this.canvas.setAttribute("role", "img");
+    // focusable, and the keys play when it has the focus: an application to a screen reader (which then passes the
+    // keys through), named, instead of an unnamed canvas
+    this.canvas.setAttribute("role", "application");
     this.canvas.setAttribute("aria-label", "the 3D board (the game's keys below it play; drag to turn the view)");
     this.element.append(this.canvas);
     this.scene.background = new THREE.Color("#eef1f5");
