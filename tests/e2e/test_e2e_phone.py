@@ -256,6 +256,8 @@ def test_the_result_comes_into_view_at_the_end(server: Any, phone: Page, pages: 
     over = phone.get_by_test_id("game-over")
     expect(over).to_have_text("You won! (0 – 0) — bob resigned.")
     expect(over).to_be_in_viewport(ratio=1)
+    # and the button under it, the next thing a player taps (it was left just below the screen's edge)
+    expect(phone.get_by_test_id("rematch")).to_be_in_viewport(ratio=1)
     assert phone.evaluate("window.scrollY") > 0  # it was below the screen: the page scrolled to it
 
     finished = _finished_solo_kozo(server)

@@ -93,11 +93,16 @@ export function gamePage(app: HTMLElement, id: string): void {
   let endShown = false;
   const showEnd = (justEnded: boolean) => {
     endShown = true;
-    // looked at again a little later when it was in view: the board and its tray may still be laying out then
-    const bring = (again: boolean) => {
-      const box = over.getBoundingClientRect();
-      if (box.top < 0 || box.bottom > window.innerHeight) over.scrollIntoView({ block: "nearest", behavior: "smooth" });
-      else if (again) window.setTimeout(() => bring(false), 700);
+    // looked at again a little later when it was in view: the board and its tray may still be laying out then.
+    // The rematch button under the box comes into view with it (it was left just below the screen's edge), as long
+    // as the box's top stays on screen.
+    const bring = (lookAgain: boolean) => {
+      const top = over.getBoundingClientRect().top;
+      const bottom = (again.hidden ? over : again).getBoundingClientRect().bottom;
+      if (top < 0 || bottom > window.innerHeight) {
+        const by = top < 0 ? top : Math.min(bottom - window.innerHeight + 8, top);
+        window.scrollBy({ top: by, behavior: "smooth" });
+      } else if (lookAgain) window.setTimeout(() => bring(false), 700);
     };
     window.setTimeout(() => bring(true), justEnded ? 800 : 100);
   };
