@@ -64,6 +64,16 @@ KOZO_1845_MOVES = (
 KOZO_1845_END = "Z4 0,2,2 1,2,2 1,2,3 2,2,3 + 0,2,3"
 
 
+# A person against the computer, and the 3D games each as a table one person opens (TowerBrix alone, solo): the
+# browser tests that walk every 3D game take these as their parameters.
+ANN_VS_COMPUTER = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}]
+TABLES_3D = [
+    ("blokus3d", ANN_VS_COMPUTER, {}),
+    ("kozo", ANN_VS_COMPUTER, {}),
+    ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
+]
+
+
 def kozo_1845_ended() -> kumiki.State:
     """The seed-1845 game played to its end: the round ended on a size drawn that fits nowhere."""
     state = kumiki.load_game("kozo", **KOZO_1845_OPTIONS).new_state(seed=1845)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,18 +187,26 @@ EXAMPLE_1 = [
 ]
 
 
-def test_towerbrix_evaluation_example_1_scores_12_plus_5_bonus_17(tmp_path):
-    """002: "B9: 3 points, B28: 2, B34: 3, B35: 2, B40: 2 = 12 points. There are also five bonus points because the
-    tower is higher than the long side of the box (3 points) and only two bricks touch the playing surface (2 points).
-    = 17 points"."""
-    game = kumiki.load_game("towerbrix", players=5, deck=deck_file(tmp_path, EXAMPLE_1), total=12)
+def tall_tower_on_two_evaluated(
+    tmp_path: Path, cards: list[tuple[str, int, str]], total: int
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Five players dealt exactly ``cards`` (a deck of them, at their points' ``total``) build ``TALL_ON_TWO`` and all
+    say ok: the game, the state and the evaluation of the build."""
+    game = kumiki.load_game("towerbrix", players=5, deck=deck_file(tmp_path, cards), total=total)
     state = game.new_state(seed=1)
-    assert sorted(state.dealt()) == sorted(card for card, _, _ in EXAMPLE_1)
+    assert sorted(state.dealt()) == sorted(card for card, _, _ in cards)
     for edit in TALL_ON_TWO:
         state.play(edit)
     for _ in range(5):
         state.play("ok")
-    evaluation = state.evaluations[-1]
+    return game, state, state.evaluations[-1]
+
+
+def test_towerbrix_evaluation_example_1_scores_12_plus_5_bonus_17(tmp_path):
+    """002: "B9: 3 points, B28: 2, B34: 3, B35: 2, B40: 2 = 12 points. There are also five bonus points because the
+    tower is higher than the long side of the box (3 points) and only two bricks touch the playing surface (2 points).
+    = 17 points"."""
+    _, state, evaluation = tall_tower_on_two_evaluated(tmp_path, EXAMPLE_1, total=12)
     assert evaluation["success"], evaluation["problems"]
     assert evaluation["bonus"] == 3 + 2
     assert evaluation["points"] == 17
@@ -209,14 +218,7 @@ def test_towerbrix_evaluation_example_2_an_unmet_card_repeats_the_round_lower(tm
     have not completed the round. In this case, you would repeat the round and draw new cards for a lower difficulty
     level than before." (B48's points are not given; 2 here.)"""
     cards = [*EXAMPLE_1, ("B48", 2, "height >= 40")]
-    game = kumiki.load_game("towerbrix", players=5, deck=deck_file(tmp_path, cards), total=14)
-    state = game.new_state(seed=1)
-    assert sorted(state.dealt()) == sorted(card for card, _, _ in cards)
-    for edit in TALL_ON_TWO:
-        state.play(edit)
-    for _ in range(5):
-        state.play("ok")
-    evaluation = state.evaluations[-1]
+    game, state, evaluation = tall_tower_on_two_evaluated(tmp_path, cards, total=14)
     assert not evaluation["success"] and evaluation["points"] == 0
     assert state.score() == 0
     assert (state.round, state.attempt) == (0, 2)  # the same round again

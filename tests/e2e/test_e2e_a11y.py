@@ -11,9 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import expect
-from tests.helpers import until
-
-ANN_VS_COMPUTER = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}]
+from tests.helpers import ANN_VS_COMPUTER, TABLES_3D, until
 
 
 def test_the_title_names_the_game_and_the_replay(server: Any, pages: Any) -> None:
@@ -31,11 +29,7 @@ def test_the_title_names_the_game_and_the_replay(server: Any, pages: Any) -> Non
 
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
-    [
-        ("blokus3d", ANN_VS_COMPUTER, {}),
-        ("kozo", ANN_VS_COMPUTER, {}),
-        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
-    ],
+    TABLES_3D,
 )
 def test_buttons_and_the_board_have_names(server: Any, pages: Any, game: str, seats: Any, options: Any) -> None:
     page = pages()

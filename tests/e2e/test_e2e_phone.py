@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import until
+from tests.helpers import ANN_VS_COMPUTER, TABLES_3D, until
 
 import kumiki
 
@@ -33,9 +33,6 @@ def phone(browser: Any) -> Any:
 def fits_the_width(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, f"the page is {width} px wide on a {PHONE['width']} px screen"
-
-
-ANN_VS_COMPUTER = [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}]
 
 
 def open_3d_game(
@@ -162,11 +159,7 @@ COVERED_TRAY_BUTTONS = """() => [...document.querySelectorAll('[data-testid=tray
 
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
-    [
-        ("blokus3d", ANN_VS_COMPUTER, {}),
-        ("kozo", ANN_VS_COMPUTER, {}),
-        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
-    ],
+    TABLES_3D,
 )
 def test_the_sticky_hint_never_covers_the_tray(server: Any, phone: Page, game: str, seats: Any, options: Any) -> None:
     created = server.create(game, seats, **options)
@@ -311,12 +304,7 @@ SMALL_CONTROLS = """() => [...document.querySelectorAll('button, select, summary
 
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
-    [
-        ("kuzushi", ANN_VS_COMPUTER, {}),
-        ("blokus3d", ANN_VS_COMPUTER, {}),
-        ("kozo", ANN_VS_COMPUTER, {}),
-        ("towerbrix", [{"kind": "human", "name": "ann"}], {"players": 1, "mode": "solo"}),
-    ],
+    [("kuzushi", ANN_VS_COMPUTER, {}), *TABLES_3D],
 )
 def test_every_control_is_big_enough_for_a_finger(
     server: Any, phone: Page, pages: Any, game: str, seats: Any, options: Any
