@@ -413,6 +413,8 @@ def test_the_ratings_and_the_win_matrix_say_what_they_mean_with_intervals(tmp_pa
     ratings = page[page.index("<h2>Ratings</h2>") : page.index("<h3>Win matrix</h3>")]
     assert "the agents' mean is 0" in ratings and "about 64% against it" in ratings
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    for r in summary["ratings"]:  # signed as the intervals beside them and the seats' table ("120 [+60, +180]" was)
+        assert f"<td class='n'>{round(r['rating']):+d}</td>" in ratings
     matrix = page[page.index("<h3>Win matrix</h3>") :]
     assert "the row agent's score against the column agent" in matrix and "95% interval" in matrix
     for cell in summary["win_matrix"]:

@@ -523,7 +523,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         parts.append("<table><tr><th>agent</th><th>rating</th><th>95% interval</th><th>games</th></tr>")
         for r in summary["ratings"]:
             parts.append(
-                f"<tr><td>{esc(r['agent'])}</td><td class='n'>{round(r['rating'])}</td>"
+                f"<tr><td>{esc(r['agent'])}</td><td class='n'>{_signed(r['rating'])}</td>"
                 f"<td class='n'>{_elo_interval(r['low'], r['high'])}</td><td class='n'>{r['games']}</td></tr>"
             )
         parts.append("</table>")
