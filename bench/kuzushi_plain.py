@@ -17,6 +17,7 @@ class PlainKuzushi:
     size: int = 6
     tiles: int = 19
     city_counts_as_base: bool = False
+    majority: str = "most"
     cells: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
     supply: list[int] = field(default_factory=list)
     to_move: int | None = 1
@@ -71,6 +72,8 @@ class PlainKuzushi:
                     counts[tile[1]] += 1
             top = max(counts)
             leaders = [q for q in range(self.players) if counts[q] == top]
+            if self.majority == "more_than_half" and 2 * top <= sum(counts):
+                leaders = []  # the most, but not more than half (2-1-1): no majority
             if top > 0 and len(leaders) == 1:
                 q = leaders[0]
                 if here == ("flag", q):

@@ -20,6 +20,7 @@ def random_config(rng: random.Random) -> dict[str, object]:
         "size": rng.choice([2, 3, 4, 5, 6, 7, 8]),
         "tiles": rng.choice([1, 2, 3, 5, 8, 19]),
         "city_counts_as_base": rng.random() < 0.5,
+        "majority": rng.choice(["most", "more_than_half"]),
     }
 
 

@@ -27,6 +27,7 @@ def games(draw):
         "size": draw(st.sampled_from([6, 7, 8, 5, 6, 7, 8, 4, 3, 2])),
         "tiles": draw(st.sampled_from([19, 12, 25, 38, 19, 30, 8, 5, 3, 2, 1])),
         "city_counts_as_base": draw(st.booleans()),
+        "majority": draw(st.sampled_from(["most", "more_than_half"])),
     }
     if players == 4:
         options["teams"] = draw(st.sampled_from([None, 2]))
@@ -67,8 +68,9 @@ def box(cells) -> tuple[int, int, int, int]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def majority(cells, cell, players: int, city_counts: bool) -> int | None:
-    """The single player with the most BASES next to ``cell`` (and more than zero), else None."""
+def majority(cells, cell, players: int, city_counts: bool, more_than_half: bool = False) -> int | None:
+    """The single player with the most BASES next to ``cell`` (and more than zero; with ``more_than_half``, more than
+    half of them), else None."""
     counts = [0] * players
     x, y = cell
     for dx, dy in NEIGHBOURS:
@@ -77,6 +79,8 @@ def majority(cells, cell, players: int, city_counts: bool) -> int | None:
             counts[tile[1]] += 1
     top = max(counts)
     leaders = [p for p in range(players) if counts[p] == top]
+    if more_than_half and 2 * top <= sum(counts):
+        return None
     return leaders[0] if top > 0 and len(leaders) == 1 else None
 
 
@@ -86,10 +90,11 @@ def majority(cells, cell, players: int, city_counts: bool) -> int | None:
 class Reference:
     """The rules as written, on a dict of cells: slow and simple, to compare the engine against."""
 
-    def __init__(self, players, size, tiles, city_counts_as_base=False, teams=None):
+    def __init__(self, players, size, tiles, city_counts_as_base=False, teams=None, majority="most"):
         self.players = players
         self.size = size
         self.city_counts = city_counts_as_base
+        self.more_than_half = majority == "more_than_half"
         self.teams = teams
         self.cells = {(0, 0): ("city", 0)}
         self.tiles = [tiles] * players
@@ -125,7 +130,7 @@ class Reference:
             here = self.cells.get(n)
             if here is not None and here[0] != "flag":
                 continue
-            q = majority(self.cells, n, self.players, self.city_counts)
+            q = majority(self.cells, n, self.players, self.city_counts, self.more_than_half)
             if q is not None and here == ("flag", q):
                 continue
             if here is not None:
@@ -223,7 +228,8 @@ def test_tiles_box_and_flags(game):
         # every FLAG belongs to the unique majority owner of its cell
         for cell, (kind, owner) in cells.items():
             if kind == "flag":
-                assert majority(cells, cell, players, options["city_counts_as_base"]) == owner, cell
+                strict = options["majority"] == "more_than_half"
+                assert majority(cells, cell, players, options["city_counts_as_base"], strict) == owner, cell
 
     play_through(options, picks, each_position=check)
 

@@ -126,6 +126,33 @@ def test_the_most_bases_is_a_majority_even_when_not_more_than_half():
     )
 
 
+def test_majority_more_than_half_reads_2_1_1_as_no_majority():
+    """Decision p's other reading, the option majority="more_than_half": rulebook 004 "If you have the majority of
+    bases next to a given spot, mark it", rulebook 001 "if NO player has a majority of BASES ... remove any FLAG":
+    2 of 4 bases is no majority."""
+    state = after("B 0,1", "B 1,2", "B 1,0", players=3, majority="more_than_half")
+    assert state.to_json() == expected(
+        7, [16, 17, 16], "-1,1 F1 0,0 C0 0,1 B1 1,-1 F0 1,0 B0 1,2 B2 1,3 F2 2,0 F0 2,2 F2"
+    )
+    state.play("B 2,1")
+    # as in the test above, but 1,1 (P1 2, P0 1, P2 1) stays empty: P1 flags only 3,1 (17 - 1 - 1 = 15)
+    assert state.to_json() == expected(
+        7, [17, 15, 17], "-1,1 F1 0,0 C0 0,1 B1 1,-1 F0 1,0 B0 1,2 B2 1,3 F2 2,1 B1 3,1 F1"
+    )
+
+
+@pytest.mark.parametrize(("majority", "kept"), [("most", True), ("more_than_half", False)])
+def test_a_flag_held_2_1_goes_back_at_2_1_1_only_when_majority_is_more_than_half(majority, kept):
+    # P1's flag on 1,1 from its base 0,1, kept at 2-0 (2,1) and at 2-1 (P2's 1,2: more than half under both readings);
+    # P0's 1,0 makes it 2-1-1
+    state = after("B 0,1", "B -1,0", "B 0,-1", "B 2,1", "B 1,2", players=3, majority=majority)
+    assert state.cell(1, 1) == ("flag", 1)
+    assert state.tiles_left() == [16, 14, 15]
+    state.play("B 1,0")
+    assert state.cell(1, 1) == (("flag", 1) if kept else None)
+    assert state.tiles_left() == [15, 15 if kept else 16, 15]
+
+
 def test_majority_owner_keeps_its_flag_when_someone_else_moves():
     state = after("B 1,0", "B -1,0", "B 2,1")
     # P1's 2,1: east 3,1 and north 2,2 get flags; 1,1 and 2,0 already hold P1's flags with 2 P1 bases next to them
@@ -384,13 +411,27 @@ def test_option_defaults(players):
     size = {2: 6, 3: 7, 4: 8, 5: 9, 6: 10}[players]
     assert game.players == players
     assert game.name == "kuzushi"
-    assert game.options == {"players": players, "size": size, "tiles": 19, "teams": None, "city_counts_as_base": False}
+    assert game.options == {
+        "players": players,
+        "size": size,
+        "tiles": 19,
+        "teams": None,
+        "city_counts_as_base": False,
+        "majority": "most",
+    }
 
 
 def test_default_players_is_two():
     game = kumiki.load_game("kuzushi")
     assert game.players == 2
-    assert game.options == {"players": 2, "size": 6, "tiles": 19, "teams": None, "city_counts_as_base": False}
+    assert game.options == {
+        "players": 2,
+        "size": 6,
+        "tiles": 19,
+        "teams": None,
+        "city_counts_as_base": False,
+        "majority": "most",
+    }
 
 
 @pytest.mark.parametrize(
@@ -587,7 +628,14 @@ def test_play_accepts_text_and_moves_alike():
 @pytest.mark.parametrize("seed", range(4))
 def test_seed_variant_8x8_with_38_tiles_runs_to_the_end(seed):
     game = kumiki.load_game("kuzushi", players=2, size=8, tiles=38)
-    assert game.options == {"players": 2, "size": 8, "tiles": 38, "teams": None, "city_counts_as_base": False}
+    assert game.options == {
+        "players": 2,
+        "size": 8,
+        "tiles": 38,
+        "teams": None,
+        "city_counts_as_base": False,
+        "majority": "most",
+    }
     state = game.new_state(seed=seed)
     agent = kumiki.load_agent("random", seed=seed)
     turns = 0

@@ -120,7 +120,14 @@ def test_comments_move_numbers_and_blank_lines():
 def test_tags_become_options():
     text = '[Game "kuzushi"]\n[Players "4"]\n[Seed "11"]\n[teams "2"]\n[city_counts_as_base "true"]\n[size "5"]\n'
     game, state = kumiki.read_record(text)
-    assert game.options == {"players": 4, "size": 5, "tiles": 19, "teams": 2, "city_counts_as_base": True}
+    assert game.options == {
+        "players": 4,
+        "size": 5,
+        "tiles": 19,
+        "teams": 2,
+        "city_counts_as_base": True,
+        "majority": "most",
+    }
     assert state.seed == 11
     assert state.history == []
     assert state.to_move == 1

@@ -81,6 +81,8 @@ WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
 WEB_HELP: dict[tuple[str, str], str] = {
     ("blokus3d", "structure"): "the structure to build: A (tower), B (L-wall), C (steps), D (pyramid)",
     ("towerbrix", "deck"): "the card deck: green or pink (see the rules)",
+    ("kuzushi", "majority"): "most: the one player with the most bases next to a cell; more_than_half: only one with "
+    "more than half of them (see the rules)",
 }
 # The names a newcomer reads on the form, per option (the engine's names stay the API's); an option not listed shows
 # its name with spaces.
@@ -90,6 +92,7 @@ WEB_LABELS: dict[str, str] = {
     "tiles": "Tiles per player",
     "teams": "Teams",
     "city_counts_as_base": "The centre city counts as a base",
+    "majority": "A flag goes to",
     "structure": "Structure to build",
     "colours_per_player": "Colours per player",
     "rounds": "Rounds",

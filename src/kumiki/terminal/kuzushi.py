@@ -141,6 +141,8 @@ def how_to_play(game: Game) -> str:
     n = game.options["size"]
     tiles = game.options["tiles"]
     city = " The CITY counts as a BASE of player 0 for flags." if game.options["city_counts_as_base"] else ""
+    if game.options["majority"] == "more_than_half":
+        city += " A FLAG needs more than half of the BASEs around its cell: 2-1-1 gives none."
     teams = ""
     if game.options["teams"]:
         teams = f" Seats play in {game.options['teams']} teams (seat i for team i mod {game.options['teams']})."

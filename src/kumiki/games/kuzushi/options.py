@@ -1,4 +1,4 @@
-"""Kuzushi's options as data: players, grid size, tiles, teams and the CITY rule."""
+"""Kuzushi's options as data: players, grid size, tiles, teams, the CITY rule and the reading of majority."""
 
 from __future__ import annotations
 
@@ -46,5 +46,14 @@ KUZUSHI_OPTIONS = (
         bool,
         False,
         "whether the CITY counts as a BASE of player 0 when flags are resolved",
+    ),
+    Option(
+        "majority",
+        str,
+        "most",
+        "who gets a FLAG: the one player with the most BASES next to the cell (most), or only a player with more than "
+        "half of them (more_than_half: 2-1-1 gives no flag)",
+        choices=("most", "more_than_half"),
+        quiet_default=True,
     ),
 )

@@ -36,6 +36,7 @@ class Kuzushi(Game):
         self.tiles_per_player = int(self.options["tiles"])
         self.teams: int | None = self.options["teams"]
         self.city_counts_as_base: bool = self.options["city_counts_as_base"]
+        self.more_than_half = self.options["majority"] == "more_than_half"
         w = self.width = 2 * n + 1
         cells = w * w
         self.city_index = n * w + n
@@ -485,7 +486,9 @@ class KuzushiState(State):
         return g0, g1, g2, g3, g4
 
     def _gain(self, p: int, i: int, is_base: bool) -> int:
-        """How much p's lead grows at once by a BASE at ``i``: its own tile, flags won, rivals' flags removed."""
+        """How much p's lead grows at once by a BASE at ``i``: its own tile, flags won, rivals' flags removed.
+
+        Flags are counted by the most BASES whatever the ``majority`` option: an estimate that steers playouts only."""
         g = self.game
         bases = self._bases
         solid = self._solid
@@ -569,6 +572,7 @@ class KuzushiState(State):
         players = range(g.players)
         n = g.size
         width = g.width
+        more_than_half = g.more_than_half
         for j, jbit, around in g.resolve_order[i]:
             if solid & jbit:
                 continue
@@ -580,6 +584,12 @@ class KuzushiState(State):
                     best = k
                     q = seat
                 elif k == best and k:
+                    q = -1
+            if q >= 0 and more_than_half:
+                total = 0
+                for seat in players:
+                    total += (bases[seat] & around).bit_count()
+                if 2 * best <= total:
                     q = -1
             flagged = self._occ & jbit
             if q >= 0:
