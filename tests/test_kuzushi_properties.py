@@ -33,6 +33,8 @@ def games(draw):
         options["teams"] = draw(st.sampled_from([None, 2]))
     elif players == 6:
         options["teams"] = draw(st.sampled_from([None, 2, 3]))
+    if options.get("teams"):
+        options["team_island"] = draw(st.sampled_from(["joined", "own"]))
     picks = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
     return options, picks
 
@@ -90,12 +92,15 @@ def majority(cells, cell, players: int, city_counts: bool, more_than_half: bool 
 class Reference:
     """The rules as written, on a dict of cells: slow and simple, to compare the engine against."""
 
-    def __init__(self, players, size, tiles, city_counts_as_base=False, teams=None, majority="most"):
+    def __init__(
+        self, players, size, tiles, city_counts_as_base=False, teams=None, majority="most", team_island="joined"
+    ):
         self.players = players
         self.size = size
         self.city_counts = city_counts_as_base
         self.more_than_half = majority == "more_than_half"
         self.teams = teams
+        self.own_island = team_island == "own"
         self.cells = {(0, 0): ("city", 0)}
         self.tiles = [tiles] * players
         self.to_move = 1
@@ -146,7 +151,10 @@ class Reference:
 
     def to_json(self):
         cells = [{"x": x, "y": y, "owner": o, "kind": k} for (x, y), (k, o) in sorted(self.cells.items())]
-        return {"size": self.size, "tiles_left": list(self.tiles), "cells": cells}
+        out = {"size": self.size, "tiles_left": list(self.tiles), "cells": cells}
+        if self.teams and self.own_island:
+            out["team_island"] = "own"
+        return out
 
     def scores(self) -> list[int]:
         counts = Counter(owner for _, owner in self.cells.values())
@@ -178,7 +186,10 @@ class Reference:
         members = [[p for p in range(self.players) if p % count == t] for t in range(count)]
         totals = self.team_scores()
         leaders = [t for t in range(count) if totals[t] == max(totals)]
-        islands = {t: self.island(members[t]) for t in leaders}
+        if self.own_island:  # one member's own group (the tie-break's "the player with the most ... touching")
+            islands = {t: max(self.island([p]) for p in members[t]) for t in leaders}
+        else:
+            islands = {t: self.island(members[t]) for t in leaders}
         leaders = [t for t in leaders if islands[t] == max(islands.values())]
         return sorted(p for t in leaders for p in members[t])
 

@@ -386,6 +386,23 @@ def test_six_players_in_three_teams():
     assert state.winners() == [1, 4]
 
 
+def test_team_island_own_breaks_a_tie_by_one_members_own_group():
+    """Rulebook 001's tie-break names "the player with the most placed tiles orthogonally touching each other"; with
+    teams that may be read as one member's own group (``team_island="own"``) or the team's tiles joined (default)."""
+    moves = ["B 1,0", "B 2,1", "B 2,-1", "B 1,1", "B 1,-1", "B 2,0"]
+    state = after(*moves, players=6, size=3, tiles=5, teams=3, team_island="own")
+    assert state.team_scores() == [3, 3, 3]
+    # own groups: P0 1 (2,0; the CITY apart), P3 1; P1 1, P4 2 (1,1 0,1); P2 1, P5 2 (1,-1 0,-1): teams 1 and 2
+    assert state.winners() == [1, 2, 4, 5]
+    assert state.to_json()["team_island"] == "own"
+    assert "team_island" not in after(*moves, players=6, size=3, tiles=5, teams=3).to_json()
+    game, again = kumiki.read_record(kumiki.write_record(state))
+    assert game.options["team_island"] == "own" and again.winners() == [1, 2, 4, 5]
+    # without teams every player is a side of one: the two readings are one
+    solo = after("B 0,1", players=4, tiles=1, team_island="own")  # 1-1 on tiles and on groups
+    assert solo.winners() == after("B 0,1", players=4, tiles=1).winners() == [0, 1]
+
+
 def test_teams_on_an_early_end():
     state = after("B 1,0", players=4, tiles=2, teams=2)
     # P1: base and flag 2,0, no tile left. Teams {0, 2}: 1 + 0, {1, 3}: 2 + 0
@@ -418,6 +435,7 @@ def test_option_defaults(players):
         "teams": None,
         "city_counts_as_base": False,
         "majority": "most",
+        "team_island": "joined",
     }
 
 
@@ -431,6 +449,7 @@ def test_default_players_is_two():
         "teams": None,
         "city_counts_as_base": False,
         "majority": "most",
+        "team_island": "joined",
     }
 
 
@@ -635,6 +654,7 @@ def test_seed_variant_8x8_with_38_tiles_runs_to_the_end(seed):
         "teams": None,
         "city_counts_as_base": False,
         "majority": "most",
+        "team_island": "joined",
     }
     state = game.new_state(seed=seed)
     agent = kumiki.load_agent("random", seed=seed)

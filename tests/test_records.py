@@ -127,6 +127,7 @@ def test_tags_become_options():
         "teams": 2,
         "city_counts_as_base": True,
         "majority": "most",
+        "team_island": "joined",
     }
     assert state.seed == 11
     assert state.history == []

@@ -112,6 +112,21 @@ def test_a_tie_in_tiles_says_the_largest_group_decided(server: Any, pages: Any) 
     )
 
 
+def test_teams_tied_on_their_own_groups_name_the_players_group(server: Any, pages: Any) -> None:
+    """With ``team_island="own"`` a tie of teams goes to the team of the player with the largest group of their own
+    tiles, and the page's reason gives those groups, not the teams' tiles joined (which would have named the losers)."""
+    imported, state = _imported(server, "kuzushi", 44, players=4, teams=2, team_island="own")
+    assert state.team_scores() == [32.0, 32.0] and state.winners() == [1, 3]  # this seed: joined, team 0 & 2 wins
+    mine = max(state.island([1]), state.island([3]))
+    theirs = max(state.island([0]), state.island([2]))
+    assert mine > theirs and state.island([0, 2]) > state.island([1, 3])
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    expect(page.get_by_test_id("game-over")).to_contain_text(
+        f"tied at 32 tiles, team p1 & p3 has the largest group ({mine} tiles to {theirs})."
+    )
+
+
 def test_the_replay_ends_with_the_result(server: Any, pages: Any) -> None:
     """Stepped to its last move, a finished game's replay says the result and why the game ended in the game page's
     words (a tie says what broke it); a co-operative game's result is the team's score, not a win."""

@@ -83,6 +83,8 @@ WEB_HELP: dict[tuple[str, str], str] = {
     ("towerbrix", "deck"): "the card deck: green or pink (see the rules)",
     ("kuzushi", "majority"): "most: the one player with the most bases next to a cell; more_than_half: only one with "
     "more than half of them (see the rules)",
+    ("kuzushi", "team_island"): "teams tied on tiles: joined: the largest group of the team's tiles together; own: the "
+    "largest group of one player's own tiles",
 }
 # The names a newcomer reads on the form, per option (the engine's names stay the API's); an option not listed shows
 # its name with spaces.
@@ -93,6 +95,7 @@ WEB_LABELS: dict[str, str] = {
     "teams": "Teams",
     "city_counts_as_base": "The centre city counts as a base",
     "majority": "A flag goes to",
+    "team_island": "Teams tied: the largest group",
     "structure": "Structure to build",
     "colours_per_player": "Colours per player",
     "rounds": "Rounds",

@@ -146,6 +146,8 @@ def how_to_play(game: Game) -> str:
     teams = ""
     if game.options["teams"]:
         teams = f" Seats play in {game.options['teams']} teams (seat i for team i mod {game.options['teams']})."
+        if game.options["team_island"] == "own":
+            teams += " Teams tied on tiles: the team of the player with the largest group of their own tiles wins."
     return (
         "How to play Kuzushi: build out from the CITY [C] in the middle (it is player 0's); player 1 moves first. "
         "On your turn either place a BASE from your supply on an empty cell next to any tile "

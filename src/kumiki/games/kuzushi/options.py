@@ -1,4 +1,5 @@
-"""Kuzushi's options as data: players, grid size, tiles, teams, the CITY rule and the reading of majority."""
+"""Kuzushi's options as data: players, grid size, tiles, teams, the CITY rule, the reading of majority and the
+teams' tie-break."""
 
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ KUZUSHI_OPTIONS = (
         "who gets a FLAG: the one player with the most BASES next to the cell (most), or only a player with more than "
         "half of them (more_than_half: 2-1-1 gives no flag)",
         choices=("most", "more_than_half"),
+        quiet_default=True,
+    ),
+    Option(
+        "team_island",
+        str,
+        "joined",
+        "teams tied on tiles: the largest group of the team's tiles joined together wins (joined), or the team of the "
+        "player with the largest group of their own tiles (own)",
+        choices=("joined", "own"),
         quiet_default=True,
     ),
 )

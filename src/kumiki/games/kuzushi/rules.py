@@ -37,6 +37,7 @@ class Kuzushi(Game):
         self.teams: int | None = self.options["teams"]
         self.city_counts_as_base: bool = self.options["city_counts_as_base"]
         self.more_than_half = self.options["majority"] == "more_than_half"
+        self.own_island = self.options["team_island"] == "own"
         w = self.width = 2 * n + 1
         cells = w * w
         self.city_index = n * w + n
@@ -268,7 +269,10 @@ class KuzushiState(State):
         top = max(totals)
         leaders = [t for t in range(team_count) if totals[t] == top]
         if len(leaders) > 1:
-            islands = {t: self.island(members[t]) for t in leaders}
+            if g.own_island:  # "the player with the most placed tiles orthogonally touching each other"
+                islands = {t: max(self.island([s]) for s in members[t]) for t in leaders}
+            else:
+                islands = {t: self.island(members[t]) for t in leaders}
             biggest = max(islands.values())
             leaders = [t for t in leaders if islands[t] == biggest]
         return sorted(s for t in leaders for s in members[t])
@@ -290,7 +294,10 @@ class KuzushiState(State):
                     cells.append({"x": x, "y": y, "owner": seat, "kind": "base"})
                 elif self._flags[seat] & low:
                     cells.append({"x": x, "y": y, "owner": seat, "kind": "flag"})
-        return {"size": g.size, "tiles_left": list(self._tiles), "cells": cells}
+        out: dict[str, Any] = {"size": g.size, "tiles_left": list(self._tiles), "cells": cells}
+        if g.own_island and g.teams:
+            out["team_island"] = "own"  # the page names the tie-break by the rule the game plays
+        return out
 
     def parse_move(self, text: str) -> KuzushiMove:
         """Like ``game.parse_move``, but a bare cell ``x,y`` means F there if it holds your flag, else B."""

@@ -15,6 +15,8 @@ interface KuzushiView {
   size: number;
   tiles_left: number[];
   cells: Cell[];
+  /** "own" when tied teams compare one member's own largest group (the option `team_island`), else absent. */
+  team_island?: string;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -55,7 +57,10 @@ function tieBreak(msg: EndUpdate, view: KuzushiView, name: (seat: number) => str
   const tied = sides.filter((side) => total(side) === top);
   if (tied.length < 2) return null;
   const label = (side: number[]) => (side.length > 1 ? "team " : "") + side.map(name).join(" & ");
-  const groups = tied.map((side) => largestGroup(view.cells, side));
+  const own = view.team_island === "own";
+  const groups = tied.map((side) =>
+    own ? Math.max(...side.map((seat) => largestGroup(view.cells, [seat]))) : largestGroup(view.cells, side),
+  );
   const won = tied.filter((side) => side.some((seat) => msg.winners?.includes(seat)));
   if (won.length !== 1) return `tied at ${top} tiles and on the largest group (${Math.max(...groups)} tiles)`;
   const mine = groups[tied.indexOf(won[0])];
