@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -33,6 +34,18 @@ arena_app = typer.Typer(
 )
 
 
+def _write_out(text: str) -> None:
+    """``text`` on stdout, a folder's or a file's name in it included as its bytes: a name that is not UTF-8 (a
+    folder named in Latin-1) holds surrogates, which a strict stdout (a UTF-8 locale's) refused, an "internal
+    error" after the games were played, the report or the CSV written."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
+
+
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(" ".join(message.split()) + "\n")
     raise typer.Exit(2)
@@ -57,7 +70,9 @@ def run_command(
         str | None, typer.Option("--address", help="Ray: auto, or ray://head:10001 (default: a local Ray).")
     ] = None,
     records: Annotated[bool, typer.Option("--records", help="Also write every game's .kmk record.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar; print only the results folder.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No progress bar; print only the results folder (notes go to stderr).")
+    ] = False,
 ) -> None:
     """Play a study's games (again: only those not yet in its results folder).
 
@@ -99,18 +114,19 @@ def run_command(
         ResultsDir(folder, study).close()
     except arena.StudyError as error:
         _fail(str(error))
-    except OSError as error:
-        _fail(f"{folder}: {error.strerror or error}")
+    except OSError as error:  # the file at fault named: the folder may be fine, its games.jsonl unreadable
+        _fail(f"{error.filename or folder}: {error.strerror or error}")
     console = Console(stderr=True)
-    if study.sprt is not None and study.format != "sprt" and not quiet:
+    # The notes go to stderr with --quiet too (docs/arena.md): stdout stays the results folder alone, for scripts.
+    if study.sprt is not None and study.format != "sprt":
         sys.stderr.write(f'note: the [sprt] table is used by format "sprt" only; this {study.format} ignores it\n')
-    if study.format == "sprt" and study.games != arena.Study.games and not quiet:
+    if study.format == "sprt" and study.games != arena.Study.games:
         # An SPRT plays game pairs until its test decides; its one limit is [sprt] max_games.
         sys.stderr.write(
             f"note: an SPRT does not use games ({study.games}): it stops when the test decides, at most "
             f"at [sprt] max_games ({(study.sprt or arena.Sprt()).max_games})\n"
         )
-    if not study.reproducible and not quiet:  # one line, as every note: the console would wrap it at its width
+    if not study.reproducible:  # one line, as every note: the console would wrap it at its width
         sys.stderr.write("note: a time budget or move limit makes this study's results depend on the machine\n")
     with sigterm_stops():  # systemd, docker stop, a CI: stop as Ctrl-C does
         try:
@@ -140,7 +156,7 @@ def run_command(
             _fail(str(error))
         except OSError as error:
             _end_bar_line(quiet, console)
-            _fail(f"{folder}: {error.strerror or error}")
+            _fail(f"{error.filename or folder}: {error.strerror or error}")
         except KeyboardInterrupt as stop:
             if not by_sigterm(stop):
                 sys.stderr.write(f"\nstopped; the games finished are in {folder}, a re-run plays the rest\n")
@@ -149,17 +165,19 @@ def run_command(
             sys.stderr.write(f"{lead}stopped (SIGTERM); the games finished are in {folder}, a re-run plays the rest\n")
             raise typer.Exit(143) from None
     _notes(results)
+    _records_note(results, records)
     _refuse_all_forfeit(results)
     if quiet:
-        sys.stdout.write(f"{results.path}\n")
+        _write_out(f"{results.path}\n")
         return
-    sys.stdout.write(f"{len(results)} games in {results.path}\n")
+    _write_out(f"{len(results)} games in {results.path}\n")
     state = results.sprt()
     if state is not None:
         decision = state.decision or "undecided (max_games reached)"
         sys.stdout.write(f"SPRT: LLR {state.llr:.2f} in [{state.lower:.2f}, {state.upper:.2f}] after {state.pairs}")
         sys.stdout.write(f" pairs: {decision}\n")
-    sys.stdout.write(f"next: kumiki arena report {results.path}\n")
+    # quoted as a shell takes it: a study named "first try" (its folder results/first try) is one argument
+    _write_out(f"next: kumiki arena report {shlex.quote(str(results.path))}\n")
 
 
 class RunPace:
@@ -272,7 +290,7 @@ class Leaderboard:
             table.add_column(column, justify="left" if column == "agent" else "right")
         for i in sorted(range(len(agents)), key=lambda i: -skills[i]):
             if events.games[agents[i]]:  # an agent yet to play has the prior's 0, which would read as a rating
-                table.add_row(Text(agents[i]), f"{skills[i]:+.0f}", str(events.games[agents[i]]))  # no markup
+                table.add_row(Text(agents[i]), f"{round(skills[i]):+d}", str(events.games[agents[i]]))  # no markup
         self.shown = table
 
     def __rich__(self) -> RenderableType:
@@ -286,10 +304,27 @@ def _results(folder: str) -> Results:
         results = arena.Results(folder)
     except arena.StudyError as error:
         _fail(str(error))
-    except OSError as error:  # a name too long, a folder not readable: said in one line, as for `run`
-        _fail(f"{folder}: {error.strerror or error}")
+    except OSError as error:  # a name too long, a folder or its games.jsonl not readable: one line, as for `run`
+        _fail(f"{error.filename or folder}: {error.strerror or error}")
     _notes(results)
     return results
+
+
+def _records_note(results: Results, records: bool) -> None:
+    """Say on stderr which games have no record where records were asked for (``--records``, or a folder holding
+    some): a game already in the folder is not played again, so a run given ``--records`` after one without wrote
+    none for it, and said nothing."""
+    from kumiki.arena.results import RECORDS
+
+    folder = results.path / RECORDS
+    if not records and not folder.is_dir():
+        return
+    missing = [row["index"] for row in results.rows if not (folder / f"{row['index']:06d}.kmk").is_file()]
+    if missing:
+        sys.stderr.write(
+            f"note: {len(missing)} of {len(results.rows)} games have no record in {folder} (played by a run without "
+            "--records, and not played again); run the study into a new --out folder with --records to have them\n"
+        )
 
 
 def _refuse_no_games(results: Results, folder: str) -> None:
@@ -415,7 +450,7 @@ def report_command(
         _fail(str(error))
     except OSError as error:  # a read-only folder (copied from a colleague), a full disk, a folder in a file's place
         _fail(f"{error.filename or folder}: cannot write the report ({error.strerror or error})")
-    sys.stdout.write(f"{path}\n")
+    _write_out(f"{path}\n")
 
 
 def csv_stdout(stream: TextIO) -> TextIO:
@@ -446,4 +481,5 @@ def export_command(
         _fail(str(error))
     except OSError as error:
         _fail(f"{csv_file}: {error.strerror or error}")
-    sys.stdout.write(f"{path}\n")
+    if path is not None:  # not for a device or a pipe (/dev/stdout): the line would follow the CSV there
+        _write_out(f"{path}\n")

@@ -7,6 +7,7 @@ import html
 import io
 import json
 import math
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -459,11 +460,17 @@ def _few_blocks_note(rows: Sequence[dict[str, Any]], chance: bool, what: str, mo
     ]
 
 
+def _shown(path: Path) -> str:
+    """A path as UTF-8 text can hold it: a byte of a name that is not UTF-8 (a folder named in Latin-1) comes as
+    U+FFFD; as it was (a lone surrogate), the report could not be written ("internal error")."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
 def _provenance(results: Results) -> str:
     """What was measured and with which commands: the study as run (its ``study.toml``, in full), the command that
     played its games (again: the games still missing) and the one that wrote this report."""
-    folder = html.escape(shlex.quote(str(results.path)), quote=False)  # in text, a quote needs no escape
-    study_file = html.escape(shlex.quote(str(results.path / STUDY_FILE)), quote=False)
+    folder = html.escape(shlex.quote(_shown(results.path)), quote=False)  # in text, a quote needs no escape
+    study_file = html.escape(shlex.quote(_shown(results.path / STUDY_FILE)), quote=False)
     return (
         f"<p class='note'>The games were played by <code>kumiki arena run {study_file} --out {folder}</code> (run "
         "again, it plays the games still missing; into a new folder, the same games again) and this report written "
@@ -697,7 +704,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 + f"<td>{esc(c['reading'])}</td></tr>"
             )
         parts.append("</table>")
-    parts.append(f"<p class='note'>Made by kumiki arena report from {esc(str(results.path))}.</p></body></html>")
+    parts.append(f"<p class='note'>Made by kumiki arena report from {esc(_shown(results.path))}.</p></body></html>")
     return "\n".join(parts)
 
 

@@ -191,6 +191,9 @@ class ResultsDir:
         study_path = self.path / STUDY_FILE
         text = study.to_toml()
         if study_path.exists():
+            # Unreadable (its permissions, a folder in its place): said as such, by an OSError naming it, not as
+            # "the results of another study", which sent the user to another folder for a file they may fix.
+            study_path.open("rb").close()
             try:
                 before: Study | None = load_study(study_path, build_agents=False)
             except StudyError:
@@ -407,8 +410,9 @@ class Results:
 
     def export_csv(self, path: str | Path | TextIO) -> Path | None:
         """Every game as one CSV row (for spreadsheets): index, block, options, seats, scores, winners, … and the
-        same spread out one value a column. ``path`` may be an open text stream (the CLI's ``-``: stdout). A file
-        of the results folder itself is never written over, and the folder a new file goes in must exist."""
+        same spread out one value a column. ``path`` may be an open text stream (the CLI's ``-``: stdout), or name a
+        device or a pipe, written through (None is returned for both: no file holds the games). A file of the
+        results folder itself is never written over, and the folder a new file goes in must exist."""
         from kumiki.arena.tables import write_games_csv
 
         if not isinstance(path, str | Path):
@@ -422,11 +426,19 @@ class Results:
             raise StudyError(f"{target}: a folder; give the CSV file's name")
         if not target.parent.is_dir():
             raise StudyError(f"{target}: no folder {target.parent} to write it in")
-        partial = target.with_name(target.name + ".partial")
+        if target.exists() and not target.is_file():
+            # A device or a pipe (/dev/stdout, a FIFO, /dev/null): written through. The partial file renamed over
+            # it replaced the device itself with a file of the games (root may write in /dev), or the pipe's reader
+            # waited for ever.
+            with target.open("w", newline="", encoding="utf-8") as stream:
+                write_games_csv(self.rows, stream)
+            return None  # as for a stream: no file to name (the CLI's line naming it would end /dev/stdout's CSV)
+        real = target.resolve() if target.is_symlink() else target  # a link's file gets the games; it stays a link
+        partial = real.with_name(real.name + ".partial")
         try:
             with partial.open("w", newline="", encoding="utf-8") as handle:
                 write_games_csv(self.rows, handle)
-            os.replace(partial, target)
+            os.replace(partial, real)
         except BaseException:
             partial.unlink(missing_ok=True)  # a failed export leaves nothing behind
             raise
