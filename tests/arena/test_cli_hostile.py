@@ -198,3 +198,18 @@ def test_the_leaderboard_never_shows_minus_zero(finished: Path, monkeypatch: pyt
         console.print(board)
     text = captured.get()
     assert re.search(r"greedy\s+\+0\s", text) and re.search(r"random\s+\+0\s", text), text
+
+
+def test_a_study_file_edited_after_its_games_refuses_to_count_them_as_its_own(finished: Path, run: CliRunner) -> None:
+    """The folder's study.toml given a new root seed by hand: `run` took the games of seed 4 as the new seed's (its
+    study is itself, so nothing differed) and `ratings` then rated them as such, in silence."""
+    study_file = finished / "study.toml"
+    games = (finished / "games.jsonl").read_bytes()
+    study_file.write_text(study_file.read_text().replace("seed = 4", "seed = 5"))
+    code, out, err = run("arena", "run", study_file, "--out", finished, "--backend", "serial", "--quiet")
+    assert_one_line_error(code, err, "games.jsonl: game 0 was played with seed", "study.toml was changed after")
+    assert out == ""
+    assert (finished / "games.jsonl").read_bytes() == games  # nothing written
+    study_file.write_text(study_file.read_text().replace("seed = 5", "seed = 4"))  # put back: resumes as before
+    code, _, err = run("arena", "run", study_file, "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err

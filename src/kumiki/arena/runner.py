@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from kumiki.arena.backends import Job, Session, check_backend, check_workers, default_workers, execute
-from kumiki.arena.results import ResultsDir
+from kumiki.arena.results import GAMES_FILE, STUDY_FILE, ResultsDir
 from kumiki.arena.schedule import GameSpec, schedule, total_games
 from kumiki.arena.sprt import pair_bin, sprt_state
-from kumiki.arena.study import Sprt, Study
+from kumiki.arena.study import Sprt, Study, StudyError
 
 Progress = Callable[[int, int], None]  # (games done, games in all): called as games finish
 
@@ -40,6 +40,11 @@ def run_study(
     check_workers(workers)
     check_backend(backend)  # a backend that cannot run (no Ray) fails before the folder and its study.toml exist
     store = ResultsDir(folder, study)
+    try:
+        check_played(study, store)
+    except StudyError:
+        store.close()
+        raise
     job = Job(study.game, dict(study.agents), study.seed, study.move_limit_s, records, study.trace)
     try:
         if study.format == "sprt":
@@ -56,6 +61,24 @@ def run_study(
     finally:
         store.close()
     return folder
+
+
+def check_played(study: Study, store: ResultsDir) -> None:
+    """Refuse a folder whose games this study would not have played so (seed, seats): its study.toml edited after
+    them (a root seed changed by hand) would otherwise have the old games counted as the new seed's, in silence."""
+    if not store.rows:
+        return
+    for spec in schedule(study):
+        row = store.rows.get(spec.index)
+        if row is None:
+            continue
+        if row.get("seed") != spec.seed or list(row.get("seats") or []) != list(spec.seats):
+            raise StudyError(
+                f"{store.path / GAMES_FILE}: game {spec.index} was played with seed {row.get('seed')} and seats "
+                f"{', '.join(map(str, row.get('seats') or []))}, where this study plays seed {spec.seed} and seats "
+                f"{', '.join(spec.seats)}: its {STUDY_FILE} was changed after its games were played; choose another "
+                "--out folder"
+            )
 
 
 def _pairs(study: Study) -> Iterator[list[GameSpec]]:
