@@ -245,3 +245,24 @@ def test_a_database_made_when_seeds_had_32_bits_is_widened_and_keeps_its_seeds(d
             assert {row.id: row.seed for row in storage.games()} == {"g1": 5, "g2": -(2**31), "g3": top}
         finally:
             storage.close()
+
+
+def test_players_taking_the_last_seat_at_once_leave_one_player_there_stored_and_live(client: TestClient) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = create(client, [{"kind": "human"}, {"kind": "open"}])
+    with client.websocket_connect(url(game)) as spectator:  # the room is live while they race for the seat
+        spectator.receive_json()
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            answers = list(
+                pool.map(
+                    lambda k: client.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": f"p{k}"}), range(4)
+                )
+            )
+        assert sorted(a.status_code for a in answers) == [200, 409, 409, 409]
+        winner = next(a.json() for a in answers if a.status_code == 200)
+        seen = receive_until(spectator, lambda m: m["type"] == "view" and m["seats"][1]["kind"] == "human")
+        assert seen["seats"][1]["name"] == winner["name"]
+    assert client.get(f"/api/games/{game['id']}").json()["seats"][1]["name"] == winner["name"]
+    with client.websocket_connect(f"/ws/games/{game['id']}?token={winner['token']}") as player:
+        assert player.receive_json()["seat"] == 1
