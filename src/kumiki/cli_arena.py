@@ -94,6 +94,7 @@ def run_command(
     from kumiki import arena
     from kumiki.arena.backends import BACKENDS, MAX_WORKERS, BackendError, check_backend
     from kumiki.arena.results import ResultsDir
+    from kumiki.arena.schedule import check_size
 
     if backend not in BACKENDS:
         _fail(f"--backend: one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -106,9 +107,10 @@ def run_command(
     except arena.StudyError as error:
         _fail(str(error))
     folder = Path(out) if out else arena.default_out(study)
-    try:  # a backend that cannot run (no Ray) before anything is written
+    try:  # a backend that cannot run (no Ray), a study too large to schedule: before anything is written
         check_backend(backend)
-    except BackendError as error:
+        check_size(study)
+    except (BackendError, arena.StudyError) as error:
         _fail(str(error))
     try:  # the folder's problems (another study's, in use by another run, a file) before any progress bar
         ResultsDir(folder, study).close()

@@ -213,3 +213,22 @@ def test_a_study_file_edited_after_its_games_refuses_to_count_them_as_its_own(fi
     study_file.write_text(study_file.read_text().replace("seed = 5", "seed = 4"))  # put back: resumes as before
     code, _, err = run("arena", "run", study_file, "--out", finished, "--backend", "serial", "--quiet")
     assert code == 0, err
+
+
+def test_a_study_of_more_games_than_memory_holds_is_refused_before_anything_is_written(
+    tmp_path: Path, run: CliRunner
+) -> None:
+    """`games` = 10,000,000 on each of 9 option sets: the runner built the whole schedule (about 200 bytes a game) and
+    the pool's queue in memory before the first game, gigabytes, instead of saying the study is too large."""
+    study = tmp_path / "huge.toml"
+    big = STUDY.replace("games = 2", "games = 10000000").replace("size = 4", "size = [3, 4, 5]\ntiles = [1, 2, 3]")
+    study.write_text(big)
+    out = tmp_path / "out"
+    code, stdout, err = run("arena", "run", study, "--out", out, "--backend", "serial", "--quiet")
+    assert_one_line_error(code, err, "180,000,000 games in all", "at most 10,000,000")
+    assert stdout == "" and not out.exists()
+    from kumiki import arena
+
+    with pytest.raises(arena.StudyError, match="games in all"):
+        arena.run(arena.load_study(study), out, "serial")
+    assert not out.exists()

@@ -14,7 +14,7 @@ from typing import Any
 
 from kumiki.arena.backends import Job, Session, check_backend, check_workers, default_workers, execute
 from kumiki.arena.results import GAMES_FILE, STUDY_FILE, ResultsDir
-from kumiki.arena.schedule import GameSpec, schedule, total_games
+from kumiki.arena.schedule import GameSpec, check_size, schedule, total_games
 from kumiki.arena.sprt import pair_bin, sprt_state
 from kumiki.arena.study import Sprt, Study, StudyError
 
@@ -39,6 +39,7 @@ def run_study(
     folder = Path(out) if out is not None else default_out(study)
     check_workers(workers)
     check_backend(backend)  # a backend that cannot run (no Ray) fails before the folder and its study.toml exist
+    check_size(study)  # as a study too large to hold its schedule in memory
     store = ResultsDir(folder, study)
     try:
         check_played(study, store)
@@ -66,12 +67,14 @@ def run_study(
 def check_played(study: Study, store: ResultsDir) -> None:
     """Refuse a folder whose games this study would not have played so (seed, seats): its study.toml edited after
     them (a root seed changed by hand) would otherwise have the old games counted as the new seed's, in silence."""
-    if not store.rows:
-        return
+    left = len(store.rows)
     for spec in schedule(study):
+        if not left:
+            return
         row = store.rows.get(spec.index)
         if row is None:
             continue
+        left -= 1
         if row.get("seed") != spec.seed or list(row.get("seats") or []) != list(spec.seats):
             raise StudyError(
                 f"{store.path / GAMES_FILE}: game {spec.index} was played with seed {row.get('seed')} and seats "

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.study import Sprt, Study, option_key
+from kumiki.arena.study import Sprt, Study, StudyError, option_key
 
 SEED_MASK = 0x7FFFFFFF  # 31-bit seeds: what every game, OpenSpiel's C ints and any Kumiki server accept
 GAME_STREAM, AGENT_STREAM = 0, 1
@@ -92,6 +92,20 @@ def schedule(study: Study) -> Iterator[GameSpec]:
                     yield GameSpec(index, block, dict(options), seats, seed)
                     index += 1
                 block += 1
+
+
+MAX_TOTAL = 10**7  # games a study plays in all: its schedule and the pool's queue are held in memory (~200 B each)
+
+
+def check_size(study: Study) -> None:
+    """Refuse a study of more than ``MAX_TOTAL`` games in all (``games`` × line-ups × seatings × option sets), which
+    would fill the memory with its schedule before its first game: StudyError in one line."""
+    total = total_games(study)
+    if total > MAX_TOTAL:
+        raise StudyError(
+            f"{study.name}: {total:,} games in all ({blocks_per_lineup(study):,} a line-up and option set); at most "
+            f"{MAX_TOTAL:,}: split it into several studies, or play fewer games"
+        )
 
 
 def total_games(study: Study) -> int:
