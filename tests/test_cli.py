@@ -271,6 +271,7 @@ def test_non_utf8_file_names_the_line(cli, tmp_path: Path) -> None:
         (["play", "kuzushi", "--option", "colour=red"], "unknown option 'colour'"),
         (["play", "kuzushi", "--players", "9"], "option 'players'"),
         (["play", "kuzushi", "--seat", "5=human"], "seat 5"),
+        (["play", "kozo", "-p", "1", "--seat", "1=greedy"], "seat 1 is not in the game (1 player: seat 0 only)"),
         (["play", "kuzushi", "--seat", "0=alphazero"], "unknown agent 'alphazero'"),
         (["play", "kuzushi", "--seat", "0=mcts:iterations=zero"], "iterations"),
         (["play", "kuzushi", "--seat", "0=mcts:iterations"], "agent option 'iterations' must be written name=value"),

@@ -369,3 +369,32 @@ def test_the_help_and_the_board_agree_on_who_opens_round_1() -> None:
     assert "r mod" not in text
     assert state.openers[0] == 0
     assert "round 1 by player 0" in text
+
+
+HINTED_SOLO = [  # the first hint of each turn, solo, from the empty base (the hints of this release)
+    "U5 0,1,0 0,2,0 1,2,0 2,1,0 2,2,0 + 2,2,1",
+    "O4 0,2,1 0,2,2 1,2,1 1,2,2 + 0,1,1",
+    "I3 0,0,0 1,0,0 2,0,0 + 2,1,1",
+    "I2 1,0,1 1,0,2 + 0,0,1",
+    "T4 0,2,3 1,2,3 1,2,4 2,2,3 + 2,0,1",
+    "V3 0,2,4 0,2,5 1,2,5 + 1,2,6",
+    "L4 0,0,3 1,0,3 2,0,2 2,0,3 + 0,0,4",
+    "I4 2,2,4 2,2,5 2,2,6 2,2,7 + 2,0,4",
+    "A4 0,1,6 0,2,6 0,2,7 1,2,7 + 1,0,4",
+    "P4 0,1,8 0,2,8 0,2,9 1,2,8 + 0,2,10",
+    "Z4 1,2,9 1,2,10 2,2,8 2,2,9 + 1,2,11",
+]
+
+
+def test_a_hint_with_every_move_falling_says_so_rather_than_try_a_smaller_piece() -> None:
+    """Solo, following the first hint at every turn leaves B4 last, and none of its 12 moves stands: the hint said
+    "Try a smaller piece", though there was none, and every move had been tried."""
+    state = new_state(players=1)
+    for move in HINTED_SOLO:
+        state.play(move)
+    assert [m.piece for m in state.legal_moves()] == ["B4"] * 12
+    found, tried = view.hints(state)
+    assert not found and tried == 12
+    text = " ".join(draw(view.command(state, "hint")).split())
+    assert f"None of the {tried} legal moves" in text and "it falls whatever you play" in text
+    assert "smaller piece" not in text

@@ -175,6 +175,12 @@ def test_9_and_13_one_brick_and_high_standards():
     assert problems(13, SLAB) == ["the tower is 8 tall (at least 10)"]
 
 
+def test_one_brick_on_the_table_is_one_brick_that_touches_it():
+    """Challenge 4 on a one-brick column read "1 bricks touch the table (exactly 2)"."""
+    assert problems(4, COLUMN)[0] == "1 brick touches the table (exactly 2)"
+    assert problems(1, FLAT) == ["8 bricks touch the table (at most 2)"]
+
+
 def test_11_and_14_maps():
     bank = [place({}, "Y1", "x", 0, 0)]
     assert any("foundation 2" in p for p in map_problems(bank, RIVER))

@@ -7,18 +7,22 @@ import json
 
 import pytest
 
+from kumiki.games.towerbrix import solver
 from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
-from kumiki.games.towerbrix.cards import Card
+from kumiki.games.towerbrix.cards import Card, load_deck
 from kumiki.games.towerbrix.modes import RIVER, map_problems
 from kumiki.games.towerbrix.solver import (
     GREEN_IDS,
+    Solution,
     bonus,
     build_order,
     challenge_rule,
+    library_meets,
     map_offset,
     meets_deck,
     shifted,
     solve,
+    solve_cards,
 )
 
 
@@ -278,3 +282,38 @@ def test_a_search_counted_in_steps_gives_the_same_answer_twice() -> None:
     contradictory = [card("highest by top is red"), card("highest by top is blue", "T2")]
     assert solve(contradictory, iterations=300, refute=False).status == "unknown"
     assert solve(contradictory, iterations=300).status == "none"
+
+
+@pytest.mark.parametrize("deck", ["green", "pink"])
+def test_the_answer_replays_in_the_order_given(deck: str) -> None:
+    """The docs: "solved with the tower (the bricks in build order: bottom face first, so the tower can be replayed
+    edit by edit)". A program that places ``answer.bricks`` as they come must get that tower (the search's order
+    put a brick resting at height 2 first, which then fell to the table)."""
+    cards = load_deck(deck)[:4]
+    answer = solve(cards, deck, seed=3, iterations=3000)
+    assert answer.status == "solved"
+    replayed: dict[str, Brick] = {}
+    for b in answer.bricks:
+        replayed[b.id] = place(replayed, b.id, b.axis, b.box[0], b.box[1])
+    assert [replayed[b.id].box for b in answer.bricks] == [b.box for b in answer.bricks]
+    assert [b.box[2] for b in answer.bricks] == sorted(b.box[2] for b in answer.bricks)
+
+
+def test_a_challenge_no_library_tower_can_meet_is_not_answered_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No tower of the refutation library has exactly one brick on the table (challenge 9), so its sweep answered
+    "none" for any cards the search had not met by then: the pink challenge 9 deal of seed 0 (web, one player) was
+    "none" at 4 s of 8, and solved at 5.9 s without the sweep. Those cards are not contradictory: such a challenge
+    is not swept, as a map is not."""
+    assert not library_meets(challenge_rule(9)[0], "pink")
+    assert library_meets(challenge_rule(12)[0], "green")  # where some library tower has the shape, it is swept
+    swept: dict[int, bool] = {}
+
+    def spy(*args: object, **kwargs: object) -> Solution:
+        swept[len(swept)] = bool(kwargs["refute"])
+        return Solution("unknown")
+
+    monkeypatch.setattr(solver, "solve", spy)
+    solve_cards(["P27", "P02", "P42"], deck="pink", challenge=9, seconds=1)
+    solve_cards(["G03"], challenge=12, seconds=1)
+    solve_cards(["G03"], seconds=1)
+    assert swept == {0: False, 1: True, 2: True}

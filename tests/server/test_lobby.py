@@ -28,6 +28,15 @@ def test_catalog_lists_the_web_games_their_options_and_levels(client: TestClient
     assert catalog["levels"] == ["easy", "medium", "hard", "random", *openspiel]
 
 
+def test_the_towerbrix_form_shows_the_challenge_number_beside_the_mode(client: TestClient) -> None:
+    """Choosing the mode "challenge" needs a number from 1 to 14; folded under "More options" it stayed 0 out of
+    sight, and Create answered "mode 'challenge' needs a challenge from 1 to 14" about a field the form hid."""
+    towerbrix = next(g for g in client.get("/api/catalog").json()["games"] if g["name"] == "towerbrix")
+    basic = towerbrix["about"]["basic"]
+    assert "mode" in basic and "challenge" in basic
+    assert "challenge" in {option["name"] for option in towerbrix["options"]}
+
+
 def test_a_game_gets_a_token_and_invite_per_human_seat_and_a_spectator_link(client: TestClient) -> None:
     game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "medium"}], seed=7)
     ann, computer = game["seats"]

@@ -231,6 +231,6 @@ ABOUT: dict[str, About] = {
             Preset("intro", "First game", "the intro variant: easy 2-point cards only", {"mode": "intro"}),
             Preset("solo", "Solo", "one player, cards face up", {"players": 1, "mode": "solo"}),
         ],
-        basic=["players", "mode", "difficulty"],
+        basic=["players", "mode", "challenge", "difficulty"],  # a challenge is a mode: its number beside it
     ),
 }

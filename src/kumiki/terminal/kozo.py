@@ -655,9 +655,18 @@ def hint_text(state: KozoState, count: int = HINTS) -> Text:
     g = state.game
     pieces = sorted({move.piece for move in hint_candidates(state)}, key=lambda n: (-g.size[n], g.names.index(n)))
     if not found:
+        legal = state.legal_moves()
+        if tried == len(legal):  # every move was tried: there is nothing smaller or elsewhere to try
+            return Text(
+                f"None of the {plural(tried, 'legal move')} ({' '.join(pieces)}) keeps the tower standing: "
+                "it falls whatever you play.",
+                style="yellow",
+            )
+        smaller = any(g.size[move.piece] < min(g.size[name] for name in pieces) for move in legal)
+        where = "a smaller piece" if smaller else "another placement"
         return Text(
             f"None of the {plural(tried, 'move')} tried ({' '.join(pieces)}) keeps the tower standing. "
-            "Try a smaller piece, low down, near the middle.",
+            f"Try {where}, low down, near the middle.",
             style="yellow",
         )
     out = Text()

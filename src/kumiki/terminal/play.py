@@ -93,6 +93,8 @@ def build_seats(
         except ValueError:
             raise ValueError(f"--seat {spec!r}: the seat must be a number from 0 to {players - 1}") from None
         if not 0 <= seat < players:
+            if players == 1:  # "not in 0…0 (1 players)" said it twice, wrongly
+                raise ValueError(f"--seat {spec!r}: seat {seat} is not in the game (1 player: seat 0 only)")
             raise ValueError(f"--seat {spec!r}: seat {seat} is not in 0…{players - 1} ({players} players)")
         if seat in given:
             raise ValueError(f"--seat {spec!r}: seat {seat} is given twice")

@@ -207,6 +207,11 @@ def budget_cut_possible(bricks: Sequence[Brick]) -> bool:
     return False
 
 
+def on_the_table(count: int) -> str:
+    """'1 brick touches the table', '3 bricks touch the table'."""
+    return f"{count} brick touches the table" if count == 1 else f"{count} bricks touch the table"
+
+
 def challenge_problems(
     number: int, bricks: Sequence[Brick], margin_deg: float, long: float, shake_deg: float, pull_deg: float
 ) -> list[str]:
@@ -217,33 +222,33 @@ def challenge_problems(
     top = height(bricks)
     problems: list[str] = []
     if number == 1 and on > 2:
-        problems.append(f"{on} bricks touch the table (at most 2)")
+        problems.append(f"{on_the_table(on)} (at most 2)")
     elif number == 4:
         if on != 2:
-            problems.append(f"{on} bricks touch the table (exactly 2)")
+            problems.append(f"{on_the_table(on)} (exactly 2)")
         if abs(top - 4 * long) > 1e-9:
             problems.append(f"the tower is {top:g} tall (exactly {4 * long:g})")
     elif number == 5:
         if len(bricks) < COLLAPSED:  # it could never count as collapsed: six bricks must end up on the table
             problems.append(f"only {len(bricks)} bricks: a collapse needs at least {COLLAPSED} on the table")
         if on > 3:
-            problems.append(f"{on} bricks touch the table (at most 3)")
+            problems.append(f"{on_the_table(on)} (at most 3)")
         if margin_deg >= shake_deg:
             problems.append(f"too sturdy: margin {margin_deg:.1f}° (below {shake_deg:g}° needed)")
     elif number == 6 and not mirror_symmetric(bricks):
         problems.append("the tower is not mirror-symmetric")
     elif number == 7:
         if on > 3:
-            problems.append(f"{on} bricks touch the table (at most 3)")
+            problems.append(f"{on_the_table(on)} (at most 3)")
         elif not budget_cut_possible(bricks):
             problems.append("no brick on the table touching three others can be taken away safely")
     elif number == 9 and on != 1:
-        problems.append(f"{on} bricks touch the table (exactly 1)")
+        problems.append(f"{on_the_table(on)} (exactly 1)")
     elif number == 11:
         problems.extend(map_problems(bricks, RIVER))
     elif number == 12:
         if on > 4:
-            problems.append(f"{on} bricks touch the table (at most 4)")
+            problems.append(f"{on_the_table(on)} (at most 4)")
         if margin_deg < pull_deg:
             problems.append(f"too shaky: margin {margin_deg:.1f}° (at least {pull_deg:g}° needed)")
     elif number == 13 and top < 5 * long - 1e-9:

@@ -316,6 +316,14 @@ def _library(checker: _Checker, ids: Sequence[str], grid: float) -> list[dict[st
     return _LIBRARIES[key]
 
 
+def library_meets(rule: Rule, deck: str, grid: float = 0.5) -> bool:
+    """Whether some tower of the refutation library meets ``rule``, a rule on the shape alone (a challenge's: its
+    colouring does not matter). If none does, a sweep of the library could only ever answer "none", whatever the
+    cards: the cards would not be shown contradictory, and the search would stop at half its time."""
+    ids = deck_ids(deck)
+    return any(rule(list(tower.values())) for tower in _library(_Checker([], deck, None, False), ids, grid))
+
+
 def _colourings(ids: Sequence[str]) -> list[tuple[str, ...]]:
     """Every distinct assignment of the bricks ``ids`` to places 0..n-1, up to swapping bricks of one colour."""
     key = tuple(ids)
@@ -425,7 +433,7 @@ def solve(
     restart_after = 400
 
     def finish(status: str, bricks: list[Brick] | None = None, space: str = "") -> Solution:
-        bricks = bricks or []
+        bricks = build_order(bricks or [])  # bottom face first, as documented: replayed in this order, it is the tower
         return Solution(status, bricks, bonus(bricks, box) if bricks else 0, time.monotonic() - began, space)
 
     tower: dict[str, Brick] | None = None
@@ -614,8 +622,9 @@ def solve_cards(
     if challenge in MAPS:  # a blind search almost never builds a bridge: start from one that meets the map
         start = list(lowered(MAP_TOWERS[challenge]).values())
     cards = [by_id[c] for c in wanted]
-    # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept.
-    refute = challenge not in MAPS
+    # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept; nor
+    # where no library tower has the shape a challenge asks for (one brick on the table, height 8, a mirror...).
+    refute = challenge not in MAPS and (rule is None or library_meets(rule, bricks))
     answer = solve(cards, bricks, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, start=start, refute=refute)
     if challenge in MAPS and answer.bricks:
         offset = map_offset(answer.bricks, MAPS[challenge])
