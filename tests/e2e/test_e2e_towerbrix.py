@@ -187,3 +187,43 @@ def test_the_building_controls_go_once_the_game_is_over(server: Any, pages: Any)
     for control in controls:
         expect(page.get_by_test_id(control)).to_be_hidden()
     expect(page.get_by_test_id("tray").locator("button:enabled")).to_have_count(0)
+
+
+def _challenge(server: Any, pages: Any, challenge: int) -> tuple[Page, dict[str, Any]]:
+    options = {"players": 1, "mode": "challenge", "challenge": challenge}
+    created = server.post(
+        "/api/games", {"game": "towerbrix", "seats": [{"kind": "human"}], "options": options, "seed": 3}
+    )
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, READY)
+    return page, created
+
+
+def test_a_challenge_ends_met_or_not_met_and_draws_no_bonus_heights(server: Any, pages: Any) -> None:
+    """A challenge scores 1 when met and 0 when not, which the result box read out as a score ("you scored 1"); it
+    says "challenge 1 met" now, as the terminal does. The height guide's +1 and +3 marks are not drawn (no bonus
+    counts in a challenge); after the end the cards box says why it holds no cards."""
+    from kumiki.games.towerbrix.solver import solve_cards
+
+    page, created = _challenge(server, pages, 1)
+    assert towerbrix(page, "guideLabels()") == []  # no "+1: taller than …" beside the pole
+    hand = engine_view(server, created["id"])["hands"][0]
+    answer = solve_cards(hand, "green", challenge=1, seconds=20)
+    assert answer.status == "solved", answer.status
+    moves = [f"{b.id} {b.axis} {b.corner[0]:g},{b.corner[1]:g}" for b in answer.bricks] + ["ok"]
+    page.evaluate(SEND_MOVES, moves)
+    until(page, "window.__kumiki.over")
+    expect(page.get_by_test_id("game-over")).to_contain_text("Game over — challenge 1 met.")
+    expect(page.get_by_test_id("game-over")).not_to_contain_text("scored")
+    expect(page.get_by_text("No cards: the game is over.")).to_be_visible()
+
+    page, created = _challenge(server, pages, 4)
+    state = server.state(created["id"])
+    oks = 0
+    while not state.over:  # an empty table judged at every attempt: the challenge is not met
+        state.play("ok")
+        oks += 1
+    page.evaluate(SEND_MOVES, ["ok"] * oks)
+    until(page, "window.__kumiki.over")
+    expect(page.get_by_test_id("game-over")).to_contain_text("Game over — challenge 4 not met.")

@@ -39,7 +39,17 @@ export function gameResult(msg: Finished, module: GameModule | null, name: (seat
     const who = msg.seats.length > 1 ? "the team scored" : msg.seat !== null ? "you scored" : `${name(0)} scored`;
     // and why it ended, what the score was made of, where the game says it (a solo Kozo game: round by round)
     const said = why ? ` ${capital(why)}${/[.!?]$/.test(why) ? "" : "."}` : "";
-    const text = resigned !== null ? `Game over — ${whoResigned} resigned.` : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}${said}`;
+    // a challenge is met or not (its score 1 or 0 is no score to read): said so, as the terminal does
+    const challenge = msg.view?.mode === "challenge" && typeof msg.view.challenge === "number" ? msg.view.challenge : null;
+    const rounds: unknown = msg.view?.round_success;
+    const met = Array.isArray(rounds) && rounds.length > 0 && rounds.every(Boolean);
+    const outcome = challenge !== null ? `challenge ${challenge} ${met ? "met" : "not met"}` : null;
+    const text =
+      resigned !== null
+        ? `Game over — ${whoResigned} resigned.`
+        : outcome !== null
+          ? `Game over — ${outcome}.${said}`
+          : `Game over — ${who} ${msg.scores[0] ?? 0}.${verdict}${said}`;
     return { status: "Game over.", text };
   }
   if (sides.length < msg.seats.length) {

@@ -183,6 +183,7 @@ class TowerBrixModule implements GameModule {
   private mapGroup = new THREE.Group();
   private guide!: THREE.Group;
   private guideLabels: THREE.Sprite[] = [];
+  private bonusMarks: THREE.Object3D[] = []; // the +1 and +3 heights: no bonus counts in a challenge, so not drawn there
   private framed: [number, number, number] = [1, 1, 1]; // the centre (x, y) and height the camera is aimed at
   private tray!: HTMLElement;
   private info!: HTMLElement;
@@ -303,6 +304,7 @@ class TowerBrixModule implements GameModule {
       const label = this.label(text, [0.45, 0, height], 0.5, false);
       label.center.set(0, 0.5); // to the right of the pole
       this.guideLabels.push(label);
+      this.bonusMarks.push(ring, label);
       group.add(ring, label);
     }
     for (let z = 1; z <= BOX_LONG; z++) {
@@ -448,6 +450,7 @@ class TowerBrixModule implements GameModule {
     this.msg = msg;
     this.view = view;
     for (const controls of this.controls) controls.hidden = !this.ctx.interactive || msg.over; // no building after the end
+    for (const mark of this.bonusMarks) mark.visible = view.mode !== "challenge"; // the pole's ticks still measure
     this.clockDeadline = msg.clock ? performance.now() + msg.clock.left * 1000 : null;
     for (const [id, face] of Object.entries(view.cards ?? {})) this.faces.set(id, face);
     if (this.selected && !this.canPick(this.selected)) this.selected = null;
@@ -575,7 +578,7 @@ class TowerBrixModule implements GameModule {
       return;
     }
     box.append(h("h3", {}, faceUp ? "The cards (face up)" : "Your cards (secret)"));
-    if (!ids.length) box.append(h("div", { class: "small" }, "No cards."));
+    if (!ids.length) box.append(h("div", { class: "small" }, v.to_move === null ? "No cards: the game is over." : "No cards."));
     const list = h("ul", { class: "card-list" });
     for (const id of ids) {
       const face = v.cards?.[id] ?? this.faces.get(id);
@@ -883,7 +886,7 @@ class TowerBrixModule implements GameModule {
   /** Where the height guide's labels are on the screen: each one's left and right end (page x). */
   private guideLabelSpans(): [number, number][] {
     const right = new THREE.Vector3(1, 0, 0).applyQuaternion(this.stage.camera.quaternion); // sprites face the camera
-    return this.guideLabels.map((label) => {
+    return this.guideLabels.filter((label) => label.visible).map((label) => {
       const left = label.getWorldPosition(new THREE.Vector3());
       const end = left.clone().addScaledVector(right, label.scale.x);
       return [this.stage.project(left.x, left.y, left.z)[0], this.stage.project(end.x, end.y, end.z)[0]];
