@@ -123,3 +123,25 @@ def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> 
     until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
     controls = ["ghost-rotate-x", "why-here"]
     assert_controls_go_at_the_end(page, controls)
+
+
+@pytest.mark.parametrize("game", ["blokus3d", "kozo"])
+def test_a_key_out_of_turn_or_from_a_spectator_says_why_nothing_happens(server: Any, pages: Any, game: str) -> None:
+    """A piece's key or a click on the board from a seat not to move did nothing in Blokus 3D, with no word, and
+    in Kozo said "<piece> has no legal place now" (a spectator's key too): each now says why, as the other boards
+    do, and nothing is sent."""
+    created = server.create(game, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}])
+    bob, watcher = pages(), pages()
+    bob.goto(server.url + created["seats"][1]["invite"])
+    watcher.goto(server.url + created["spectate"])
+    until(bob, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
+    until(watcher, "window.__kumiki.frames > 5 && window.__kumiki.views > 0")
+    bob.keyboard.press("1")
+    expect(bob.get_by_test_id("error")).to_have_text("It is not your turn: wait for the other player's move.")
+    bob.get_by_test_id("error").evaluate("e => e.textContent = ''")
+    box = bob.get_by_test_id("board-area").bounding_box()
+    bob.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(bob.get_by_test_id("error")).to_have_text("It is not your turn: wait for the other player's move.")
+    watcher.keyboard.press("1")
+    expect(watcher.get_by_test_id("error")).to_have_text("You are watching.")
+    assert server.get(f"/api/games/{created['id']}")["moves"] == 0

@@ -111,3 +111,23 @@ def test_a_table_whose_creator_chose_the_seed_says_so_in_the_lobby_and_at_the_ta
     bob.goto(server.url + drawn["seats"][0]["invite"])
     until(bob, "window.__kumiki.views > 0")
     expect(bob.get_by_test_id("seed-chosen")).to_be_hidden()
+
+
+def test_a_name_typed_right_after_the_number_of_players_is_kept(server: Any, pages: Any) -> None:
+    """Typing the number of players, then clicking into a seat's name: the players field's change, fired as it lost
+    focus, drew the seats again, replacing the field clicked into, and the name typed went nowhere (the game was
+    made with "player 0")."""
+    page = pages()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("kuzushi")
+    page.get_by_test_id("opt-players").fill("3")
+    page.get_by_test_id("seat-0-name").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("ann")
+    expect(page.get_by_test_id("seat-2-kind")).to_be_visible()
+    page.get_by_test_id("seat-1-kind").select_option("human")
+    page.get_by_test_id("seat-1-name").fill("bob")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("invite-1")).to_contain_text("/game/")
+    game = page.get_by_test_id("invite-0").get_attribute("href").split("/game/")[1].split("?")[0]  # type: ignore[union-attr]
+    assert [s["name"] for s in server.get(f"/api/games/{game}")["seats"]][:2] == ["ann", "bob"]

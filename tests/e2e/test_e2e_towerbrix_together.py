@@ -174,3 +174,23 @@ def test_a_raised_thumb_greys_the_ok_button_until_the_tower_changes(server: Any,
     until(ann, "window.__kumiki.ply >= 2")
     expect(ann.get_by_test_id("ok-button")).to_be_enabled()
     assert server.state(created["id"]).movers == [0, 1]
+
+
+def test_an_ok_from_a_spectator_or_out_of_turn_is_refused_not_asked_again(server: Any, pages: Any) -> None:
+    """On a table whose tower cannot pass yet, K (ok) on a spectator's page, or a seat's whose turn it is not (the
+    cycle), said "The tower cannot pass yet … Press ok again to end the build anyway", though they could end nothing:
+    it says why they cannot act, as their brick keys do, and nothing is sent."""
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
+    created = server.create("towerbrix", seats, players=2, turns="cycle", difficulty="easy")
+    bob, watcher = pages(), pages()
+    bob.goto(server.url + created["seats"][1]["invite"])
+    watcher.goto(server.url + created["spectate"])
+    until(bob, READY)
+    until(watcher, READY)
+    assert bob.evaluate("window.__kumiki.actors") == [0]  # ann's turn
+    for page, why in ((bob, "It is not your turn: wait for the others."), (watcher, "You are watching.")):
+        page.keyboard.press("k")
+        expect(page.get_by_test_id("error")).to_have_text(why)
+        page.keyboard.press("k")
+        expect(page.get_by_test_id("error")).to_have_text(why)
+    assert server.state(created["id"]).movers == []

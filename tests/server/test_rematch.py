@@ -4,6 +4,7 @@ made once, and every connection is told where to go (each seat its own new invit
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
@@ -57,8 +58,9 @@ def view_legal(client: TestClient, game: dict[str, object], seat: int) -> str:
 
 
 def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., TestClient]) -> None:
-    """A room let go forgets its rematch: reconnecting and asking again made a new game each time, as fast as a
-    client could ask (50 in under a second), past the limit on ``POST /api/games``."""
+    """A rematch forgotten (a room let go forgot it, a restarted server still does): reconnecting and asking again
+    made a new game each time, as fast as a client could ask (50 in under a second), past the limit on
+    ``POST /api/games``."""
     client = serve(limits=Limits(http_rate=0.001, http_burst=2))
     game = create(client, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)  # the first new game
     with client.websocket_connect(url(game, 0)) as ann:
@@ -68,6 +70,7 @@ def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., Tes
         ann.send_json({"type": "rematch"})  # the second
         first = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
     assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
+    client.app.state.hub.rematches.clear()  # type: ignore[attr-defined]  # forgotten, as a restart forgets it
     with client.websocket_connect(url(game, 0)) as ann:
         ann.send_json({"type": "rematch"})  # a third, at once: refused as POST /api/games would be
         refused = receive_until(ann, lambda m: m["type"] in ("error", "rematch"))
@@ -76,3 +79,36 @@ def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., Tes
     assert sorted(listed) == sorted([game["id"], first])
     answer = client.post("/api/games", json={"game": "kuzushi", "seats": [{"kind": "human"}] * 2})
     assert answer.status_code == 429
+
+
+def test_a_friend_back_after_the_room_was_let_go_joins_the_same_rematch(client: TestClient) -> None:
+    """Ann asked for the rematch and went to it; bob, away then (a reload, a tab closed), comes back to the finished
+    game: nobody was connected meanwhile, so its room was let go. He is told where the rematch is at once, and asking
+    for it gives the same game (the room loaded again had forgotten it: bob's "Play again" made a second new game,
+    and the friends waited in two different games)."""
+    game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], options=SMALL, seed=1)
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "resign"})
+        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
+        ann.send_json({"type": "rematch"})
+        to_ann = receive_until(ann, lambda m: m["type"] == "rematch")
+    assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
+    with client.websocket_connect(url(game, 1)) as bob:
+        told = arrival(bob)  # without asking
+        assert told is not None and told["id"] == to_ann["id"]
+        assert "token=" in told["invite"] and told["invite"] != to_ann["invite"]
+        bob.send_json({"type": "rematch"})
+        assert receive_until(bob, lambda m: m["type"] == "rematch")["id"] == to_ann["id"]
+    with client.websocket_connect(url(game)) as spectator:  # a spectator is told the new game's address
+        assert (arrival(spectator) or {}).get("invite") == f"/game/{to_ann['id']}"
+    listed = [g["id"] for g in client.get("/api/games").json()["games"]]
+    assert sorted(listed) == sorted([game["id"], to_ann["id"]])  # one rematch, not two
+
+
+def arrival(ws: Any) -> dict[str, Any] | None:
+    """The ``rematch`` message a connection is sent as it arrives, before the view a sync asks for next; None."""
+    receive_until(ws, lambda m: m["type"] == "view")
+    ws.send_json({"type": "sync"})
+    message = receive_until(ws, lambda m: m["type"] in ("view", "rematch"))
+    return message if message["type"] == "rematch" else None

@@ -814,8 +814,8 @@ def create_app(
         """A connection counted against its address's limit: the game's messages until it closes."""
 
         def allowed() -> bool:
-            """A rematch's new game counts against the address's game creations as ``POST /api/games`` does (a room
-            let go forgets its rematch, so reconnecting and asking again makes another)."""
+            """A rematch's new game counts against the address's game creations as ``POST /api/games`` does (a
+            restarted server forgets a rematch, so reconnecting and asking again makes another)."""
             return limits.allow_http(address)
 
         try:

@@ -163,12 +163,30 @@ class Room:
         self._chat_buckets: dict[int, TokenBucket] = {}
         self._why_buckets: dict[int, TokenBucket] = {}  # "why" plays a move on a copy: at most 1 a second a seat
         self._silent: bool | None = None
-        self.rematch: dict[str, Any] | None = None  # the next game with the same seats, once someone asked for it
         self.resigned: int | None = None  # the seat that resigned: the game ended there (loaded by the Hub)
         # What the position alone decides of each seat's view message (None: spectators), encoded: see view_message.
         # Kept for one position, (the State, its ply, whether the game is over), and emptied when that changes.
         self._position: tuple[State, int, bool] | None = None
         self._position_parts: dict[int | None, str] = {}
+
+    @property
+    def rematch(self) -> dict[str, Any] | None:
+        """The next game with the same seats (the lobby's answer, invites included), once someone asked for it. Kept
+        by the Hub, not the room: a room let go (everyone away a moment, one reloading) and loaded again still knows
+        it, so a friend coming back joins the same rematch instead of making a second one."""
+        return self.hub.rematches.get(self.row.id)
+
+    @rematch.setter
+    def rematch(self, answer: dict[str, Any]) -> None:
+        self.hub.remember_rematch(self.row.id, answer)
+
+    def _rematch_message(self, seat: int | None) -> str | None:
+        """The ``rematch`` message telling ``seat`` (None: a spectator) where the rematch is, or None before one."""
+        rematch = self.rematch
+        if rematch is None:
+            return None
+        invite = {s["seat"]: s.get("invite") for s in rematch["seats"]}.get(seat) if seat is not None else None
+        return json.dumps({"type": "rematch", "id": rematch["id"], "invite": invite or rematch["spectate"]})
 
     # ------------------------------------------------------------------ who is who
 
@@ -365,11 +383,10 @@ class Room:
                 if not allowed():
                     raise Refusal("refused", "too many new games: wait a moment and try again")
                 self.rematch = await self.hub.write(create, body)
-            invites = {s["seat"]: s.get("invite") for s in self.rematch["seats"]}
             for connection in list(self.connections):
-                invite = invites.get(connection.seat) if connection.seat is not None else None
-                address = invite or self.rematch["spectate"]
-                connection.send(json.dumps({"type": "rematch", "id": self.rematch["id"], "invite": address}))
+                message = self._rematch_message(connection.seat)
+                if message is not None:
+                    connection.send(message)
 
     def players_connected(self) -> bool:
         """Whether a player (not a spectator) of this game is connected now."""
@@ -608,6 +625,9 @@ class Room:
         self.connections.add(connection)
         self.start_agents()
         self._presence_changed(before, connection)
+        rematch = self._rematch_message(connection.seat)
+        if rematch is not None:  # made while this page was away (a reload, a tab closed): where everyone went
+            connection.send(rematch)
 
     def leave(self, connection: Connection) -> None:
         """A connection goes: closed, and the others shown who is still connected."""
@@ -740,6 +760,7 @@ def _seat_again(seat: SeatRow) -> dict[str, Any]:
     return {"kind": seat.kind, "name": seat.name, **({"level": seat.level} if seat.level else {})}
 
 
+REMATCHES_KEPT = 10_000  # finished games whose rematch the Hub remembers (a few hundred bytes each)
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
 MAX_MOVE = 2000  # characters of a move sent: a Kozo piece of 200 cubes still fits; an error never echoes more
 WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
@@ -776,6 +797,15 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
         self.resume_task: asyncio.Task[int] | None = None  # the start-up's walk over the games still going
+        # Each finished game's rematch (Room.rematch), the newest REMATCHES_KEPT: outlives its room, not a restart
+        # (the invites' tokens are stored only hashed)
+        self.rematches: dict[str, dict[str, Any]] = {}
+
+    def remember_rematch(self, game_id: str, answer: dict[str, Any]) -> None:
+        """Keep game ``game_id``'s rematch (the lobby's answer), forgetting the oldest past REMATCHES_KEPT."""
+        self.rematches[game_id] = answer
+        while len(self.rematches) > REMATCHES_KEPT:
+            del self.rematches[next(iter(self.rematches))]
 
     async def write(self, method: Callable[..., T], *args: Any) -> T:
         """Run a storage write in the database thread and wait for its commit."""

@@ -371,8 +371,18 @@ class Blokus3DModule implements GameModule, GhostActions {
 
   /** Enter or a click: place the piece where the ghost is. */
   confirm(): void {
-    if (!this.choice || !this.ctx.interactive) return;
+    const why = this.notNow();
+    if (why) return this.ctx.hint(why);
+    if (!this.choice) return;
     this.ctx.sendMove(this.choice.text);
+  }
+
+  /** Why this page cannot place a piece now (a spectator, the game over, another seat to move), or null: said when
+   * a key or a click would place one, as the other boards say it (it stayed silent). */
+  private notNow(): string | null {
+    if (!this.ctx.interactive) return "You are watching.";
+    if (this.msg?.over) return "The game is over.";
+    return this.legal.length ? null : "It is not your turn: wait for the other player's move.";
   }
 
   back(): void {
@@ -454,6 +464,7 @@ class Blokus3DModule implements GameModule, GhostActions {
     if (view && view.colour_to_move !== null && "1234567890-".includes(k)) {
       const piece = view.pieces_left[view.colour_to_move]["1234567890-".indexOf(k)];
       if (piece && this.legal.some((p) => p.piece === piece)) this.select(piece);
+      else if (this.notNow()) this.ctx.hint(this.notNow() ?? "");
     } else return false;
     return true;
   }

@@ -948,7 +948,8 @@ class KozoModule implements GameModule, GhostActions {
     else if (this.view && KEYS.includes(event.key) && event.key.length === 1) {
       const piece = this.view.pool[KEYS.indexOf(event.key)];
       if (piece && this.places.some((p) => p.piece === piece)) this.select(piece);
-      else if (piece) this.ctx.hint(`${piece} has no legal place now.`);
+      else if (piece) this.ctx.hint(!this.ctx.interactive ? "You are watching." : this.msg?.over ? "The game is over."
+        : this.places.length ? `${piece} has no legal place now.` : "It is not your turn: wait for the other player's move.");
     } else return false;
     return true;
   }

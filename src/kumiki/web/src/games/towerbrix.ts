@@ -994,6 +994,9 @@ class TowerBrixModule implements GameModule {
   }
 
   sayOk(): void {
+    // a spectator, a seat out of turn or a finished game is told so, not asked to press again to end the build
+    const refused = this.refusal("ok");
+    if (refused) return this.ctx.hint(refused);
     if (this.thumbUpTogether()) {
       this.ctx.hint("Your thumb is already up: it stays up until someone changes the tower.");
       return;

@@ -195,7 +195,7 @@ export function gamePage(app: HTMLElement, id: string): void {
       status.textContent = result.status;
       over.textContent = result.text;
       over.hidden = false;
-      again.hidden = msg.seat === null || !!msg.imported;
+      again.hidden = msg.seat === null || !!msg.imported || !againLink.hidden; // once the rematch is made, only its link
       if (!endShown) showEnd(previous !== null && !previous.over);
     } else {
       over.hidden = true;

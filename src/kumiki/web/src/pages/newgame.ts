@@ -109,7 +109,11 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
     }
     field.setAttribute("data-testid", id);
     field.setAttribute("data-type", opt.type);
-    if (opt.name === "players") field.addEventListener("change", drawSeats);
+    // the seats follow the number typed at once; its change, fired as the field loses focus (a click into a seat's
+    // name), no longer draws them again when their number is the same: the field clicked into was replaced then,
+    // and the name typed went nowhere
+    const follow = () => seatsBox.querySelectorAll(".seat").length !== seatCount() && drawSeats();
+    if (opt.name === "players") for (const event of ["input", "change"]) field.addEventListener(event, follow);
     return h("div", { class: "option", title: opt.help ?? "" }, h("label", { for: id }, (opt.label ?? opt.name) + " "), field, h("small", {}, opt.help ?? ""));
   };
   const drawOptions = () => {
