@@ -699,3 +699,21 @@ def test_a_closed_pipe_ends_the_game_quietly() -> None:
     _, errors = process.communicate(b"moves\n" * 20, timeout=60)
     assert process.returncode == 0  # as `kumiki moves … | head -1`; it was 1
     assert errors == b""
+
+
+def test_a_tie_of_teams_under_team_island_own_names_the_groups_that_decided() -> None:
+    """With ``team_island="own"`` the note gave the teams' joined groups (team 1 3, team 2 2) beside winners of teams
+    1 and 2: the figures of the other reading, which contradicted the result."""
+    moves = ["B 1,0", "B 2,1", "B 2,-1", "B 1,1", "B 1,-1", "B 2,0"]
+    notes = {}
+    for reading in ("own", "joined"):
+        state = kumiki.load_game("kuzushi", players=6, size=3, tiles=5, teams=3, team_island=reading).new_state()
+        for move in moves:
+            state.play(move)
+        notes[reading] = (state.winners(), result_note(state))
+    winners, note = notes["own"]
+    assert winners == [1, 2, 4, 5]
+    assert note is not None and "one member's largest group of own tiles decides: team 0 1, team 1 2, team 2 2." in note
+    winners, note = notes["joined"]
+    assert winners == [1, 4]
+    assert note is not None and "largest connected group decides: team 0 2, team 1 3, team 2 2." in note

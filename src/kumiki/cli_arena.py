@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import shlex
 import sys
 import time
@@ -463,6 +464,16 @@ def csv_stdout(stream: TextIO) -> TextIO:
     return stream
 
 
+def _is_stdout(name: str) -> bool:
+    """Whether ``name`` is this process's stdout under another name (``/dev/stdout``, ``/dev/fd/1``): written as
+    ``-`` is. Where stdout goes to a file (``--csv /dev/stdout >> games.log``), the link led to that file, whose
+    games replaced the file (the log's earlier lines lost, the shell writing on in a file no longer there)."""
+    try:
+        return os.path.samestat(os.stat(name), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, io.UnsupportedOperation):  # no such file, or a stdout with no descriptor (a test's)
+        return False
+
+
 @arena_app.command("export")
 def export_command(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A study's results folder.")],
@@ -474,7 +485,7 @@ def export_command(
     from kumiki import arena
 
     results = _results(folder)
-    if csv_file == "-":
+    if csv_file == "-" or _is_stdout(csv_file):
         results.export_csv(csv_stdout(sys.stdout))
         return
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -232,3 +233,50 @@ def test_a_study_of_more_games_than_memory_holds_is_refused_before_anything_is_w
     with pytest.raises(arena.StudyError, match="games in all"):
         arena.run(arena.load_study(study), out, "serial")
     assert not out.exists()
+
+
+def test_a_study_file_whose_option_sets_were_reordered_refuses_its_games(
+    run_study: Callable[[str, str], tuple[Path, str]], run: CliRunner
+) -> None:
+    """`size = [3, 4]` edited to `[4, 3]` after the games: every game's seed and seats are the same in both option
+    sets, so the seed check let it resume, and the games of size 3 stood at the indexes of size 4's (a run stopped
+    half-way then played size 3 twice and size 4 never)."""
+    finished, _ = run_study(STUDY.replace("games = 2", "games = 1").replace("size = 4", "size = [3, 4]"), "reordered")
+    study_file = finished / "study.toml"
+    games = (finished / "games.jsonl").read_bytes()
+    assert "size = [3, 4]" in study_file.read_text()
+    study_file.write_text(study_file.read_text().replace("size = [3, 4]", "size = [4, 3]"))
+    code, out, err = run("arena", "run", study_file, "--out", finished, "--backend", "serial", "--quiet")
+    assert_one_line_error(code, err, "games.jsonl: game 0 was played with options", "study.toml was changed after")
+    assert out == ""
+    assert (finished / "games.jsonl").read_bytes() == games  # nothing written
+    study_file.write_text(study_file.read_text().replace("size = [4, 3]", "size = [3, 4]"))  # put back: resumes
+    code, _, err = run("arena", "run", study_file, "--out", finished, "--backend", "serial", "--quiet")
+    assert code == 0, err
+
+
+def test_export_to_links_in_a_loop_is_refused_in_one_line(finished: Path, run: CliRunner, tmp_path: Path) -> None:
+    """A link to a link back to it: resolving it raised RuntimeError ("internal error ... please report it")."""
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.symlink_to(second)
+    second.symlink_to(first)
+    code, out, err = run("arena", "export", finished, "--csv", first)
+    assert_one_line_error(code, err, "a.csv: a link that leads to itself")
+    assert out == ""
+    assert first.is_symlink() and second.is_symlink()
+    assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="/dev/stdout")
+def test_export_to_dev_stdout_sent_to_a_file_appends_to_it(finished: Path, run: CliRunner, tmp_path: Path) -> None:
+    """`--csv /dev/stdout >> games.log`: /dev/stdout leads to games.log, which the export replaced with a file of the
+    games (the log's earlier lines lost); it is now written as `--csv -` is, through stdout."""
+    _, whole, _ = run("arena", "export", finished, "--csv", "-")
+    log = tmp_path / "games.log"
+    log.write_text("earlier line\n")
+    command = [sys.executable, "-m", "kumiki.cli", "arena", "export", str(finished), "--csv", "/dev/stdout"]
+    with log.open("a") as stdout:
+        done = subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert log.read_text(encoding="utf-8").replace("\r\n", "\n") == "earlier line\n" + whole.replace("\r\n", "\n")
+    assert not list(tmp_path.glob("*.partial"))

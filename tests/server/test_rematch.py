@@ -98,6 +98,8 @@ def test_a_friend_back_after_the_room_was_let_go_joins_the_same_rematch(client: 
         told = arrival(bob)  # without asking
         assert told is not None and told["id"] == to_ann["id"]
         assert "token=" in told["invite"] and told["invite"] != to_ann["invite"]
+        kept = client.app.state.hub.rematches[game["id"]]  # type: ignore[attr-defined]
+        assert told["invite"] == {s["seat"]: s.get("invite") for s in kept["seats"]}[1]  # bob's own seat's, not ann's
         bob.send_json({"type": "rematch"})
         assert receive_until(bob, lambda m: m["type"] == "rematch")["id"] == to_ann["id"]
     with client.websocket_connect(url(game)) as spectator:  # a spectator is told the new game's address

@@ -433,7 +433,10 @@ class Results:
             with target.open("w", newline="", encoding="utf-8") as stream:
                 write_games_csv(self.rows, stream)
             return None  # as for a stream: no file to name (the CLI's line naming it would end /dev/stdout's CSV)
-        real = target.resolve() if target.is_symlink() else target  # a link's file gets the games; it stays a link
+        try:  # a link's file gets the games; it stays a link
+            real = target.resolve() if target.is_symlink() else target
+        except (RuntimeError, OSError) as error:  # links in a loop: Python 3.11 says RuntimeError, "internal error"
+            raise StudyError(f"{target}: a link that leads to itself (links in a loop); give a file's name") from error
         partial = real.with_name(real.name + ".partial")
         try:
             with partial.open("w", newline="", encoding="utf-8") as handle:

@@ -16,7 +16,7 @@ from kumiki.arena.backends import Job, Session, check_backend, check_workers, de
 from kumiki.arena.results import GAMES_FILE, STUDY_FILE, ResultsDir
 from kumiki.arena.schedule import GameSpec, check_size, schedule, total_games
 from kumiki.arena.sprt import pair_bin, sprt_state
-from kumiki.arena.study import Sprt, Study, StudyError
+from kumiki.arena.study import Sprt, Study, StudyError, option_key
 
 Progress = Callable[[int, int], None]  # (games done, games in all): called as games finish
 
@@ -65,8 +65,10 @@ def run_study(
 
 
 def check_played(study: Study, store: ResultsDir) -> None:
-    """Refuse a folder whose games this study would not have played so (seed, seats): its study.toml edited after
-    them (a root seed changed by hand) would otherwise have the old games counted as the new seed's, in silence."""
+    """Refuse a folder whose games this study would not have played so (seed, seats, option set): its study.toml
+    edited after them (a root seed changed by hand, an option's list reordered) would otherwise have the old games
+    counted as the new seed's, in silence, or, the seeds being the same in every option set, a resumed run play one
+    option set's games twice under their new indexes and another's never."""
     left = len(store.rows)
     for spec in schedule(study):
         if not left:
@@ -81,6 +83,12 @@ def check_played(study: Study, store: ResultsDir) -> None:
                 f"{', '.join(map(str, row.get('seats') or []))}, where this study plays seed {spec.seed} and seats "
                 f"{', '.join(spec.seats)}: its {STUDY_FILE} was changed after its games were played; choose another "
                 "--out folder"
+            )
+        if option_key(row.get("options") or {}) != option_key(spec.options):
+            raise StudyError(
+                f"{store.path / GAMES_FILE}: game {spec.index} was played with options {option_key(row['options'])}, "
+                f"where this study plays {option_key(spec.options)}: its {STUDY_FILE} was changed after its games "
+                "were played; choose another --out folder"
             )
 
 

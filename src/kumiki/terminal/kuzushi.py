@@ -190,8 +190,9 @@ def result_note(state: State) -> str | None:
         for t in tied:
             seats = [s for s in range(g.players) if g.team_of[s] == t]
             who = f"team {t}" if g.teams else f"player {t}"
-            groups.append(f"{who} {kuzushi.island(seats)}")
-        notes.append(f"Tied on {top:g} points; the largest connected group decides: {', '.join(groups)}.")
+            groups.append(f"{who} {kuzushi.side_island(seats)}")
+        group = "one member's largest group of own tiles" if g.teams and g.own_island else "largest connected group"
+        notes.append(f"Tied on {top:g} points; the {group} decides: {', '.join(groups)}.")
     return " ".join(notes) or None
 
 

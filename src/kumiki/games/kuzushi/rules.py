@@ -257,6 +257,15 @@ class KuzushiState(State):
             mine ^= group
         return best
 
+    def side_island(self, seats: list[int]) -> int:
+        """The island that breaks a tie on tiles of the side of ``seats`` (a player, or a team's members), as the game
+        reads it: their tiles joined together, or with ``team_island="own"`` the largest of one member's own groups
+        ("the player with the most placed tiles orthogonally touching each other"). ``winners()`` and the terminal's
+        note of a tie both ask it, so the figures the note gives are the ones that decided."""
+        if self.game.own_island:
+            return max(self.island([seat]) for seat in seats)
+        return self.island(seats)
+
     def winners(self) -> list[int]:
         if not self.over:
             return []
@@ -269,10 +278,7 @@ class KuzushiState(State):
         top = max(totals)
         leaders = [t for t in range(team_count) if totals[t] == top]
         if len(leaders) > 1:
-            if g.own_island:  # "the player with the most placed tiles orthogonally touching each other"
-                islands = {t: max(self.island([s]) for s in members[t]) for t in leaders}
-            else:
-                islands = {t: self.island(members[t]) for t in leaders}
+            islands = {t: self.side_island(members[t]) for t in leaders}
             biggest = max(islands.values())
             leaders = [t for t in leaders if islands[t] == biggest]
         return sorted(s for t in leaders for s in members[t])
