@@ -187,7 +187,8 @@ def test_hints_keep_the_tower_standing_and_give_the_margin() -> None:
     state = known_position()
     found, tried = view.hints(state)
     assert 0 < len(found) <= view.HINTS and tried <= view.HINT_TRIES + view.HINT_PIECES
-    margins = [h.margin for h in found]
+    assert found[0].plan is not None  # hint 1 starts the planner's line; the others by margin
+    margins = [h.margin for h in found[1:]]
     assert all(m is not None for m in margins)
     assert margins == sorted(margins, reverse=True) or max(margins) - min(margins) < 0.2  # ties within 0.1°
     to_a_tenth = [round(m, 1) for m in margins]
@@ -398,3 +399,51 @@ def test_a_hint_with_every_move_falling_says_so_rather_than_try_a_smaller_piece(
     text = " ".join(draw(view.command(state, "hint")).split())
     assert f"None of the {tried} legal moves" in text and "it falls whatever you play" in text
     assert "smaller piece" not in text
+
+
+def follow_hint(state: kumiki.State) -> None:
+    """Play hint 1 at every turn until the game is over."""
+    while not state.over:
+        found, _ = view.hints(state, 1)
+        state.play(found[0].move if found else state.legal_moves()[0])
+
+
+def test_following_hint_1_solo_places_the_whole_pool_every_round() -> None:
+    """Solo, following hint 1 (then the safest margin) left B4 last with no standing move, every round: the game
+    scored 0 where the greedy agent scores points. Hint 1 now starts the planner's line for the rest of the round."""
+    game = kumiki.load_game("kozo", players=1, rounds=1)
+    state = game.new_state(seed=1)
+    follow_hint(state)
+    assert not state.falls
+    assert state.scores() == [sum(game.size.values())]  # every cube of the pool
+    for seed in (0, 7):
+        greedy = game.new_state(seed=1)
+        agent = kumiki.load_agent("greedy", seed=seed)
+        while not greedy.over:
+            greedy.play(agent.choose(greedy))
+        assert state.scores()[0] >= greedy.scores()[0]
+
+
+def test_hint_1_says_the_line_it_starts() -> None:
+    state = new_state(players=1)
+    found, _ = view.hints(state)
+    assert found[0].plan is not None and found[0].plan.whole and found[0].plan.moves[0] == found[0].move
+    assert len({hint.move for hint in found}) == len(found)  # the plan's move is not offered twice
+    text = " ".join(draw(view.command(state, "hint"), width=160).split())
+    assert "Hint 1 starts a line that places all 12 pieces left (45 cubes) standing, if you follow it:" in text
+    assert f"1. {found[0].move}" in text and "2. " in text
+
+
+def test_the_plan_never_sees_a_size_drawn_later() -> None:
+    """Random size: hint 1's plan is the same whatever the game's generator will draw next (the draws to come are
+    face down), and asking for it draws nothing from the game's generator."""
+    import random
+
+    from kumiki.games.kozo.ai import plan_round
+
+    state = new_state(seed=5, players=1, random_size=True)
+    other = state.copy()
+    other.rng = random.Random(12345)  # other draws to come, the same size drawn now
+    before = state.rng.getstate()
+    assert plan_round(state).moves == plan_round(other).moves
+    assert state.rng.getstate() == before

@@ -218,3 +218,64 @@ def test_the_table_line_shows_the_backs_of_everyones_cards_within_80_columns() -
     backs = ["+".join(str(state.game.cards[c].points) for c in hand) for hand in state.hands]
     assert line.startswith("Cards (backs): " + ", ".join(f"P{i} {b}" for i, b in enumerate(backs)) + " · ok: -")
     assert len(line) <= 80
+
+
+def hinted_move(state) -> str:
+    """The move ``hint`` suggests, in notation."""
+    text = " ".join(draw(view.command(state, "hint")).split())
+    if text.startswith("Say ok"):
+        return "ok"
+    what, _, why = text.partition(" (")
+    assert why.endswith(")") and " bricks of a tower meeting your cards " in why, text
+    return "-" + what.removeprefix("take away ") if what.startswith("take away ") else what.removeprefix("place ")
+
+
+def test_following_the_hint_meets_the_cards_of_a_solo_round():
+    """TowerBrix had no hint: a solo player's only help was ``kumiki solve towerbrix --cards ...``."""
+    view._TARGETS.clear()
+    state = kumiki.load_game("towerbrix", players=1, mode="solo", rounds=1, attempts=1).new_state(seed=1)
+    cards = list(state.view(0)["cards"])  # in the order of the hand
+    first = " ".join(draw(view.command(state, "hint")).split())
+    assert first.startswith("place ") and f"1 of 8 bricks of a tower meeting your cards {', '.join(cards)})" in first
+    for _ in range(3 * 8):
+        move = hinted_move(state)
+        state.play(move)
+        if move == "ok":
+            break
+    assert state.over and state.public_view()["round_success"] == [True]
+
+
+def test_the_hint_reads_only_the_seat_s_own_cards():
+    """In a team game the hint for a seat is the same whatever cards the other seats hold (face down)."""
+    game = kumiki.load_game("towerbrix", players=3)
+    answers = []
+    for others in (0, 1):
+        view._TARGETS.clear()
+        state = game.new_state(seed=3)
+        state.play("Y1 z 0,0")  # seat 0; seat 1 to move
+        own = set(state.hands[1])
+        spare = [card for card in game.cards if card not in own and card not in state.dealt()]
+        if others:  # deal other cards to seats 0 and 2
+            state.hands[0] = spare[: len(state.hands[0])]
+            state.hands[2] = spare[len(state.hands[0]) : len(state.hands[0]) + len(state.hands[2])]
+        assert set(state.hands[1]) == own
+        answers.append(draw(view.command(state, "hint")))
+    assert answers[0] == answers[1] and "your cards" in answers[0]
+
+
+def test_help_mentions_the_hint():
+    assert "hint (the next edit towards a tower meeting your own cards" in view.how_to_play(
+        kumiki.load_game("towerbrix")
+    )
+
+
+def test_hint_at_the_prompt_of_a_solo_game(capsys, monkeypatch):
+    view._TARGETS.clear()
+    stdin = "hint\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "towerbrix", "--players", "1", "-o", "mode=solo", "--seed", "2"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert exit_info.value.code in (0, None)
+    assert "place " in out and "1 of 8 bricks of a tower meeting your cards" in out
+    assert "not a move" not in out

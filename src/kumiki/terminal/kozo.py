@@ -16,6 +16,7 @@ from rich.text import Text
 
 from kumiki.core.errors import quoted
 from kumiki.core.options import ascii_digits
+from kumiki.games.kozo.ai import Plan, plan_round
 from kumiki.games.kozo.pieces import CHIMNEY
 from kumiki.terminal import GameView
 from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
@@ -562,7 +563,7 @@ def moves_text(state: KozoState, show_all: bool = False) -> RenderableType:
         table.add_row(name, str(g.size[name]), str(len(by_placement(moves))), str(len(moves)), str(moves[0]))
     first = next(iter(by_piece))
     tail = Text(
-        f"Type a piece (e.g. {first}) for its placements, 'moves all' for every move, 'hint' for safe moves.",
+        f"Type a piece (e.g. {first}) for its placements, 'moves all' for every move, 'hint' for the moves to play.",
         style="dim",
     )
     return Group(head, table, tail)
@@ -596,15 +597,17 @@ def placements_text(state: KozoState, name: str, show_all: bool = False) -> Text
 
 @dataclass(frozen=True)
 class Hint:
-    """A move that keeps the tower standing, and the tilt margin it leaves (None: it ends the round standing)."""
+    """A move that keeps the tower standing, and the tilt margin it leaves (None: it ends the round standing); the
+    first hint also carries the plan it starts (the rest of the round, see ``kumiki.games.kozo.ai.plan_round``)."""
 
     move: KozoMove
     margin: float | None
+    plan: Plan | None = None
 
 
 def hint_candidates(state: KozoState) -> list[KozoMove]:
-    """The moves ``hint`` tries: the largest allowed pieces first (at most HINT_PIECES), each with an even share of
-    HINT_TRIES spread over its moves."""
+    """The moves ``hint`` tries after the plan's: the largest allowed pieces first (at most HINT_PIECES), each with
+    an even share of HINT_TRIES spread over its moves."""
     g = state.game
     by_piece: dict[str, list[KozoMove]] = {}
     for move in state.legal_moves():
@@ -621,12 +624,33 @@ def hint_candidates(state: KozoState) -> list[KozoMove]:
     return out
 
 
+def margin_after(state: KozoState, move: KozoMove) -> float | None:
+    """The tilt margin ``move`` leaves, None when it ends the round (standing)."""
+    after = state.copy()
+    after.play(move)
+    return None if after.round != state.round or after.over else after.margin()
+
+
 def hints(state: KozoState, count: int = HINTS) -> tuple[list[Hint], int]:
-    """The moves tried that keep the tower standing, best margin first (at most HINT_PER_PIECE of one piece), and
-    how many were tried. A move that ends the round standing (the pool empties) comes first."""
+    """The first move of the plan for the rest of the round (the line the game's planner finds that places the most
+    cubes standing: a move that looks safe now may leave the last pieces nowhere to stand), then the moves tried
+    that keep the tower standing, best margin first (at most HINT_PER_PIECE of one piece); and how many moves were
+    tried besides the plan (none when the plan's move is all that was asked for). Among those, a move that ends the
+    round standing (the pool empties) comes first."""
+    out: list[Hint] = []
+    per_piece: dict[str, int] = {}
+    plan = plan_round(state)
+    if plan.moves:
+        first = plan.moves[0]
+        out.append(Hint(first, margin_after(state, first), plan))
+        per_piece[first.piece] = 1
+    if len(out) >= count:  # hint 1 alone: the plan's move
+        return out, 0
     tried = hint_candidates(state)
     safe = []
     for index, move in enumerate(tried):
+        if out and move == out[0].move:
+            continue
         after = state.copy()
         after.play(move)
         if len(after.falls) > len(state.falls):
@@ -636,16 +660,14 @@ def hints(state: KozoState, count: int = HINTS) -> tuple[list[Hint], int]:
         rank = (margin is not None, -round(margin or 0.0, 1), -state.game.size[move.piece], index)
         safe.append((*rank, Hint(move, margin)))
     safe.sort(key=lambda item: item[:4])
-    out: list[Hint] = []
-    per_piece: dict[str, int] = {}
     for *_, hint in safe:
+        if len(out) >= count:
+            break
         if per_piece.get(hint.move.piece, 0) >= HINT_PER_PIECE:
             continue
         per_piece[hint.move.piece] = per_piece.get(hint.move.piece, 0) + 1
         out.append(hint)
-        if len(out) == count:
-            break
-    return out, len(tried)
+    return out[:count], len(tried)
 
 
 def hint_text(state: KozoState, count: int = HINTS) -> Text:
@@ -670,10 +692,13 @@ def hint_text(state: KozoState, count: int = HINTS) -> Text:
             style="yellow",
         )
     out = Text()
-    out.append("Moves that keep the tower standing, best tilt margin first ", style="bold")
-    out.append(f"({tried} tried among {' '.join(pieces)}):\n", style="dim")
     width = max(len(str(h.move)) for h in found)
     for rank, hint in enumerate(found, 1):
+        if hint.plan is not None:
+            out.append(plan_words(state, hint.plan) + "\n", style="bold")
+        elif rank == 1 or found[rank - 2].plan is not None:
+            out.append("Moves that keep the tower standing, best tilt margin first ", style="bold")
+            out.append(f"({tried} tried among {' '.join(pieces)}):\n", style="dim")
         out.append(f"  {rank}. {hint.move!s:<{width}}  ")
         if hint.margin is None:
             out.append("ends the round standing", style="bold green")
@@ -683,6 +708,20 @@ def hint_text(state: KozoState, count: int = HINTS) -> Text:
         if rank < len(found):
             out.append("\n")
     return out
+
+
+def plan_words(state: KozoState, plan: Plan) -> str:
+    """What the line hint 1 starts places: the whole pool, or as many pieces as the planner found standing."""
+    follow = "you follow it" if state.game.players == 1 else "every player follows it"
+    if plan.whole:
+        return (
+            f"Hint 1 starts a line that places all {plural(len(plan.moves), 'piece')} left ({plan.cubes} cubes) "
+            f"standing, if {follow}:"
+        )
+    return (
+        f"Hint 1 starts the best line found for the rest of the round: {len(plan.moves)} of the "
+        f"{plural(len(state.pool), 'piece')} left ({plan.cubes} cubes) standing, if {follow}:"
+    )
 
 
 def command(state: State, text: str) -> RenderableType | None:
@@ -791,8 +830,9 @@ def how_to_play(game: Game) -> str:
         "0 on the base), '+' and the balance cube's cell, e.g. L4 0,0,0 1,0,0 2,0,0 2,1,0 + 0,0,1. The tilt margin "
         f"says how far the table could tilt before something moves: steady from {STEADY:g}°, wobbly from "
         f"{WOBBLY:g}°, below that on a knife edge. Commands: moves (by piece), a piece name such as L4 (its "
-        "placements), hint (safe moves with the best margin), pool, sides (the side views), falls (why the tower "
-        "fell), legend (the signs), board (board all: the whole board on a short terminal), undo, help, quit."
+        "placements), hint (first the move that starts the best line found for the rest of the round, then safe "
+        "moves with the best margin), pool, sides (the side views), falls (why the tower fell), legend (the signs), "
+        "board (board all: the whole board on a short terminal), undo, help, quit."
     )
 
 

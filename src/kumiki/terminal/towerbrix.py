@@ -16,6 +16,7 @@ from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
+from kumiki.games.towerbrix.agents import build_hint
 from kumiki.games.towerbrix.bricks import Brick
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
@@ -295,9 +296,39 @@ def moves_text(state: TowerBrixState, show_all: bool = False) -> RenderableType:
     return Group(*lines)
 
 
+_TARGETS: dict[tuple[str, ...], tuple[Brick, ...]] = {}  # the tower the last hint for these cards built towards
+TARGETS = 32  # targets kept before the table starts again
+
+
+def hint_text(state: TowerBrixState) -> Text:
+    """``hint``: the next edit towards a tower meeting the cards of the seat to move (its own view only: the game's
+    agent reads ``state.view(seat)``), and why; or ``ok`` when they hold on a finished tower."""
+    if state.to_move is None:
+        return Text("No move to suggest: the game is over.")
+    view: dict[str, Any] = state.view(state.to_move)
+    cards = tuple(sorted(view.get("cards") or {}))
+    found = build_hint(state, previous=_TARGETS.get(cards))
+    if found.target and found.met:
+        if len(_TARGETS) >= TARGETS:
+            _TARGETS.clear()
+        _TARGETS[cards] = found.target
+    yours = f"your card{'s' * (len(found.cards) != 1)} {', '.join(found.cards)}" if found.cards else "the deck"
+    if found.move == "ok":
+        return Text(f"Say ok: {found.why or 'your cards hold on this tower'}.", style="bold green")
+    if found.move is None:
+        return Text(f"No hint: {found.why}.", style="yellow")
+    what = f"take away {found.move[1:]}" if found.move.startswith("-") else f"place {found.move}"
+    tower = "a tower meeting" if found.met else "the closest tower the solver found to"
+    out = Text(what, style="bold")
+    out.append(f" ({found.placed} of {len(found.target)} bricks of {tower} {yours})")
+    return out
+
+
 def command(state: State, text: str) -> RenderableType | None:
     s = as_towerbrix(state)
     word = " ".join(text.strip().lower().split())
+    if word in ("hint", "hints"):
+        return hint_text(s)
     if word == "cards" and s.to_move is not None:
         return cards_text(s, s.to_move)
     if word == "hide":
@@ -316,9 +347,10 @@ HOW_TO_BUILD = (
     "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
     "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
     "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
-    "the last edit. Commands: cards (your cards), hide (scrolls them away), moves (the placements offered: "
-    "beside the tower, the first brick of each colour; moves all lists every move), tower (every layer, full "
-    "size), board (board all: the whole board on a short terminal), undo, help, quit."
+    "the last edit. Commands: cards (your cards), hide (scrolls them away), hint (the next edit towards a tower "
+    "meeting your own cards, found by the solver from the bricks on the table; or ok when they hold), moves (the "
+    "placements offered: beside the tower, the first brick of each colour; moves all lists every move), tower "
+    "(every layer, full size), board (board all: the whole board on a short terminal), undo, help, quit."
 )
 # challenges 9 and 13 with waive="vote": the team names the card to waive, face down, by its seat and place
 VOTE_HELP = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kumiki.games.kozo.moves import KozoMove
@@ -26,6 +27,9 @@ HEIGHT_COST = 0.2  # prior points per level the piece reaches
 WANTED = 6  # standing moves a node's prior looks for with the judge
 BUDGET = 60  # moves it may put to the judge to find them
 PLAYOUT_TURNS = 4  # turns a playout plays with the judge before the rest is scored as played without a fall
+PLAN_BRANCH = 3  # a plan tries at most this many standing moves of a position, best prior first, ...
+PLAN_POSITIONS = 60  # ... and weighs the moves of at most this many positions in all
+PLAN_SEED = 0  # the variant's later size draws a plan assumes (never the game's own generator: no peeking)
 
 
 def heuristic_playout(state: KozoState, rng: random.Random) -> None:
@@ -255,3 +259,60 @@ def finish_later_rounds(state: KozoState) -> None:
             points[(mover + k) % g.players] += size
         state.to_move = (mover + len(left)) % g.players  # the next round's opener, with opener "continue"
         state._end_round("placed")  # as if every polycube were placed
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A line of moves from a position to the end of its round, every move standing (the judge decides), and the
+    cubes it places in all (its pieces' sizes); ``whole`` when it places the whole pool."""
+
+    moves: tuple[KozoMove, ...]
+    cubes: int
+    whole: bool
+    positions: int  # positions whose moves were weighed to find it
+
+
+def plan_round(state: KozoState, branch: int = PLAN_BRANCH, positions: int = PLAN_POSITIONS) -> Plan:
+    """The line that places the most cubes of the rest of the round standing, every mover playing along, found by a
+    depth-first search: each position's moves by the prior (``move_values``: the largest pieces that sit well on
+    their support and stay low first), at most ``branch`` standing ones each, the moves of at most ``positions``
+    positions weighed in all; it stops at the first line that places the whole pool. Deterministic: from a position
+    on a line that places the whole pool, the search finds the rest of that line again. In the variant, the sizes
+    drawn after the first move come from a generator of its own (seeded PLAN_SEED), not from the game's: a plan
+    never sees a draw to come."""
+    g = state.game
+    start = state.round
+    weighed = 0
+    best: tuple[int, tuple[KozoMove, ...], bool] = (-1, (), False)
+
+    def search(position: KozoState, line: list[KozoMove], cubes: int) -> bool:
+        nonlocal weighed, best
+        ended = position.over or position.round != start
+        whole = ended and position.ends[-1]["how"] == "placed"
+        if cubes > best[0]:
+            best = (cubes, tuple(line), whole)
+        if ended:
+            return whole
+        moves = position.legal_moves()
+        values = move_values(position, moves)
+        weighed += 1
+        tried = 0
+        for i in sorted(range(len(moves)), key=lambda i: -values[i]):
+            if tried >= branch or weighed >= positions or values[i] < -FALL_PENALTY / 2:  # the rest fall or are
+                break  # not put to the judge
+            after = standing_after(position, moves[i])
+            if after is None:
+                continue
+            tried += 1
+            line.append(moves[i])
+            if search(after, line, cubes + g.size[moves[i].piece]):
+                return True
+            line.pop()
+        return False
+
+    root = state.copy()
+    if g.random_size:
+        root.rng = random.Random(PLAN_SEED)
+    search(root, [], 0)
+    cubes, moves, whole = best
+    return Plan(moves, max(cubes, 0), whole, weighed)

@@ -14,6 +14,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -27,7 +28,7 @@ from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
 from kumiki.games.towerbrix.moves import TowerBrixMove, apply_edit, is_edit, parse_towerbrix_move, place_move
 from kumiki.games.towerbrix.rules import _touching_spots
-from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, meets_deck, shifted, solve
+from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, challenge_rule, meets_deck, shifted, solve
 
 
 def _same(a: Brick, b: Brick) -> bool:
@@ -1142,3 +1143,70 @@ class TeammateAgent(Agent):
         single = best_moves(cards, deck, current, know, self._bad, better_than=held)
         single = single or best_moves(cards, deck, current, know, self._bad)
         return single[2] if single is not None else None
+
+
+# ------------------------------------------------------------------------------------------------------ the hint
+
+HINT_STEPS = 6000  # the solver's steps for one hint (about a second; a step count answers alike on any machine)
+
+
+@dataclass(frozen=True)
+class BuildHint:
+    """The hint for one seat: ``move`` is an edit (notation), ``ok`` (the seat's cards hold on a finished tower) or
+    None (no edit found: ``why`` says why); ``target`` the tower the edit builds towards, ``met`` whether it meets
+    every card of the seat (False: the solver's closest), ``placed`` how many of its bricks stand where it has them
+    once the edit is played; ``cards`` the ids of the seat's own cards."""
+
+    move: str | None
+    cards: tuple[str, ...]
+    target: tuple[Brick, ...] = ()
+    met: bool = False
+    placed: int = 0
+    why: str = ""
+
+
+def build_hint(
+    state: State, previous: Sequence[Brick] | None = None, steps: int = HINT_STEPS, seed: int = 0
+) -> BuildHint:
+    """The next edit of the seat to move towards a tower meeting its own cards (and the challenge's rule), from the
+    bricks on the table, or ``ok`` when they already hold on a finished tower. It reads ``state.view(seat)`` and the
+    game's public setup only: never another seat's cards. ``previous``: the target of the last hint, kept while
+    every brick on the table stands where it has them (the build then goes on towards the same tower); else the
+    solver looks for one from the bricks on the table, keeping what it can, within ``steps`` steps (seeded: the same
+    table gives the same hint)."""
+    _, view, deck, cards, current = _read_view(state)
+    ids = tuple(card.id for card in cards)
+    if view.get("bricks_hidden"):
+        return BuildHint("ok", ids, why="you cannot see the tower: say ok")
+    g: Any = state.game
+    rule, skip_one = (None, False)
+    if g.challenge is not None:
+        rule, skip_one = challenge_rule(g.challenge.number, g.options["shake_deg"], g.options["pull_deg"])
+    checker = _Checker(cards, deck, rule, skip_one)
+
+    def meets(bricks: Sequence[Brick]) -> bool:
+        return _sound(deck, bricks) and checker.solved(list(bricks))
+
+    if meets(list(current.values())):
+        return BuildHint("ok", ids, tuple(current.values()), True, len(current), "your cards hold on this tower")
+    target: list[Brick] | None = None
+    met = False
+    if previous and meets(previous):
+        goal = {b.id: b for b in previous}
+        if all(b.id in goal and _same(b, goal[b.id]) for b in current.values()):
+            target, met = list(previous), True
+    if target is None:
+        start = list(current.values()) or None
+        answer = solve(
+            cards, deck, rule=rule, skip_one=skip_one, start=start, keep=True, iterations=steps, seed=seed, refute=False
+        )
+        target, met = (answer.bricks, True) if answer.bricks else (answer.closest, False)
+    if not target:
+        return BuildHint(None, ids, why="the solver found no tower within its steps")
+    edit = next_edit(current, target)
+    if edit is None or not _allowed(state, edit):
+        return BuildHint(None, ids, tuple(target), met, why="no edit left towards it")
+    after = _after(current, edit)
+    goal = {b.id: b for b in target}
+    placed = sum(1 for b in after.values() if b.id in goal and _same(b, goal[b.id]))
+    return BuildHint(edit, ids, tuple(build_order(target)), met, placed)
