@@ -32,7 +32,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip check
 	@touch $(STAMP)
 
-# The browser client, rebuilt only when a source is newer than the bundle (needs Node 20 and npm).
+# The browser client, rebuilt only when a source is newer than the bundle (needs npm and Node 20.19+ or 22.12+).
 $(CLIENT): $(CLIENT_SOURCES)
 	cd $(WEB) && npm ci --no-audit --no-fund && npm run build
 	@touch $(CLIENT)

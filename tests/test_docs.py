@@ -399,3 +399,50 @@ def test_adding_a_game_registry_diff_applies_to_the_registry() -> None:
     registry = (ROOT / "src" / "kumiki" / "core" / "registry.py").read_text(encoding="utf-8")
     start = registry.index("_GAMES: dict[str, str] = {\n")
     assert registry[start:].splitlines()[: len(context)] == context
+
+
+def test_interop_public_layout_is_the_encodings() -> None:
+    """docs/interop.md names the fields of TowerBrix's public observation and their size with the defaults: it
+    named no ``hand_threes`` (each seat's 3-point cards, the backs everyone sees) and said 90 values, not 92."""
+    text = " ".join(INTEROP_DOC.read_text(encoding="utf-8").split())
+    shown = re.search(r"\(`encoding\.public_layout`: (.*?); (\d+) values with the defaults\)", text)
+    assert shown is not None, "docs/interop.md no longer describes public_layout"
+    names = re.findall(r"`(\w+)`", shown[1])
+    encoding = kumiki.load_game("towerbrix").encoding
+    assert names == [*encoding.public_layout, "votes"]  # with waive votes, `votes` comes last
+    voting = kumiki.load_game("towerbrix", mode="challenge", challenge=9, waive="vote").encoding
+    assert list(voting.public_layout)[-1] == "votes"
+    assert int(shown[2]) == max(end for _, end in encoding.public_layout.values())
+
+
+def test_adding_a_game_names_the_hooks_the_agents_look_up() -> None:
+    """Step 7 said the agents find *each* hook as a state method or an AI module's function, and listed
+    ``greedy_value`` and ``returns`` among them: those two are read on the state only, so a ``greedy_value`` written
+    in ``games/<name>/ai.py`` as the page said was never used. The hooks it names as found either way are the ones
+    the agents look up with ``hook()`` / ``has_hook()``."""
+    text = ADDING_A_GAME.read_text(encoding="utf-8")
+    step = text[text.index("## 7. Optional agent hooks") : text.index("## 8. The action encoding")]
+    named = re.search(r"fall back to the protocol when there is none: (.*?)\.\n", step, re.S)
+    assert named is not None, "step 7 no longer names the hooks found as methods or AI module functions"
+    looked_up = {
+        name
+        for source in (ROOT / "src" / "kumiki" / "agents").glob("*.py")
+        for name in re.findall(r"\b(?:has_)?hook\(\w+, \"(\w+)\"\)", source.read_text(encoding="utf-8"))
+    }
+    assert looked_up  # playout, heuristic_playout, move_values: what MCTS asks for
+    assert set(re.findall(r"`(\w+)`", named[1])) == looked_up
+    for method in ("greedy_value", "returns"):
+        assert f"- `{method}(" in step.split("Two more are methods of the state only")[1]
+
+
+def test_readme_names_the_node_versions_the_bundler_accepts() -> None:
+    """The README said "Node 20.19 or later", but the locked Vite declares ``^20.19.0 || >=22.12.0``: Node 21, or a
+    22 before 22.12, is "later" and outside what the client's bundler runs on. Each range it accepts is named."""
+    lock = json.loads((ROOT / "src" / "kumiki" / "web" / "package-lock.json").read_text(encoding="utf-8"))
+    engines = lock["packages"]["node_modules/vite"]["engines"]["node"]
+    lowest = [re.fullmatch(r"(?:\^|>=)(\d+\.\d+)\.0", part.strip()) for part in engines.split("||")]
+    assert all(lowest), engines
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    stated = re.search(r"On a fresh machine \(Python 3\.11, Node ([^—]*) with npm", readme)
+    assert stated is not None
+    assert stated[1] == " or ".join(f"{match[1]}+" for match in lowest if match)

@@ -717,3 +717,20 @@ def test_a_tie_of_teams_under_team_island_own_names_the_groups_that_decided() ->
     winners, note = notes["joined"]
     assert winners == [1, 4]
     assert note is not None and "largest connected group decides: team 0 2, team 1 3, team 2 2." in note
+
+
+def test_an_agent_by_import_path_that_is_a_plain_object_plays(cli, tmp_path: Path) -> None:
+    """docs/arena.md: an agent spec is what ``kumiki play --seat`` takes, an import path included, whose factory may
+    return any object with ``choose(state)``. Such an object has no ``name`` nor ``describe()``: ``kumiki play``
+    stopped with "internal error (AttributeError: 'FirstMove' object has no attribute 'name')"."""
+    save = tmp_path / "plain.kmk"
+    path = "tests.arena.agents:first_move"
+    seats = ["--seat", f"0={path}", "--seat", "1=random:seed=2"]
+    code, out, err = cli("play", "kuzushi", "--size", "3", *seats, "--save", save)
+    assert code == 0, err
+    assert err == ""
+    assert f"Player 0 ({path}) plays" in out
+    text = save.read_text(encoding="utf-8")
+    assert f'[Player0 "{path}"]' in text
+    _, replayed = kumiki.read_record(text)
+    assert replayed.over

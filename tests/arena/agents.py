@@ -147,3 +147,16 @@ class Labelled(_Base):
 def labelled(seed: int | None = None, label: str = "") -> Agent:
     """A factory of the labelled agent."""
     return Labelled(seed=seed, label=label)
+
+
+class FirstMove:
+    """Not a kumiki Agent at all: an object with ``choose(state)`` only (no ``name``, no ``describe()``), as
+    docs/arena.md allows a factory of an import path to return."""
+
+    def choose(self, state: State) -> Move:
+        return require_moves(state)[0]
+
+
+def first_move() -> FirstMove:
+    """A factory of the plain object above."""
+    return FirstMove()

@@ -20,7 +20,7 @@ from rich.columns import Columns
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from kumiki.agents import Agent, agent_from_spec
+from kumiki.agents import Agent, agent_from_spec, parse_agent_spec
 from kumiki.agents.base import other_game
 from kumiki.core.errors import IllegalMove, MoveSyntaxError, quoted
 from kumiki.core.game import Move, State
@@ -49,6 +49,7 @@ class Seat:
 
     index: int
     agent: Agent | None = None
+    spec: str = ""  # the agent as given (--seat 0=SPEC): the name of one that has none of its own
 
     @property
     def human(self) -> bool:
@@ -56,7 +57,17 @@ class Seat:
 
     def tag(self) -> str:
         """The text of the record's PlayerN tag."""
-        return HUMAN if self.agent is None else self.agent.describe()
+        if self.agent is None:
+            return HUMAN
+        describe = getattr(self.agent, "describe", None)  # an import path's factory may return any object
+        return str(describe()) if callable(describe) else self.spec or type(self.agent).__name__
+
+    def label(self) -> str:
+        """The agent's name for the screen: its own, else the spec's (an import path's ``module:factory``)."""
+        name = getattr(self.agent, "name", None)
+        if isinstance(name, str) and name:
+            return name
+        return parse_agent_spec(self.spec)[0] if self.spec else type(self.agent).__name__
 
 
 def default_seat_specs(players: int, view: GameView | None = None, first: int | None = None) -> dict[int, str]:
@@ -113,7 +124,7 @@ def build_seats(
         only = None if game is None else other_game(agent, game)
         if only is not None:
             raise ValueError(f"seat {seat} ({spec}): plays {only} only, not {game}")
-        seats.append(Seat(seat, agent))
+        seats.append(Seat(seat, agent, spec))
     return seats
 
 
@@ -226,7 +237,7 @@ class Session:
     def _label(seat: Seat, humans: int) -> str:
         if seat.agent is None:
             return "you" if humans == 1 else HUMAN
-        return seat.agent.name
+        return seat.label()
 
     def who(self, seat: int) -> str:
         return seat_name(seat, self.names)
@@ -395,7 +406,7 @@ class Session:
         note = self.turn_note()
         started = time.perf_counter()
         if self.console.is_terminal:
-            with self.console.status(Thinking(agent.name)):
+            with self.console.status(Thinking(seat.label())):
                 move = agent.choose(self.state.copy())
         else:
             move = agent.choose(self.state.copy())

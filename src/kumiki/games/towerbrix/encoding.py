@@ -178,8 +178,8 @@ class TowerBrixEncoding(Encoding):
 
     def observe_public(self, state: State) -> Tensor:
         """The ``public_fields`` of the observation, one after another (``public_layout``), seats numbered from seat
-        0: how many cards each seat holds, the thumbs-up, the seat to move, progress, and the bricks except in
-        challenge 10; no seat's cards (a lone player's excepted)."""
+        0: how many cards each seat holds and how many of them are 3-point cards (the backs), the thumbs-up, the
+        seat to move, progress, and the bricks except in challenge 10; no seat's cards (a lone player's excepted)."""
         full = self._observe(state, 0, self.game.players == 1)
         return np.concatenate([full[slice(*self.layout[name])] for name in self.public_fields])
 
