@@ -59,6 +59,7 @@ def plain_view(room: Room, seat: int | None) -> str:
             "record_ready": record_ready(room.over, room.row.imported, state.game.has_chance()),
             "clock": room.clock_json(),
             "silent": room.silent(),
+            "hints": room.no_hints(seat) is None,
             "chat": len(room.chat),
         }
     )

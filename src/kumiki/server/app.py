@@ -938,6 +938,8 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
             connection.send(room.view_message(connection.seat))
         elif kind == "why":
             connection.send(room.why(connection.seat, message.get("move")))
+        elif kind == "hint":
+            connection.send(await room.hint(connection.seat))
         elif kind == "resign":
             await room.resign(connection.seat)
         elif kind == "rematch":
@@ -954,7 +956,7 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
             raise Refusal(
                 "bad_message",
                 f"unknown message type {shown(kind)} "
-                '(types: "move", "undo", "sync", "why", "chat", "signal", "rematch", "resign")',
+                '(types: "move", "undo", "sync", "why", "hint", "chat", "signal", "rematch", "resign")',
             )
     except Refusal as refusal:
         connection.send(error_message(refusal.code, refusal.message))

@@ -28,6 +28,7 @@ from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
 from kumiki.core.text import printable
 from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
+from kumiki.server.hints import HINT_GAMES, hint_for
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
 
@@ -162,6 +163,8 @@ class Room:
         self.chat: list[dict[str, Any]] = []  # the table's talk: messages and signals, in order (loaded by the Hub)
         self._chat_buckets: dict[int, TokenBucket] = {}
         self._why_buckets: dict[int, TokenBucket] = {}  # "why" plays a move on a copy: at most 1 a second a seat
+        self._hint_buckets: dict[int, TokenBucket] = {}  # a hint searches (up to 2 s in the pool): HINT_RATE a seat
+        self._hinting: set[int] = set()  # the seats whose hint is being worked out (one at a time each)
         self._silent: bool | None = None
         self.resigned: int | None = None  # the seat that resigned: the game ended there (loaded by the Hub)
         # What the position alone decides of each seat's view message (None: spectators), encoded: see view_message.
@@ -290,6 +293,7 @@ class Room:
                 "record_ready": record_ready(over, self.row.imported, state.game.has_chance()),
                 "clock": self.clock_json(),
                 "silent": self.silent(),
+                "hints": self.no_hints(seat) is None,
                 "chat": len(self.chat),
             }
         )
@@ -498,6 +502,54 @@ class Room:
             except (IllegalMove, ValueError, OverflowError) as error:  # any refusal of the engine, in its words
                 legal, reason = False, one_line(error)
         return json.dumps({"type": "why", "move": text, "legal": legal, "reason": reason})
+
+    def no_hints(self, seat: int | None) -> str | None:
+        """Why ``seat`` may never ask for a hint in this game, or None: hints are for a person playing against the
+        computer or alone (at most one seat a person's), and for TowerBrix, played together (its hint reads only
+        the seat's own view); never for a spectator or an imported record."""
+        if seat is None:
+            return "spectators get no hints: open the game with a seat's invite link"
+        if self.row.imported:
+            return "an imported record is only watched: it has no hints"
+        if self.row.game not in HINT_GAMES:
+            return f"{self.row.game} has no hints"
+        people = sum(1 for s in self.row.seats if s.kind in ("human", "open"))
+        if people > 1 and not self.state.game.facts.cooperative:
+            return "hints are for games against the computer"
+        return None
+
+    async def hint(self, seat: int | None) -> str:
+        """The ``hint`` message for a seat that may act now: the move its game's planner suggests and why, in one
+        line, worked out in the agents' pool (up to 2 s) so that no other game waits. Nothing is played or stored;
+        ``ply`` says which position it is for (the table may have changed meanwhile)."""
+        reason = self.no_hints(seat)
+        if reason is not None or seat is None:
+            raise Refusal("forbidden" if seat is None else "no_hint", reason or "")
+        state = self.state
+        if self.over:
+            raise Refusal("no_hint", "the game is over")
+        if seat not in state.actors:
+            raise Refusal("not_your_turn", f"it is seat {state.to_move}'s turn, not yours (seat {seat})")
+        if seat in self._hinting:
+            raise Refusal("rate_limited", "your hint is being worked out: wait for it")
+        if not self._hint_buckets.setdefault(seat, TokenBucket(HINT_RATE, HINT_BURST)).take():
+            raise Refusal("rate_limited", "too many hints: ask again in a few seconds")
+        ply = len(state.history)
+        args = (self.row.game, self.row.options, self.row.seed, [str(m) for m in state.history], list(self.movers))
+        self._hinting.add(seat)
+        try:
+            pool = self.hub.pool()
+            try:
+                move, text = await asyncio.wrap_future(pool.submit(hint_for, *args, seat))
+            except BrokenProcessPool:  # a worker died: a fresh pool for the agents; this hint is asked for again
+                self.hub.reset_pool(pool)
+                raise Refusal("hint_failed", "the hint could not be worked out: ask again") from None
+            except Exception as error:  # a bug in a planner: one line, and the log has the rest
+                log.exception("the hint of game %s seat %s failed", self.row.id, seat)
+                raise Refusal("hint_failed", f"the hint could not be worked out: {one_line(error)}") from None
+        finally:
+            self._hinting.discard(seat)
+        return json.dumps({"type": "hint", "ply": ply, "move": move, "text": text})
 
     def _moves_before(self, ply: int) -> list[tuple[int | None, str]]:
         """The stored moves before ``ply`` as (seat, move text), from memory: the stored moves are the State's own
@@ -764,6 +816,7 @@ REMATCHES_KEPT = 10_000  # finished games whose rematch the Hub remembers (a few
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
 MAX_MOVE = 2000  # characters of a move sent: a Kozo piece of 200 cubes still fits; an error never echoes more
 WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
+HINT_RATE, HINT_BURST = 0.2, 3.0  # hints a second per seat (one each 5 s on average), and at once
 # Stored games replayed into memory at once, off the event loop (Hub.open_room): with two, the event loop shared the
 # interpreter with two busy threads, and others' moves took 70 ms while clients kept opening stored Kozo games (10 ms
 # with one).

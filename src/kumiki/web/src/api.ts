@@ -125,6 +125,8 @@ export interface ViewMessage {
   /** Whether the game allows gestures only (TowerBrix's challenge 3), and how many chat lines there are. */
   silent?: boolean;
   chat?: number;
+  /** Whether this seat may ask for hints (against the computer, solo, or TowerBrix played together). */
+  hints?: boolean;
   /** A running clock (TowerBrix's challenge 2): its limit and the seconds left when the view was sent. */
   clock?: { seconds: number; left: number } | null;
 }
@@ -153,6 +155,14 @@ export interface WhyMessage {
   move: string;
   legal: boolean;
   reason: string;
+}
+
+/** The answer to the Hint button: the move suggested (null: none found) and one line saying why, for position `ply`. */
+export interface HintMessage {
+  type: "hint";
+  ply: number;
+  move: string | null;
+  text: string;
 }
 
 export interface RematchMessage {
@@ -221,7 +231,7 @@ export class GameSocket {
 
   constructor(
     private readonly url: string,
-    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage) => void,
+    private readonly onMessage: (msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage | HintMessage) => void,
     private readonly onState: (connected: boolean, final: boolean) => void,
   ) {
     this.open();
@@ -232,7 +242,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => this.onState(true, false);
     ws.onmessage = (event) => {
-      let msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage;
+      let msg: ViewMessage | ErrorMessage | ChatMessage | RematchMessage | WhyMessage | HintMessage;
       try {
         msg = JSON.parse(event.data);
       } catch {

@@ -39,6 +39,8 @@ export interface GameModule {
   turnNote?(msg: BoardUpdate): string | null;
   /** The colour of each move in the move list, where it is not the mover's seat colour (null: the seat's). */
   moveColours?(msg: BoardUpdate): (string | null)[];
+  /** Show a move the Hint button suggested (select its piece or brick), where the board can do so cheaply. */
+  suggest?(move: string): void;
   /** Keys the page forwards while no form field has focus; true if handled. */
   key?(event: KeyboardEvent): boolean;
   destroy(): void;

@@ -457,6 +457,11 @@ class Blokus3DModule implements GameModule, GhostActions {
     this.drawGhost();
   }
 
+  suggest(move: string): void {
+    const piece = move.split(" ")[0];
+    if (this.legal.some((p) => p.piece === piece)) this.select(piece);
+  }
+
   key(event: KeyboardEvent): boolean {
     if (ghostKey(event, this)) return true;
     const view = this.msg?.view as BlokusView | undefined;

@@ -939,6 +939,11 @@ class KozoModule implements GameModule, GhostActions {
     this.drawGhost();
   }
 
+  suggest(move: string): void {
+    const piece = move.split(" ")[0];
+    if (this.places.some((p) => p.piece === piece)) this.select(piece);
+  }
+
   key(event: KeyboardEvent): boolean {
     const k = event.key.toLowerCase();
     if (this.fallUntil && k !== "q" && k !== "e" && k !== "t") this.endFall();

@@ -1025,6 +1025,18 @@ class TowerBrixModule implements GameModule {
     this.drawGhost();
   }
 
+  /** A hint's edit: its brick picked, and where it places it the ghost there (a removal picks the brick to take). */
+  suggest(move: string): void {
+    const [brick, axis, corner] = move.replace(/^-/, "").split(" ");
+    if (!brick || brick === "ok" || !this.ctx.interactive || !this.canPick(brick)) return;
+    this.select(brick);
+    if ((axis === "x" || axis === "y" || axis === "z") && corner) {
+      const [x, y] = corner.split(",").map(Number);
+      if (Number.isFinite(x) && Number.isFinite(y)) this.corner = [x, y];
+      this.setAxis(axis);
+    }
+  }
+
   key(event: KeyboardEvent): boolean {
     const k = event.key.toLowerCase();
     if (this.showingUntil && !["q", "e", "t"].includes(k)) this.endEvaluation();

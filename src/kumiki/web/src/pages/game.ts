@@ -1,6 +1,6 @@
 // The game page: one WebSocket, the game's board module, status, scores, seats, the move list and errors.
 
-import { api, GameSocket, setGameTitle, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
+import { api, GameSocket, setGameTitle, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type HintMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
 import { h, seatLabels, typing } from "../dom";
@@ -10,6 +10,9 @@ import { gameResult, sidesOf } from "../result";
 
 /** Error codes about the connection, not a move: the server closes it after sending one. */
 const CONNECTION_REFUSALS = new Set(["too_many_connections", "not_found", "unreplayable"]);
+
+/** Error codes that answer the Hint button (shown as "No hint: …", not as a refused move). */
+const HINT_REFUSALS = new Set(["no_hint", "not_your_turn", "rate_limited", "hint_failed", "forbidden"]);
 
 /** Where this browser remembers the token of the seat it played in a game. */
 const tokenKey = (id: string) => `kumiki.token.${id}`;
@@ -39,6 +42,10 @@ export function gamePage(app: HTMLElement, id: string): void {
   const moves = h("ol", { class: "moves", "data-testid": "move-list" });
   const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" });
   const undo = h("button", { "data-testid": "undo", hidden: "" }, "Undo (U)");
+  // Hint (H): against the computer, solo, or TowerBrix played together (the view's `hints`), for a seat that may act
+  const hintButton = h("button", { "data-testid": "hint", hidden: "", title: "a move to play and why (H)" }, "Hint (H)");
+  const hintAnswer = h("p", { class: "hint-answer", "data-testid": "hint-text", role: "status" });
+  let hintAsked: number | null = null; // the ply a hint was asked at, while its answer is awaited
   const again = h("button", { "data-testid": "rematch", hidden: "" }, "Play again (same seats)");
   const againLink = h("a", { "data-testid": "rematch-link", hidden: "" }, "The rematch is ready: join it");
   let askedAgain = false;
@@ -67,7 +74,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   // On a narrow screen the panel comes after the board and all its tray: a line right under a 3D board repeats
   // whose turn it is and the last refusal or answer (style.css shows it there only; the status stays the live region)
   const turnLine = h("p", { class: "turn-line", "data-testid": "turn-line", "aria-hidden": "true" });
-  const mirrored: [HTMLElement, string][] = [[status, "turn-status"], [error, "turn-error"], [whyAnswer, "turn-why"]];
+  const mirrored: [HTMLElement, string][] = [[status, "turn-status"], [error, "turn-error"], [whyAnswer, "turn-why"], [hintAnswer, "turn-hint"]];
   const mirror = () => turnLine.replaceChildren(...mirrored.filter(([from]) => from.textContent)
     .map(([from, kind]) => h("span", { class: from.classList.contains("legal") ? `${kind} legal` : kind }, from.textContent ?? "")));
   const watcher = new MutationObserver(mirror);
@@ -78,8 +85,8 @@ export function gamePage(app: HTMLElement, id: string): void {
   const wantsTutorial = !!new URLSearchParams(location.search).get("tutorial");
   let tutorial: ReturnType<typeof tutorialBox> | null = null;
   const tutorialSlot = h("div", {});
-  const actions = h("div", { class: "view-buttons" }, undo, resign);
-  const panel = h("aside", { class: "panel" }, tutorialSlot, takeSeat, seedNote, status, error, over, again, againLink, scores, actions, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
+  const actions = h("div", { class: "view-buttons" }, hintButton, undo, resign);
+  const panel = h("aside", { class: "panel" }, tutorialSlot, takeSeat, seedNote, status, error, over, again, againLink, scores, actions, hintAnswer, resignAsk, h("h3", {}, "Moves"), moves, chat.element, whyForm, whyAnswer, help, links);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
 
   let module: GameModule | null = null;
@@ -250,6 +257,10 @@ export function gamePage(app: HTMLElement, id: string): void {
     }));
     moves.scrollTop = moves.scrollHeight;
     undo.hidden = !msg.undo || msg.seat === null || msg.over; // a finished game is not taken back
+    const mayAct = msg.seat !== null && (msg.actors ?? (msg.to_move === null ? [] : [msg.to_move])).includes(msg.seat);
+    hintButton.hidden = !msg.hints || msg.seat === null || msg.over;
+    hintButton.disabled = !mayAct || hintAsked !== null;
+    if (previous && previous.ply !== msg.ply && hintAsked === null) hintAnswer.textContent = ""; // it was for the table before
     hooks.ply = msg.ply;
     hooks.over = msg.over;
     hooks.seat = msg.seat;
@@ -263,6 +274,11 @@ export function gamePage(app: HTMLElement, id: string): void {
 
   const onError = (msg: ErrorMessage) => {
     lastError = msg.message;
+    if (hintAsked !== null && HINT_REFUSALS.has(msg.code)) { // the answer to the Hint button: no hint
+      hintDone(`No hint: ${withNames(msg.message)}`);
+      hooks.lastError = msg.code;
+      return;
+    }
     if (CONNECTION_REFUSALS.has(msg.code) || !module) { // before the first view, an error refuses the page itself
       refusal = msg.message;
       hooks.lastError = msg.code;
@@ -283,6 +299,28 @@ export function gamePage(app: HTMLElement, id: string): void {
     whyAnswer.textContent = msg.legal ? `${msg.move}: this move is legal now.` : `Why not: ${withNames(msg.reason)}`;
     whyAnswer.classList.toggle("legal", msg.legal);
     if (!msg.legal) tutorial?.refused();
+  };
+
+  const hintDone = (text: string) => {
+    hintAsked = null;
+    hintAnswer.classList.remove("thinking");
+    hintAnswer.textContent = text;
+    hintButton.disabled = !last || last.seat === null || last.over || !(last.actors ?? [last.to_move]).includes(last.seat);
+  };
+
+  const askHint = () => {
+    if (!last || hintButton.hidden || hintButton.disabled) return;
+    hintAsked = last.ply;
+    hintButton.disabled = true;
+    hintAnswer.classList.add("thinking");
+    hintAnswer.textContent = "Thinking…";
+    socket.send({ type: "hint" });
+  };
+
+  const onHint = (msg: HintMessage) => {
+    const stale = last !== null && msg.ply !== last.ply;
+    hintDone(`Hint: ${msg.text}${stale ? " (for the table before the last edit: ask again)" : ""}`);
+    if (msg.move && !stale) module?.suggest?.(msg.move);
   };
 
   const onRematch = (msg: RematchMessage) => {
@@ -322,17 +360,22 @@ export function gamePage(app: HTMLElement, id: string): void {
   socket = new GameSocket(
     socketUrl(id, token),
     (msg) =>
-      msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : msg.type === "why" ? onWhy(msg) : undefined,
+      msg.type === "view" ? onView(msg) : msg.type === "error" ? onError(msg) : msg.type === "chat" ? onChat(msg) : msg.type === "rematch" ? onRematch(msg) : msg.type === "why" ? onWhy(msg) : msg.type === "hint" ? onHint(msg) : undefined,
     (connected, final) => {
+      if (!connected && hintAsked !== null) hintDone(""); // its answer went with the connection: ask again
       if (!connected) status.textContent = final ? `Disconnected: ${lastError || "the server refused this page"}.` : refusal ? `${refusal} — trying again…` : "Connection lost — reconnecting…";
       hooks.connected = connected;
     },
   );
   undo.addEventListener("click", () => socket.send({ type: "undo" }));
+  hintButton.addEventListener("click", askHint);
   document.addEventListener("keydown", (event) => {
     if (typing(event)) return;
     if (event.key.toLowerCase() === "u" && !undo.hidden) {
       socket.send({ type: "undo" });
+      event.preventDefault();
+    } else if (event.key.toLowerCase() === "h" && !event.ctrlKey && !event.metaKey && !event.altKey && !hintButton.hidden) {
+      askHint();
       event.preventDefault();
     } else if (module?.key?.(event)) event.preventDefault();
   });

@@ -1,0 +1,95 @@
+"""The browser's Hint button: a seat's suggested move and why, in one line, worked out in the agents' pool.
+
+Each game's hint is its own planner's (Blokus 3D: ``kumiki.games.blokus3d.ai.hints``; Kozo:
+``kumiki.games.kozo.ai.plan_round``; TowerBrix: ``kumiki.games.towerbrix.agents.build_hint``, which reads the
+seat's own view only). The position is replayed from plain data (as ``choose_move`` does), so the server's event
+loop never waits for the search.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from kumiki import State
+from kumiki.server.agents import replay
+
+HINT_GAMES = ("blokus3d", "kozo", "towerbrix")  # the games with a Hint button
+
+
+def hint_for(
+    game: str, options: dict[str, Any], seed: int | None, moves: list[str], seats: list[int | None], seat: int
+) -> tuple[str | None, str]:
+    """The move (notation, or None) suggested to ``seat`` after ``moves``, and one line saying why."""
+    state = replay(game, options, seed, moves, seats)
+    if state.over or seat not in state.actors:
+        return None, "no move to suggest: it is not your turn"
+    if seat != state.to_move:
+        state = state.acting(seat)
+    if game == "blokus3d":
+        return _blokus3d(state)
+    if game == "kozo":
+        return _kozo(state)
+    if game == "towerbrix":
+        return _towerbrix(state)
+    raise ValueError(f"{game} has no hints")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def _blokus3d(state: State) -> tuple[str | None, str]:
+    from kumiki.games.blokus3d.ai import hints
+    from kumiki.games.blokus3d.rules import COLOUR_NAMES, Blokus3DState
+
+    blokus = cast(Blokus3DState, state)
+    found = hints(blokus, 1)
+    colour = blokus.colour_to_move
+    if not found or colour is None:
+        return None, "no move to suggest: there is no legal move"
+    best = found[0]
+    g = blokus.game
+
+    def name(c: int) -> str:
+        return COLOUR_NAMES[c] if c < len(COLOUR_NAMES) else f"colour {c}"
+
+    why = f"{name(colour)} {best.gains[colour] - 1:+d} on top, +1 for the piece"
+    covered = [
+        f"{-d} of {name(c)}'s{' (yours)' if g.player_of(c) == state.to_move else ''}"
+        for c, d in enumerate(best.gains)
+        if c != colour and d < 0
+    ]
+    if covered:
+        why += "; covers " + ", ".join(covered)
+    total = len(blokus.legal_moves())
+    return str(best.move), f"{best.move}: the best gain at once of {_plural(total, 'move')}, {best.value:+d} ({why})"
+
+
+def _kozo(state: State) -> tuple[str | None, str]:
+    from kumiki.games.kozo.ai import plan_round
+    from kumiki.games.kozo.rules import KozoState
+
+    kozo = cast(KozoState, state)
+    plan = plan_round(kozo)
+    if not plan.moves:
+        return None, "no move found that keeps the tower standing: try a small piece, low down, near the middle"
+    first = plan.moves[0]
+    left = _plural(len(kozo.pool), "piece")
+    if plan.whole:
+        return str(first), f"{first}: starts a line that places all {left} left ({plan.cubes} cubes) standing"
+    placed = f"{len(plan.moves)} of the {left} left ({plan.cubes} cubes)"
+    return str(first), f"{first}: starts the best line found for the rest of the round, {placed} standing"
+
+
+def _towerbrix(state: State) -> tuple[str | None, str]:
+    from kumiki.games.towerbrix.agents import build_hint
+
+    found = build_hint(state)  # the seat's own view only: never another seat's cards
+    yours = f"your card{'s' * (len(found.cards) != 1)} {', '.join(found.cards)}" if found.cards else "the deck"
+    if found.move == "ok":
+        return "ok", f"say ok: {found.why or 'your cards hold on this tower'}"
+    if found.move is None:
+        return None, f"no hint: {found.why}"
+    what = f"take away {found.move[1:]}" if found.move.startswith("-") else f"place {found.move}"
+    tower = "a tower meeting" if found.met else "the closest tower the solver found to"
+    return found.move, f"{what} ({found.placed} of {len(found.target)} bricks of {tower} {yours})"
