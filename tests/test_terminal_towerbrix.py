@@ -279,3 +279,28 @@ def test_hint_at_the_prompt_of_a_solo_game(capsys, monkeypatch):
     assert exit_info.value.code in (0, None)
     assert "place " in out and "1 of 8 bricks of a tower meeting your cards" in out
     assert "not a move" not in out
+
+
+@pytest.mark.parametrize("challenge", [11, 14])
+def test_the_hint_says_ok_on_a_map_only_where_the_tower_stands_on_the_map(challenge):
+    """Challenges 11 and 14 ask the tower to stand on the map where it is: the hint said ok to a tower that meets the
+    cards and would meet the map shifted elsewhere, and the challenge then failed."""
+    from kumiki.games.towerbrix.modes import MAP_TOWERS
+    from kumiki.games.towerbrix.moves import lowered
+    from kumiki.games.towerbrix.solver import _Checker
+
+    game = kumiki.load_game("towerbrix", players=1, mode="challenge", challenge=challenge, attempts=1, rounds=1)
+    tower = list(lowered(MAP_TOWERS[challenge]).values())
+    held = [c.id for c in game.deck if _Checker([c], "green", None, False).solved(tower)]
+    results = []
+    for dx in (12, 0):  # off the map, then on it
+        view._TARGETS.clear()
+        state = game.new_state(seed=1)
+        state.hands[0] = held[: len(state.hands[0])]
+        for edit in MAP_TOWERS[challenge]:
+            brick, axis, corner = edit.split()
+            x, y = corner.split(",")
+            state.play(f"{brick} {axis} {float(x) + dx:g},{y}")
+        results.append(" ".join(draw(view.command(state, "hint")).split()))
+    assert not results[0].startswith("Say ok"), results[0]
+    assert results[1].startswith("Say ok"), results[1]

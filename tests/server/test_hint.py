@@ -64,6 +64,8 @@ def test_hints_are_refused_between_people_to_spectators_and_out_of_turn(client: 
     with client.websocket_connect(url(later, 1)) as bob:
         bob.send_json({"type": "hint"})
         first = receive_until(bob, lambda m: m["type"] in ("hint", "error") or m.get("ply") == 1)
+        if first["type"] == "view":  # the computer moved before the hint was worked out: its answer follows
+            first = receive_until(bob, lambda m: m["type"] in ("hint", "error"))
         if first["type"] == "error":  # asked before the computer's move: asked again once it has moved
             assert first["code"] == "not_your_turn"
             receive_until(bob, view_at(1))
@@ -128,3 +130,68 @@ def test_a_hint_is_worked_out_in_the_agents_pool_not_on_the_event_loop(
         receive_until(ann, view_at(0))
         assert ask(ann)["type"] == "hint"
     assert used == [kumiki.server.hints.hint_for]
+
+
+def test_a_move_sent_while_a_hint_is_worked_out_is_played_at_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint was awaited in the connection's loop: a move (or an undo) sent meanwhile waited for the search."""
+    import threading
+
+    released = threading.Event()
+    hint_for = kumiki.server.rooms.hint_for
+
+    def slow(*args: Any) -> tuple[str | None, str]:
+        released.wait(5.0)
+        return hint_for(*args)
+
+    monkeypatch.setattr(kumiki.server.rooms, "hint_for", slow)
+    created = create(client, [HUMAN], game="kozo", options={"players": 1}, seed=1)
+    with client.websocket_connect(url(created, 0)) as ann:
+        view = receive_until(ann, view_at(0))
+        ann.send_json({"type": "hint"})
+        ann.send_json({"type": "move", "ply": 0, "move": view["legal"][0]})
+        first = receive_until(ann, lambda m: m["type"] == "hint" or m.get("ply") == 1)
+        released.set()
+        assert first["type"] == "view", first  # the move was played before the hint came back
+        answer = receive_until(ann, lambda m: m["type"] in ("hint", "error"))
+        assert answer["type"] == "hint" and answer["ply"] == 0  # the hint says which table it was for
+
+
+def test_the_hints_of_many_games_take_one_worker_at_a_time(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One client's many solo games asking for hints filled the agents' pool: every computer opponent waited."""
+    import threading
+
+    released = threading.Event()
+    hint_for = kumiki.server.rooms.hint_for
+    started: list[int] = []
+
+    def slow(*args: Any) -> tuple[str | None, str]:
+        released.wait(5.0)
+        return hint_for(*args)
+
+    hub: Any = client.app.state.hub  # type: ignore[attr-defined]
+    pool = hub.pool()
+    submit = pool.submit
+
+    def counted(fn: Any, *args: Any) -> Any:
+        if fn is slow:
+            started.append(len(started))
+        return submit(fn, *args)
+
+    monkeypatch.setattr(kumiki.server.rooms, "hint_for", slow)
+    monkeypatch.setattr(pool, "submit", counted)
+    games = [create(client, [HUMAN], game="kozo", options={"players": 1}, seed=s) for s in (1, 2, 3)]
+    with client.websocket_connect(url(games[0], 0)) as a, client.websocket_connect(url(games[1], 0)) as b:
+        with client.websocket_connect(url(games[2], 0)) as c:
+            for ws in (a, b, c):
+                receive_until(ws, view_at(0))
+                ws.send_json({"type": "hint"})
+            c.send_json({"type": "sync"})
+            receive_until(c, view_at(0))  # the three asked and waiting
+            assert len(started) == 1  # one in the pool, the others wait outside it
+        c_closed = len(started)
+        released.set()
+        assert receive_until(a, lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        assert receive_until(b, lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+    assert c_closed == 1 and len(started) == 2  # the hint of a connection closed meanwhile is never worked out

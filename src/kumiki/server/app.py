@@ -862,6 +862,8 @@ def create_app(
             pass
         finally:
             room.leave(connection)
+            for task in list(connection.tasks):  # a hint still queued for the pool is taken out: nobody reads it
+                task.cancel()
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -917,6 +919,16 @@ async def _sender(websocket: WebSocket, connection: Connection) -> None:
         await websocket.send_text(text)
 
 
+async def _hint(room: Any, connection: Connection) -> None:
+    """A ``hint`` answered (or refused, in one line) when it is worked out, beside the connection's other messages."""
+    try:
+        connection.send(await room.hint(connection.seat))
+    except Refusal as refusal:
+        connection.send(error_message(refusal.code, refusal.message))
+    except (ValueError, OverflowError) as error:
+        connection.send(error_message("hint_failed", one_line(error)))
+
+
 async def _handle(room: Any, connection: Connection, data: str, allowed: Callable[[], bool]) -> None:
     """One client message: a move, an undo or a sync; every refusal is an error message (then a view). A rematch
     makes a new game only where ``allowed()`` (the address's rate of new games)."""
@@ -938,8 +950,10 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
             connection.send(room.view_message(connection.seat))
         elif kind == "why":
             connection.send(room.why(connection.seat, message.get("move")))
-        elif kind == "hint":
-            connection.send(await room.hint(connection.seat))
+        elif kind == "hint":  # worked out in the pool, seconds maybe: the connection's next move is not held up
+            task = asyncio.get_running_loop().create_task(_hint(room, connection))
+            connection.tasks.add(task)
+            task.add_done_callback(connection.tasks.discard)
         elif kind == "resign":
             await room.resign(connection.seat)
         elif kind == "rematch":

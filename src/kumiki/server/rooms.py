@@ -27,7 +27,7 @@ from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.processes import stop_pool
 from kumiki.core.text import printable
-from kumiki.server.agents import LEVELS, PLAIN_AGENTS, choose_move, replay
+from kumiki.server.agents import LEVELS, MAX_WORKERS, PLAIN_AGENTS, choose_move, replay
 from kumiki.server.hints import HINT_GAMES, hint_for
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
@@ -67,6 +67,7 @@ class Connection:
     seat: int | None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     queued: int = 0  # characters waiting in the outbox
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)  # its hints being worked out (cancelled at its close)
 
     def send(self, text: str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT or self.queued + len(text) > OUTBOX_CHARS:
@@ -538,15 +539,16 @@ class Room:
         args = (self.row.game, self.row.options, self.row.seed, [str(m) for m in state.history], list(self.movers))
         self._hinting.add(seat)
         try:
-            pool = self.hub.pool()
-            try:
-                move, text = await asyncio.wrap_future(pool.submit(hint_for, *args, seat))
-            except BrokenProcessPool:  # a worker died: a fresh pool for the agents; this hint is asked for again
-                self.hub.reset_pool(pool)
-                raise Refusal("hint_failed", "the hint could not be worked out: ask again") from None
-            except Exception as error:  # a bug in a planner: one line, and the log has the rest
-                log.exception("the hint of game %s seat %s failed", self.row.id, seat)
-                raise Refusal("hint_failed", f"the hint could not be worked out: {one_line(error)}") from None
+            async with self.hub.hint_slots:  # the hints of many seats never queue up before the computers' moves
+                pool = self.hub.pool()
+                try:
+                    move, text = await asyncio.wrap_future(pool.submit(hint_for, *args, seat))
+                except BrokenProcessPool:  # a worker died: a fresh pool for the agents; this hint is asked for again
+                    self.hub.reset_pool(pool)
+                    raise Refusal("hint_failed", "the hint could not be worked out: ask again") from None
+                except Exception as error:  # a bug in a planner: one line, and the log has the rest
+                    log.exception("the hint of game %s seat %s failed", self.row.id, seat)
+                    raise Refusal("hint_failed", f"the hint could not be worked out: {one_line(error)}") from None
         finally:
             self._hinting.discard(seat)
         return json.dumps({"type": "hint", "ply": ply, "move": move, "text": text})
@@ -816,6 +818,9 @@ REMATCHES_KEPT = 10_000  # finished games whose rematch the Hub remembers (a few
 MAX_WHY = 300  # characters of a move asked about (the longest real move is well under 100)
 MAX_MOVE = 2000  # characters of a move sent: a Kozo piece of 200 cubes still fits; an error never echoes more
 WHY_RATE, WHY_BURST = 1.0, 5.0  # "why" questions a second per seat, and at once
+# Hints in the agents' pool at once, whatever the seats and rooms: a worker stays free for the computers (one client's
+# many solo games asking hints held every computer opponent up, 1 s for 6 hints); at least one, or no hint would run.
+HINTS_AT_ONCE = max(1, MAX_WORKERS - 1)
 HINT_RATE, HINT_BURST = 0.2, 3.0  # hints a second per seat (one each 5 s on average), and at once
 # Stored games replayed into memory at once, off the event loop (Hub.open_room): with two, the event loop shared the
 # interpreter with two busy threads, and others' moves took 70 ms while clients kept opening stored Kozo games (10 ms
@@ -849,6 +854,8 @@ class Hub:
         # at a time.
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._loads = asyncio.Semaphore(LOADS_AT_ONCE)
+        # Hints in the agents' pool at once: the others wait here, not in the pool's queue ahead of the computers' moves
+        self.hint_slots = asyncio.Semaphore(HINTS_AT_ONCE)
         self.resume_task: asyncio.Task[int] | None = None  # the start-up's walk over the games still going
         # Each finished game's rematch (Room.rematch), the newest REMATCHES_KEPT: outlives its room, not a restart
         # (the invites' tokens are stored only hashed)

@@ -26,9 +26,26 @@ from kumiki.core.options import Option
 from kumiki.games.towerbrix.bricks import Brick, connected, footprints_overlap, judge, place, rests_on
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
-from kumiki.games.towerbrix.moves import TowerBrixMove, apply_edit, is_edit, parse_towerbrix_move, place_move
+from kumiki.games.towerbrix.modes import MAP_TOWERS, MAPS, map_problems
+from kumiki.games.towerbrix.moves import (
+    TowerBrixMove,
+    apply_edit,
+    is_edit,
+    lowered,
+    parse_towerbrix_move,
+    place_move,
+)
 from kumiki.games.towerbrix.rules import _touching_spots
-from kumiki.games.towerbrix.solver import TOL, _Checker, build_order, challenge_rule, meets_deck, shifted, solve
+from kumiki.games.towerbrix.solver import (
+    TOL,
+    _Checker,
+    build_order,
+    challenge_rule,
+    map_offset,
+    meets_deck,
+    shifted,
+    solve,
+)
 
 
 def _same(a: Brick, b: Brick) -> bool:
@@ -1183,9 +1200,17 @@ def build_hint(
     if g.challenge is not None:
         rule, skip_one = challenge_rule(g.challenge.number, g.options["shake_deg"], g.options["pull_deg"])
     checker = _Checker(cards, deck, rule, skip_one)
+    # On a map (challenges 11, 14) the solver's rule holds wherever the tower could be shifted onto the map; the game
+    # asks it to stand on the map where it is: a hint says ok, and builds, only there.
+    ground = MAPS.get(g.challenge.number) if g.challenge is not None else None
 
     def meets(bricks: Sequence[Brick]) -> bool:
-        return _sound(deck, bricks) and checker.solved(list(bricks))
+        on_map = ground is None or not map_problems(bricks, ground)
+        return on_map and _sound(deck, bricks) and checker.solved(list(bricks))
+
+    def onto_map(bricks: list[Brick]) -> list[Brick]:
+        offset = None if ground is None or not map_problems(bricks, ground) else map_offset(bricks, ground)
+        return bricks if offset is None else shifted(bricks, *offset)
 
     if meets(list(current.values())):
         return BuildHint("ok", ids, tuple(current.values()), True, len(current), "your cards hold on this tower")
@@ -1197,10 +1222,12 @@ def build_hint(
             target, met = list(previous), True
     if target is None:
         start = list(current.values()) or None
+        if start is None and ground is not None:  # a blind search almost never builds a bridge (as solve_cards)
+            start = list(lowered(MAP_TOWERS[g.challenge.number]).values())
         answer = solve(
             cards, deck, rule=rule, skip_one=skip_one, start=start, keep=True, iterations=steps, seed=seed, refute=False
         )
-        target, met = (answer.bricks, True) if answer.bricks else (answer.closest, False)
+        target, met = (onto_map(answer.bricks), True) if answer.bricks else (answer.closest, False)
     if not target:
         return BuildHint(None, ids, why="the solver found no tower within its steps")
     edit = next_edit(current, target)
