@@ -52,7 +52,7 @@ def test_hints_are_refused_between_people_to_spectators_and_out_of_turn(client: 
     with client.websocket_connect(url(two, 0)) as ann, client.websocket_connect(url(two)) as watcher:
         assert receive_until(ann, view_at(0))["hints"] is False
         refused = ask(ann)
-        assert (refused["type"], refused["code"]) == ("error", "no_hint")
+        assert (refused["type"], refused["code"], refused["about"]) == ("error", "no_hint", "hint")
         assert refused["message"] == "hints are for games against the computer"
         assert receive_until(watcher, view_at(0))["hints"] is False
         assert ask(watcher)["code"] == "forbidden"
@@ -109,7 +109,7 @@ def test_hints_are_rate_limited_per_seat(client: TestClient, monkeypatch: pytest
         receive_until(ann, view_at(0))
         answers = [ask(ann) for _ in range(4)]
         assert [a["type"] for a in answers[:3]] == ["hint"] * 3  # three at once
-        assert (answers[3]["type"], answers[3]["code"]) == ("error", "rate_limited")
+        assert (answers[3]["type"], answers[3]["code"], answers[3]["about"]) == ("error", "rate_limited", "hint")
 
 
 def test_a_hint_is_worked_out_in_the_agents_pool_not_on_the_event_loop(

@@ -924,9 +924,9 @@ async def _hint(room: Any, connection: Connection) -> None:
     try:
         connection.send(await room.hint(connection.seat))
     except Refusal as refusal:
-        connection.send(error_message(refusal.code, refusal.message))
+        connection.send(error_message(refusal.code, refusal.message, "hint"))
     except (ValueError, OverflowError) as error:
-        connection.send(error_message("hint_failed", one_line(error)))
+        connection.send(error_message("hint_failed", one_line(error), "hint"))
 
 
 async def _handle(room: Any, connection: Connection, data: str, allowed: Callable[[], bool]) -> None:

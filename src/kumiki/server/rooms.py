@@ -56,8 +56,10 @@ class Refusal(Exception):
         self.message = message
 
 
-def error_message(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message})
+def error_message(code: str, message: str, about: str | None = None) -> str:
+    """An ``error`` message; ``about`` names the request it answers where that may interleave with others (``hint``,
+    worked out beside the connection's moves: a move refused meanwhile is not the hint's answer)."""
+    return json.dumps({"type": "error", "code": code, "message": message, **({"about": about} if about else {})})
 
 
 @dataclass(eq=False)

@@ -175,6 +175,8 @@ export interface ErrorMessage {
   type: "error";
   code: string;
   message: string;
+  /** The request it answers where requests interleave: "hint" (a refused Hint, not a refused move). */
+  about?: string;
 }
 
 export interface Replay {

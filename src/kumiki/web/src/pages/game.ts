@@ -11,8 +11,6 @@ import { gameResult, sidesOf } from "../result";
 /** Error codes about the connection, not a move: the server closes it after sending one. */
 const CONNECTION_REFUSALS = new Set(["too_many_connections", "not_found", "unreplayable"]);
 
-/** Error codes that answer the Hint button (shown as "No hint: …", not as a refused move). */
-const HINT_REFUSALS = new Set(["no_hint", "not_your_turn", "rate_limited", "hint_failed", "forbidden"]);
 
 /** Where this browser remembers the token of the seat it played in a game. */
 const tokenKey = (id: string) => `kumiki.token.${id}`;
@@ -274,7 +272,7 @@ export function gamePage(app: HTMLElement, id: string): void {
 
   const onError = (msg: ErrorMessage) => {
     lastError = msg.message;
-    if (hintAsked !== null && HINT_REFUSALS.has(msg.code)) { // the answer to the Hint button: no hint
+    if (hintAsked !== null && msg.about === "hint") { // the answer to the Hint button (a move refused meanwhile is not)
       hintDone(`No hint: ${withNames(msg.message)}`);
       hooks.lastError = msg.code;
       return;
