@@ -39,8 +39,8 @@ def _plural(count: int, word: str) -> str:
 
 
 def _blokus3d(state: State) -> tuple[str | None, str]:
-    from kumiki.games.blokus3d.ai import hints
-    from kumiki.games.blokus3d.rules import COLOUR_NAMES, Blokus3DState
+    from kumiki.games.blokus3d.ai import gain_words, hints
+    from kumiki.games.blokus3d.rules import Blokus3DState
 
     blokus = cast(Blokus3DState, state)
     found = hints(blokus, 1)
@@ -48,19 +48,7 @@ def _blokus3d(state: State) -> tuple[str | None, str]:
     if not found or colour is None:
         return None, "no move to suggest: there is no legal move"
     best = found[0]
-    g = blokus.game
-
-    def name(c: int) -> str:
-        return COLOUR_NAMES[c] if c < len(COLOUR_NAMES) else f"colour {c}"
-
-    why = f"{name(colour)} {best.gains[colour] - 1:+d} on top, +1 for the piece"
-    covered = [
-        f"{-d} of {name(c)}'s{' (yours)' if g.player_of(c) == state.to_move else ''}"
-        for c, d in enumerate(best.gains)
-        if c != colour and d < 0
-    ]
-    if covered:
-        why += "; covers " + ", ".join(covered)
+    why = gain_words(blokus, best)
     total = len(blokus.legal_moves())
     return str(best.move), f"{best.move}: the best gain at once of {_plural(total, 'move')}, {best.value:+d} ({why})"
 

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from kumiki.core.errors import quoted
 from kumiki.core.options import ascii_digits
-from kumiki.games.blokus3d.ai import hints
+from kumiki.games.blokus3d.ai import gain_words, hints
 from kumiki.games.blokus3d.pieces import PIECE_NAMES, PIECES
 from kumiki.games.blokus3d.rules import COLOUR_NAMES
 from kumiki.games.blokus3d.structures import SIZE
@@ -388,7 +388,6 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
 
 
 def hint_text(state: Blokus3DState, count: int = HINTS) -> Text:
-    g = state.game
     colour = state.colour_to_move
     found = hints(state, count)
     if colour is None or not found:
@@ -403,18 +402,9 @@ def hint_text(state: Blokus3DState, count: int = HINTS) -> Text:
     )
     width = max(len(str(h.move)) for h in found)
     for rank, hint in enumerate(found, 1):
-        squares = hint.gains[colour] - 1
         out.append(f"  {rank}. {hint.move!s:<{width}}  ")
         out.append(f"{hint.value:+d}", style="bold")
-        detail = f": {colour_name(colour)} {squares:+d} on top, +1 for the piece"
-        covered = [
-            f"{-d} of {colour_name(c)}'s{' (yours)' if g.player_of(c) == state.to_move else ''}"
-            for c, d in enumerate(hint.gains)
-            if c != colour and d < 0
-        ]
-        if covered:
-            detail += "; covers " + ", ".join(covered)
-        out.append(detail)
+        out.append(f": {gain_words(state, hint)}")
         if rank < len(found):
             out.append("\n")
     return out

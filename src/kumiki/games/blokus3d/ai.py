@@ -42,3 +42,23 @@ def hints(state: Blokus3DState, count: int = HINTS) -> list[Hint]:
         ranked.append((-hint.value, -own, -len(move.cells), index, hint))
     ranked.sort(key=lambda item: item[:4])
     return [item[4] for item in ranked[:count]]
+
+
+def gain_words(state: Blokus3DState, hint: Hint) -> str:
+    """What ``hint`` does, in words ("blue +3 on top, +1 for the piece; covers 2 of yellow's"): one wording for the
+    terminal's list and the browser's Hint."""
+    from kumiki.games.blokus3d.rules import COLOUR_NAMES
+
+    def name(c: int) -> str:
+        return COLOUR_NAMES[c] if c < len(COLOUR_NAMES) else f"colour {c}"
+
+    colour = state.colour_to_move
+    if colour is None:
+        return ""
+    words = f"{name(colour)} {hint.gains[colour] - 1:+d} on top, +1 for the piece"
+    covered = [
+        f"{-d} of {name(c)}'s{' (yours)' if state.game.player_of(c) == state.to_move else ''}"
+        for c, d in enumerate(hint.gains)
+        if c != colour and d < 0
+    ]
+    return words + ("; covers " + ", ".join(covered) if covered else "")
