@@ -49,7 +49,9 @@ def test_an_idle_board_rests_and_input_or_a_move_wakes_it(
     play_as(ann, created["seats"][0]["invite"], 0, ann.evaluate("window.__kumiki.legalMoves[0]"))
     until(bob, "window.__kumiki.ply === 1")
     bob.wait_for_timeout(1000)
-    assert frames(bob) - before >= 4  # drawn at once after the server's message (at rest: one or two a second)
+    # drawn at once after the server's message (at rest: one a second, two at most in this second); 3, not 4: on the
+    # 2-core CI beside the other worker Chromium drew only 3 frames of the wake-up's 0.6 s (a flake, not a rest)
+    assert frames(bob) - before >= 3
 
 
 # A copy of the board's canvas as drawn last (the canvas keeps its drawing buffer): kept in the page under `name`.
