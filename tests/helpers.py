@@ -243,6 +243,19 @@ def until(page: Any, condition: str) -> None:
     page.wait_for_function(f"() => window.__kumiki !== undefined && ({condition})")
 
 
+def one_seat_towerbrix(
+    server: Any, pages: Any, options: dict[str, Any], seed: int, ready: str, name: str | None = None
+) -> tuple[Any, dict[str, Any]]:
+    """A one-player TowerBrix game made on the server with a chosen seed, opened on a page by its seat's invite and
+    waited for until ``ready``: (the page, the server's answer)."""
+    seat: dict[str, Any] = {"kind": "human", **({"name": name} if name else {})}
+    created = server.post("/api/games", {"game": "towerbrix", "seats": [seat], "options": options, "seed": seed})
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, ready)
+    return page, created
+
+
 def assert_controls_go_at_the_end(page: Any, controls: Iterable[str]) -> None:
     """In a browser test: the move controls (test ids) shown while the game goes on are hidden once the player resigns,
     and the piece tray has no enabled button left."""

@@ -11,22 +11,12 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import expect
-from tests.helpers import until
+from tests.helpers import one_seat_towerbrix, until
 
 
 def test_a_solo_towerbrix_player_clicks_hint_and_reads_the_edit_with_its_brick_picked(server: Any, pages: Any) -> None:
-    created = server.post(
-        "/api/games",
-        {
-            "game": "towerbrix",
-            "seats": [{"kind": "human", "name": "sol"}],
-            "options": {"players": 1, "mode": "solo"},
-            "seed": 0,
-        },
-    )
-    page = pages()
-    page.goto(server.url + created["seats"][0]["invite"])
-    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0")
+    ready = "window.__kumiki.frames > 5 && window.__kumiki.legal > 0"
+    page, _ = one_seat_towerbrix(server, pages, {"players": 1, "mode": "solo"}, 0, ready, "sol")
     page.get_by_test_id("hint").click()
     expect(page.get_by_test_id("hint-text")).to_contain_text("Hint: place ")
     text = page.get_by_test_id("hint-text").inner_text()

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (pip install 'kumiki[e2e]')")
 
 from playwright.sync_api import Page, expect
-from tests.helpers import until
+from tests.helpers import one_seat_towerbrix, until
 
 READY = "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0 && window.__kumiki.towerbrix"
 
@@ -143,18 +143,7 @@ SEND_MOVES = """async (moves) => {
 def test_an_ok_while_your_own_cards_fail_asks_again(server: Any, pages: Any) -> None:
     """A finished tower (all eight bricks, connected) that none of the player's cards holds on: the first ok only
     warns (the player may be wrong on purpose: the second one is sent), as an ok on an unfinished tower does."""
-    created = server.post(
-        "/api/games",
-        {
-            "game": "towerbrix",
-            "seats": [{"kind": "human", "name": "sol"}],
-            "options": {"players": 1, "mode": "solo"},
-            "seed": 0,
-        },
-    )
-    page = pages()
-    page.goto(server.url + created["seats"][0]["invite"])
-    until(page, READY)
+    page, created = one_seat_towerbrix(server, pages, {"players": 1, "mode": "solo"}, 0, READY, "sol")
     row = [f"{brick} x 0,{y}" for y, brick in enumerate(["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"])]
     page.evaluate(SEND_MOVES, row)  # a flat row of the eight bricks: finished, and seed 0's cards all fail on it
     until(page, "window.__kumiki.ply === 8")
@@ -191,13 +180,7 @@ def test_the_building_controls_go_once_the_game_is_over(server: Any, pages: Any)
 
 def _challenge(server: Any, pages: Any, challenge: int) -> tuple[Page, dict[str, Any]]:
     options = {"players": 1, "mode": "challenge", "challenge": challenge}
-    created = server.post(
-        "/api/games", {"game": "towerbrix", "seats": [{"kind": "human"}], "options": options, "seed": 3}
-    )
-    page = pages()
-    page.goto(server.url + created["seats"][0]["invite"])
-    until(page, READY)
-    return page, created
+    return one_seat_towerbrix(server, pages, options, 3, READY)
 
 
 def test_a_challenge_ends_met_or_not_met_and_draws_no_bonus_heights(server: Any, pages: Any) -> None:
