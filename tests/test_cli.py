@@ -429,3 +429,14 @@ def test_serve_and_prune_name_what_an_installed_extra_lacks(command: list[str]) 
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert "cannot import name" in line and "No module named" not in line, line
+
+
+def test_play_help_names_every_game_that_takes_hint() -> None:
+    """The terminal of Blokus 3D, Kozo and TowerBrix answers ``hint`` (Kuzushi's does not): the help says so."""
+    from kumiki import cli
+
+    doc = cli.play.__doc__ or ""
+    clause = doc[doc.index("quit (") : doc.index("hint)")]
+    for game in ("Blokus 3D", "Kozo", "TowerBrix"):
+        assert game in clause
+    assert "Kuzushi" not in clause

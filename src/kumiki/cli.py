@@ -228,7 +228,7 @@ def play(
 ) -> None:
     """Play a game in the terminal, against the computer or each other.
 
-    Type a move, or moves, undo, help, quit (Blokus 3D and Kozo also have hint). A move:
+    Type a move, or moves, undo, help, quit (Blokus 3D, Kozo and TowerBrix also have hint). A move:
     in Kuzushi B x,y, F x,y or just the cell x,y;
     in Blokus 3D the piece and its cells, e.g. T4 3,4,0 4,4,0 4,5,0 5,4,0;
     in Kozo the piece, its cells, + and the balance cube's cell;
