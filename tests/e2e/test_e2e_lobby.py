@@ -131,3 +131,33 @@ def test_a_name_typed_right_after_the_number_of_players_is_kept(server: Any, pag
     expect(page.get_by_test_id("invite-1")).to_contain_text("/game/")
     game = page.get_by_test_id("invite-0").get_attribute("href").split("/game/")[1].split("?")[0]  # type: ignore[union-attr]
     assert [s["name"] for s in server.get(f"/api/games/{game}")["seats"]][:2] == ["ann", "bob"]
+
+
+def test_the_card_points_per_round_follow_the_deck_on_the_form(server: Any, pages: Any) -> None:
+    """TowerBrix's "Card points per round" went up to 200 on the form whatever the deck, and the server then refused
+    130 with the green deck (at most 122, every card's points). The field's bounds follow the deck, as the catalog
+    says the engine takes them: the form is not sent with a total the engine would refuse."""
+    page = pages()
+    page.goto(server.url + "/")
+    page.get_by_test_id("game-select").select_option("towerbrix")
+    total, deck = page.get_by_test_id("opt-total"), page.get_by_test_id("opt-deck")
+    if not total.is_visible():
+        page.get_by_test_id("more-options").locator("summary").click()
+    deck.select_option("green")
+    total.fill("130")
+    assert total.get_attribute("max") == "122"
+    assert total.evaluate("field => field.validity.valid") is False
+    before = len(server.get("/api/games?limit=200")["games"])
+    page.get_by_test_id("create").click()
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("invite-0")).to_have_count(0)
+    assert len(server.get("/api/games?limit=200")["games"]) == before  # not sent: nothing refused, nothing made
+    deck.select_option("pink")
+    assert total.get_attribute("max") == "133" and total.evaluate("field => field.validity.valid") is True
+    total.fill("132")  # more than green's cards, and pink's cannot make it exactly (133 less one point)
+    assert total.evaluate("field => field.validity.valid") is False
+    total.fill("133")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("invite-0")).to_contain_text("/game/")
+    game = page.get_by_test_id("invite-0").get_attribute("href").split("/game/")[1].split("?")[0]  # type: ignore[union-attr]
+    assert server.get(f"/api/games/{game}")["options"]["total"] == 133

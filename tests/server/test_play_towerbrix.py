@@ -15,6 +15,7 @@ from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 import kumiki
 from kumiki.server.agents import LEVELS, level_agent
 from kumiki.server.app import WEB_DEFAULTS
+from kumiki.server.limits import Limits
 
 
 def test_the_catalog_offers_towerbrix_with_the_decks_and_without_the_fixed_geometry(client: TestClient) -> None:
@@ -338,3 +339,24 @@ def test_a_clock_that_fails_logs_it_and_lets_its_room_go(
     assert game["id"] not in hub.rooms  # let go once the clock failed: no one is connected
     assert any(r.getMessage() == f"the clock of game {game['id']} failed" for r in caplog.records)
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == 1  # nothing stored
+
+
+def test_the_catalog_bounds_the_card_points_per_round_by_the_deck_as_the_engine_does(
+    serve: Callable[..., TestClient],
+) -> None:
+    """The form let "Card points per round" go up to 200 whatever the deck; the engine refuses more than every card's
+    points (122 green, 133 pink) and a total the deck's 2- and 3-point cards cannot make. The catalog says, per deck,
+    what the engine takes, so the form can check it before a player meets the refusal."""
+    client = serve(limits=Limits(http_burst=1000))
+    catalog = client.get("/api/catalog").json()
+    towerbrix = next(g for g in catalog["games"] if g["name"] == "towerbrix")
+    total = next(o for o in towerbrix["options"] if o["name"] == "total")
+    assert total["bounds_by"]["option"] == "deck"
+    assert set(total["bounds_by"]["values"]) == {"green", "pink"}
+    for deck, bounds in total["bounds_by"]["values"].items():
+        edges = {total["min"], *bounds["except"], *range(bounds["max"] - 2, bounds["max"] + 2), total["max"] + 1}
+        for points in sorted(edges):
+            offered = points <= bounds["max"] and points not in bounds["except"]
+            body = {"game": "towerbrix", "options": {"deck": deck, "total": points}, "seats": [{"kind": "human"}] * 2}
+            answer = client.post("/api/games", json=body)
+            assert (answer.status_code == 200) == offered, (deck, points, answer.text)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, receive_until, url, view_at
 
 import kumiki
+from kumiki.server.limits import Limits
 
 
 def _recorded_game(moves: int, seed: int = 4) -> kumiki.State:
@@ -150,3 +152,28 @@ def test_names_and_chat_take_emoji_sequences_but_no_direction_overrides(client: 
         assert line["text"] == "👨\u200d👩\u200d👧 hi"
         ann.send_json({"type": "chat", "text": "\u202eih"})
         assert "printable" in receive_until(ann, lambda m: m["type"] == "error")["message"]
+
+
+def test_a_finished_games_record_is_built_once(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each request for a record replayed the stored game and wrote its record again (a long TowerBrix or Kozo game:
+    a core for a while each time), as often as a client asked, with no limit. A game that can no longer change is
+    built once; a game still going is built anew (it may have moved) and counted against the address's limit."""
+    from kumiki.server import app as server_app
+
+    client = serve(limits=Limits(http_rate=0.001, http_burst=3))
+    built: list[int] = []
+    real = server_app.write_record
+
+    def counted(*args: Any) -> str:
+        built.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(server_app, "write_record", counted)
+    finished = _recorded_game(200)
+    imported = client.post("/api/records", content=kumiki.write_record(finished)).json()["id"]  # 1 of the 3
+    texts = {client.get(f"/api/games/{imported}/record").text for _ in range(20)}
+    assert len(texts) == 1 and next(iter(texts)).splitlines()[-1] == str(finished.history[-1])
+    assert len(built) == 1  # built once (2 of the 3), then given as built
+    going = create(client, [{"kind": "human"}, {"kind": "human"}])  # 3 of 3: a record built anew is one too many
+    assert client.get(f"/api/games/{going['id']}/record").status_code == 429
+    assert client.get(f"/api/games/{imported}/record").status_code == 200  # from the cache: not counted

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 from tests.server.helpers import create, error, receive_until, url, view_at
 
 from kumiki.server.limits import Limits
+from kumiki.server.storage import rematches_table
 
 SMALL = {"size": 2, "tiles": 2}
 
@@ -58,7 +60,7 @@ def view_legal(client: TestClient, game: dict[str, object], seat: int) -> str:
 
 
 def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., TestClient]) -> None:
-    """A rematch forgotten (a room let go forgot it, a restarted server still does): reconnecting and asking again
+    """A rematch forgotten (a room let go forgot it, a restarted server did): reconnecting and asking again
     made a new game each time, as fast as a client could ask (50 in under a second), past the limit on
     ``POST /api/games``."""
     client = serve(limits=Limits(http_rate=0.001, http_burst=2))
@@ -70,7 +72,9 @@ def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., Tes
         ann.send_json({"type": "rematch"})  # the second
         first = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
     assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
-    client.app.state.hub.rematches.clear()  # type: ignore[attr-defined]  # forgotten, as a restart forgets it
+    client.app.state.hub.rematches.clear()  # type: ignore[attr-defined]  # forgotten, as a restart forgets it,
+    with client.app.state.hub.storage.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(delete(rematches_table))  # and not stored (one made before rematches were stored)
     with client.websocket_connect(url(game, 0)) as ann:
         ann.send_json({"type": "rematch"})  # a third, at once: refused as POST /api/games would be
         refused = receive_until(ann, lambda m: m["type"] in ("error", "rematch"))
@@ -114,3 +118,93 @@ def arrival(ws: Any) -> dict[str, Any] | None:
     ws.send_json({"type": "sync"})
     message = receive_until(ws, lambda m: m["type"] in ("view", "rematch"))
     return message if message["type"] == "rematch" else None
+
+
+def test_a_restart_keeps_the_rematch_and_sends_each_seat_to_its_own_seat(db_url: str) -> None:
+    """The rematch was kept only in the server's memory: after a restart, bob back at the finished game was not told
+    where ann had gone, and his "Play again" made a second new game, so the friends waited in two. It is stored with
+    the game; the new game's own links were never stored (only their hashes), so a seat is sent there with its own
+    link to the finished game, which opens the same seat in its rematch (and in the next one's, a game later)."""
+    from kumiki.server import create_app
+
+    seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}, {"kind": "agent", "level": "easy"}]
+    with TestClient(create_app(db_url)) as first:
+        game = create(first, seats, options={"size": 3, "tiles": 2}, seed=1)
+        with first.websocket_connect(url(game, 0)) as ann:
+            receive_until(ann, lambda m: m["type"] == "view")
+            ann.send_json({"type": "resign"})
+            receive_until(ann, lambda m: m["type"] == "view" and m["over"])
+            ann.send_json({"type": "rematch"})
+            to_ann = receive_until(ann, lambda m: m["type"] == "rematch")
+    with TestClient(create_app(db_url)) as again:  # the server restarted
+        with again.websocket_connect(url(game, 1)) as bob:
+            told = arrival(bob)  # told at once where the rematch is, without asking
+            assert told is not None and told["id"] == to_ann["id"]
+            bob.send_json({"type": "rematch"})
+            assert receive_until(bob, lambda m: m["type"] == "rematch")["id"] == to_ann["id"]
+        assert sorted(g["id"] for g in again.get("/api/games").json()["games"]) == sorted([game["id"], to_ann["id"]])
+        assert told["invite"] == f"/game/{to_ann['id']}?token={game['seats'][1]['token']}"
+        with again.websocket_connect(told["invite"].replace("/game/", "/ws/games/")) as bob:
+            view = receive_until(bob, view_at(0))
+            assert view["seat"] == 1  # bob's seat, not a spectator's
+            bob.send_json({"type": "resign"})
+            receive_until(bob, lambda m: m["type"] == "view" and m["over"])
+            bob.send_json({"type": "rematch"})  # the next rematch, from the rematch
+            third = receive_until(bob, lambda m: m["type"] == "rematch")["id"]
+        with again.websocket_connect(url(game)) as spectator:  # a spectator of the first is sent to watch
+            assert (arrival(spectator) or {}).get("invite") == f"/game/{to_ann['id']}"
+    with TestClient(create_app(db_url)) as later:  # and restarted again: bob's first link still follows him
+        with later.websocket_connect(f"/ws/games/{to_ann['id']}?token={game['seats'][1]['token']}") as bob:
+            told = arrival(bob)
+            assert told is not None and told["id"] == third
+        with later.websocket_connect(told["invite"].replace("/game/", "/ws/games/")) as bob:
+            assert receive_until(bob, lambda m: m["type"] == "view")["seat"] == 1
+        wrong = game["seats"][0]["token"]  # ann's link opens ann's seat, never bob's
+        with later.websocket_connect(f"/ws/games/{third}?token={wrong}") as ann:
+            assert receive_until(ann, lambda m: m["type"] == "view")["seat"] == 0
+
+
+def test_a_database_from_before_rematches_were_stored_gains_their_table(db_url: str) -> None:
+    """A club's database made before has no ``rematches`` table: opening it adds the table (as chosen_seeds was
+    added), its games are kept, and a rematch asked there is stored."""
+    from sqlalchemy import inspect
+
+    from kumiki.server import create_app
+    from kumiki.server.storage import Storage
+
+    with TestClient(create_app(db_url)) as first:
+        game = create(first, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)
+    storage = Storage(db_url)
+    rematches_table.drop(storage.engine)  # as the database was before
+    assert "rematches" not in inspect(storage.engine).get_table_names()
+    storage.close()
+    with TestClient(create_app(db_url)) as again:
+        assert again.get(f"/api/games/{game['id']}").json()["status"] == "playing"
+        with again.websocket_connect(url(game, 0)) as ann:
+            receive_until(ann, view_at(0))
+            ann.send_json({"type": "resign"})
+            receive_until(ann, lambda m: m["type"] == "view" and m["over"])
+            ann.send_json({"type": "rematch"})
+            fresh = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+        assert again.app.state.hub.storage.rematch(game["id"]) == fresh  # type: ignore[attr-defined]
+
+
+def test_a_pruned_rematch_is_no_longer_offered(client: TestClient) -> None:
+    """Deleting a rematch (``kumiki prune``) deletes its stored link too (PostgreSQL refuses to delete a game a link
+    still names), and the finished game offers a new rematch; deleting the finished game keeps its rematch."""
+    game = create(client, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "resign"})
+        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
+        ann.send_json({"type": "rematch"})
+        fresh = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.storage.delete_games([fresh]) == 1
+    hub.rematches.clear()  # (as a restart would)
+    assert hub.storage.rematch(game["id"]) is None
+    with client.websocket_connect(url(game, 0)) as ann:
+        ann.send_json({"type": "rematch"})
+        second = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+    assert second != fresh and hub.storage.delete_games([game["id"]]) == 1
+    assert client.get(f"/api/games/{second}").json()["status"] == "playing"

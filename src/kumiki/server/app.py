@@ -7,6 +7,7 @@ an ``error`` message (WebSocket) and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -38,6 +39,7 @@ from kumiki.core.records import RESIGNED, is_option_tag, parse_record
 from kumiki.core.registry import game_class
 from kumiki.core.text import printable, printable_only
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
+from kumiki.games.towerbrix.modes import makeable
 from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
 from kumiki.server.limits import Limits
 from kumiki.server.lobby import ABOUT
@@ -155,6 +157,11 @@ REPLAY_CHUNK = 64 * 2**10
 # building one up to MAX_REPLAY_BYTES takes a core for seconds (12 s for a 12 kB record of 4,000 TowerBrix oks). About
 # 400 bytes each; a client cycling through more of them than this must first import as many (at 2 a second, 9 hours).
 MAX_REFUSED_REPLAYS = 2**16
+# Records of games that can no longer change (over, or imported), kept once built: each request replayed the stored
+# game (a 1,868-move TowerBrix game: 80 ms of a core) and wrote its record again. The newest, up to this many
+# characters in all (a record of the longest game the server keeps is under 1 MB); each keyed with its row's status,
+# moves and last change, so a game changed or deleted since (``kumiki prune``) is not served from here.
+RECORD_CACHE_CHARS = 32 * 2**20
 OPEN_SEAT = "open seat"
 # The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
 # (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
@@ -195,6 +202,21 @@ class BadRequest(Exception):
 # ---------------------------------------------------------------------------------------------------------- catalog
 
 
+def towerbrix_totals(deck: str) -> dict[str, Any]:
+    """TowerBrix's ``total`` with this deck: at most the points of every card in it, and not the totals its 2- and
+    3-point cards cannot make (one short of them all); the engine refuses either."""
+    game: Any = load_game("towerbrix", deck=deck)
+    most = sum(card.points for card in game.deck)
+    return {"max": most, "except": [t for t in range(2, most + 1) if not makeable(t, game.twos, game.threes)]}
+
+
+# Options whose bounds follow another option's value (the catalog's ``bounds_by``): the form checks them as that value
+# changes, so a player never meets a refusal the form could have prevented (its ``max`` alone let 200 through).
+WEB_BOUNDS: dict[tuple[str, str], tuple[str, Callable[[str], dict[str, Any]]]] = {
+    ("towerbrix", "total"): ("deck", towerbrix_totals),
+}
+
+
 @functools.cache
 def catalog() -> dict[str, Any]:
     """The games the client supports, their player counts and options as data, and the agent levels."""
@@ -224,6 +246,12 @@ def catalog() -> dict[str, Any]:
                 entry["max"] = option.maximum
             if option.nullable:
                 entry["nullable"] = True
+            if (name, option.name) in WEB_BOUNDS:
+                other, bounds = WEB_BOUNDS[name, option.name]
+                values = narrowed.get(other) or ()
+                by_value = {str(v): bounds(str(v)) for v in values}
+                entry["bounds_by"] = {"option": other, "values": by_value}
+                entry["max"] = max((b["max"] for b in by_value.values()), default=entry.get("max"))  # any of them
             options.append(entry)
         entry = {"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options}
         notes = {level: note for level in LEVELS if (note := level_note(name, level))}
@@ -309,8 +337,9 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
     return out
 
 
-def new_game(storage: Storage, body: Any) -> dict[str, Any]:
-    """Create a game from a lobby request; returns the seats with their tokens and invite links."""
+def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict[str, Any]:
+    """Create a game from a lobby request; returns the seats with their tokens and invite links. ``rematch_of``: the
+    finished game whose rematch it is (the link is stored with it)."""
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
     unknown = set(body) - {"game", "options", "seats", "seed", "undo"}
@@ -388,7 +417,7 @@ def new_game(storage: Storage, body: Any) -> dict[str, Any]:
         seed_chosen=not drawn and game.has_chance(),  # the creator may know the deal: the others are told
         **result_columns(state),
     )
-    storage.create_game(row)
+    storage.create_game(row, rematch_of=rematch_of)
     answer_seats = []
     for seat_row in rows:
         entry = seat_row.public()
@@ -505,6 +534,31 @@ def _record_name(tag: str | None, seat: int) -> str:
 # ---------------------------------------------------------------------------------------------------------- app
 
 
+class RecordCache:
+    """Built records by key, the most recently used kept up to ``chars`` characters in all."""
+
+    def __init__(self, chars: int) -> None:
+        self.chars = chars
+        self.size = 0
+        self.texts: collections.OrderedDict[tuple[Any, ...], str] = collections.OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        text = self.texts.get(key)
+        if text is not None:
+            self.texts.move_to_end(key)
+        return text
+
+    def put(self, key: tuple[Any, ...], text: str) -> None:
+        if len(text) > self.chars or key in self.texts:
+            return
+        for old in [k for k in self.texts if k[0] == key[0]]:  # an older version of the same game
+            self.size -= len(self.texts.pop(old))
+        self.texts[key] = text
+        self.size += len(text)
+        while self.size > self.chars:
+            self.size -= len(self.texts.popitem(last=False)[1])
+
+
 def create_app(
     db: str | None = None,
     limits: Limits | None = None,
@@ -520,6 +574,7 @@ def create_app(
         app.state.replays = asyncio.Semaphore(MAX_REPLAYS)
         app.state.replay_bodies = weakref.WeakValueDictionary()  # kept while a request builds or sends one
         app.state.replays_refused = {}  # game id -> (its moves' hash, the 413's line): replays refused as too large
+        app.state.records = RecordCache(RECORD_CACHE_CHARS)
         hub.start_resume()  # the games still going come back in the background: the server answers at once
         try:
             yield
@@ -661,6 +716,16 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> Response:
         hub = hub_of(request)
+        row = hub.storage.game(game_id)
+        if row is None:
+            raise BadRequest(f"no game {quoted(game_id)}", 404)
+        records: RecordCache = request.app.state.records
+        key = (game_id, row.status, row.moves, row.updated)
+        headers = {"Content-Disposition": f'attachment; filename="kumiki-{row.game}-{game_id}.kmk"'}
+        cached = records.get(key)
+        if cached is not None:
+            return PlainTextResponse(cached, headers=headers)
+        rate(request)  # a record built anew replays the game: counted as a game's creation is
         room = await hub.open_room(game_id)
         if room is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
@@ -687,9 +752,11 @@ def create_app(
             if room.resigned is not None:  # and a comment after the last move says it to a reader
                 winners = " ".join(map(str, room.winners())) or "none"
                 text += f"# seat {room.resigned} ({tags[f'Player{room.resigned}']}) resigned; winners: {winners}\n"
+            final = room.over or room.row.imported  # nothing changes it any more
         finally:
             hub.release(room)
-        headers = {"Content-Disposition": f'attachment; filename="kumiki-{room.row.game}-{game_id}.kmk"'}
+        if final and len(state.history) == row.moves:  # (and the row read above is the one it was built from)
+            records.put(key, text)
         return PlainTextResponse(text, headers=headers)
 
     @app.post("/api/records")
@@ -814,8 +881,7 @@ def create_app(
         """A connection counted against its address's limit: the game's messages until it closes."""
 
         def allowed() -> bool:
-            """A rematch's new game counts against the address's game creations as ``POST /api/games`` does (a
-            restarted server forgets a rematch, so reconnecting and asking again makes another)."""
+            """A rematch's new game counts against the address's game creations as ``POST /api/games`` does."""
             return limits.allow_http(address)
 
         try:
@@ -839,7 +905,7 @@ def create_app(
             await websocket.send_text(error_message(refusal.code, refusal.message))
             await websocket.close(4403)
             return
-        connection = Connection(seat)
+        connection = Connection(seat, token if seat is not None else None)
         sender = asyncio.get_running_loop().create_task(_sender(websocket, connection))
         room.join(connection)
         bucket = limits.ws_bucket()
@@ -957,7 +1023,8 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
         elif kind == "resign":
             await room.resign(connection.seat)
         elif kind == "rematch":
-            await room.play_again(connection.seat, functools.partial(new_game, room.hub.storage), allowed)
+            create = functools.partial(new_game, room.hub.storage, rematch_of=room.row.id)
+            await room.play_again(connection.seat, create, allowed)
             fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
             if fresh is not None:
                 fresh.start_agents()  # an agent seat that moves first starts thinking at once

@@ -67,6 +67,7 @@ class Connection:
     """One WebSocket: its seat (None for a spectator) and the queue its sender task drains in order."""
 
     seat: int | None
+    token: str | None = None  # its seat's link's token: a rematch known only as stored opens with it (Room.rematch_id)
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     queued: int = 0  # characters waiting in the outbox
     tasks: set[asyncio.Task[None]] = field(default_factory=set)  # its hints being worked out (cancelled at its close)
@@ -170,6 +171,9 @@ class Room:
         self._hinting: set[int] = set()  # the seats whose hint is being worked out (one at a time each)
         self._silent: bool | None = None
         self.resigned: int | None = None  # the seat that resigned: the game ended there (loaded by the Hub)
+        self.rematch_id: str | None = None  # the id of its rematch as stored (loaded by the Hub): a restart keeps it
+        # the token hashes, by seat, of the games this one is a rematch of (loaded by the Hub: storage.earlier_tokens)
+        self.earlier_tokens: dict[int, list[str]] = {}
         # What the position alone decides of each seat's view message (None: spectators), encoded: see view_message.
         # Kept for one position, (the State, its ply, whether the game is over), and emptied when that changes.
         self._position: tuple[State, int, bool] | None = None
@@ -186,11 +190,16 @@ class Room:
     def rematch(self, answer: dict[str, Any]) -> None:
         self.hub.remember_rematch(self.row.id, answer)
 
-    def _rematch_message(self, seat: int | None) -> str | None:
-        """The ``rematch`` message telling ``seat`` (None: a spectator) where the rematch is, or None before one."""
+    def _rematch_message(self, seat: int | None, token: str | None = None) -> str | None:
+        """The ``rematch`` message telling ``seat`` (None: a spectator) where the rematch is, or None before one.
+        A rematch known only as stored (made before a restart, whose new invites were never stored) sends a seat
+        there with its own link's ``token``, which opens the same seat in it (``earlier_tokens``)."""
         rematch = self.rematch
         if rematch is None:
-            return None
+            if self.rematch_id is None:
+                return None
+            stored = f"/game/{self.rematch_id}" + (f"?token={token}" if seat is not None and token else "")
+            return json.dumps({"type": "rematch", "id": self.rematch_id, "invite": stored})
         invite = {s["seat"]: s.get("invite") for s in rematch["seats"]}.get(seat) if seat is not None else None
         return json.dumps({"type": "rematch", "id": rematch["id"], "invite": invite or rematch["spectate"]})
 
@@ -203,6 +212,10 @@ class Room:
         digest = hash_token(token)
         for seat in self.row.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        for seat in self.row.seats:  # a link to the same seat of a game this one is a rematch of
+            earlier = self.earlier_tokens.get(seat.seat, [])
+            if seat.kind == "human" and any(hmac.compare_digest(known, digest) for known in earlier):
                 return seat.seat
         raise Refusal("forbidden", "this link's token does not open any seat of this game")
 
@@ -384,14 +397,15 @@ class Room:
         async with self.lock:
             if not self.over:
                 raise Refusal("not_over", "a rematch can be asked for once the game is over")
-            if self.rematch is None:
+            if self.rematch is None and self.rematch_id is None:
                 seats = [_seat_again(s) for s in self.row.seats]
                 body = {"game": self.row.game, "options": self.row.options, "seats": seats, "undo": self.row.undo}
                 if not allowed():
                     raise Refusal("refused", "too many new games: wait a moment and try again")
-                self.rematch = await self.hub.write(create, body)
+                answer = await self.hub.write(create, body)  # stored with its link to this game
+                self.rematch, self.rematch_id = answer, str(answer["id"])
             for connection in list(self.connections):
-                message = self._rematch_message(connection.seat)
+                message = self._rematch_message(connection.seat, connection.token)
                 if message is not None:
                     connection.send(message)
 
@@ -681,7 +695,7 @@ class Room:
         self.connections.add(connection)
         self.start_agents()
         self._presence_changed(before, connection)
-        rematch = self._rematch_message(connection.seat)
+        rematch = self._rematch_message(connection.seat, connection.token)
         if rematch is not None:  # made while this page was away (a reload, a tab closed): where everyone went
             connection.send(rematch)
 
@@ -839,6 +853,8 @@ class Stored:
 
     chat: list[dict[str, Any]]
     resigned: int | None
+    rematch_id: str | None = None
+    earlier_tokens: dict[int, list[str]] = field(default_factory=dict)
 
 
 class Hub:
@@ -859,8 +875,8 @@ class Hub:
         # Hints in the agents' pool at once: the others wait here, not in the pool's queue ahead of the computers' moves
         self.hint_slots = asyncio.Semaphore(HINTS_AT_ONCE)
         self.resume_task: asyncio.Task[int] | None = None  # the start-up's walk over the games still going
-        # Each finished game's rematch (Room.rematch), the newest REMATCHES_KEPT: outlives its room, not a restart
-        # (the invites' tokens are stored only hashed)
+        # Each finished game's rematch (Room.rematch), the newest REMATCHES_KEPT, with its invites: outlives its room,
+        # not a restart (the invites' tokens are stored only hashed; the rematch's id is stored: Room.rematch_id)
         self.rematches: dict[str, dict[str, Any]] = {}
 
     def remember_rematch(self, game_id: str, answer: dict[str, Any]) -> None:
@@ -965,12 +981,15 @@ class Hub:
             state = rebuild(row, moves)
         except REPLAY_ERRORS as error:
             raise unreplayable(game_id, error) from None
-        return row, state, moves, Stored(self.storage.chat(game_id), self.storage.resigned(game_id))
+        stored = Stored(self.storage.chat(game_id), self.storage.resigned(game_id), self.storage.rematch(game_id))
+        stored.earlier_tokens = self.storage.earlier_tokens(game_id)
+        return row, state, moves, stored
 
     def _register(self, row: GameRow, state: State, moves: list[tuple[int | None, str]], stored: Stored) -> Room:
         """A loaded game's room, in memory from now on (its clock, if any, running again)."""
         room = Room(row, state, [s for s, _ in moves], self)
         room.chat, room.resigned = stored.chat, stored.resigned
+        room.rematch_id, room.earlier_tokens = stored.rematch_id, stored.earlier_tokens
         self.rooms[row.id] = room
         room.arm_clock()
         return room

@@ -133,6 +133,17 @@ clock_starts_table = Table(
 )
 
 
+rematches_table = Table(
+    "rematches",
+    metadata,
+    # a finished game's rematch (the new game its seats went on to), so a restart keeps it: a friend back after one
+    # joins the same new game instead of making a second (a table of its own, as chosen_seeds: create_all adds it)
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("rematch_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+)
+REMATCH_CHAIN = 100  # earlier games of a rematch whose seats' links still open its seats (an evening's games, and more)
+
+
 def default_url(create: bool = True) -> str:
     """The SQLite file ``kumiki.db`` in the user's data directory (``$XDG_DATA_HOME/kumiki``), made if missing
     unless ``create`` is false (``kumiki prune`` only reads a database that exists)."""
@@ -232,7 +243,7 @@ class Storage:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url or default_url())
         self.engine: Engine = self._engine(self.url)
-        metadata.create_all(self.engine)  # adds the tables an older database lacks (chosen_seeds)
+        metadata.create_all(self.engine)  # adds the tables an older database lacks (chosen_seeds, rematches)
         self.max_seed = 2**SEED_BITS - 1  # the largest seed this database keeps
         self.note: str | None = None  # what the operator should know about this database (``kumiki serve`` says it)
         self._widen_seed_column()
@@ -305,9 +316,10 @@ class Storage:
         moves: Sequence[tuple[int | None, str]] = (),
         resigned: int | None = None,
         tags: Mapping[str, str] | None = None,
+        rematch_of: str | None = None,
     ) -> None:
         """Store a new game with its seats, and (an imported record) its moves, the seat that resigned it and the
-        record's informational tags."""
+        record's informational tags; ``rematch_of``: the finished game whose rematch it is."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values({c.name: getattr(row, c.name) for c in games_table.c}))
@@ -329,6 +341,8 @@ class Storage:
                 conn.execute(insert(chosen_seeds_table).values(game_id=row.id))
             if tags:
                 conn.execute(insert(record_tags_table).values(game_id=row.id, tags=dict(tags)))
+            if rematch_of is not None:
+                conn.execute(insert(rematches_table).values(game_id=rematch_of, rematch_id=row.id))
 
     def add_move(self, game_id: str, ply: int, seat: int | None, move: str, result: dict[str, Any]) -> float:
         """Store move number ``ply`` and the game's new status in one transaction; returns its time."""
@@ -450,7 +464,8 @@ class Storage:
         with self.engine.begin() as conn:
             for start in range(0, len(ids), 500):  # SQLite takes at most so many values in one IN (...)
                 chunk = list(ids[start : start + 500])
-                for table in (*children, clock_starts_table):
+                conn.execute(delete(rematches_table).where(rematches_table.c.rematch_id.in_(chunk)))
+                for table in (*children, clock_starts_table, rematches_table):
                     conn.execute(delete(table).where(table.c.game_id.in_(chunk)))
                 deleted += conn.execute(delete(games_table).where(games_table.c.id.in_(chunk))).rowcount
         return deleted
@@ -508,6 +523,34 @@ class Storage:
             query = select(record_tags_table.c.tags).where(record_tags_table.c.game_id == game_id)
             found = conn.execute(query).first()
             return {} if found is None else {str(k): str(v) for k, v in found[0].items()}
+
+    def rematch(self, game_id: str) -> str | None:
+        """The id of a finished game's rematch, or None (none asked for yet)."""
+        with self.engine.connect() as conn:
+            query = select(rematches_table.c.rematch_id).where(rematches_table.c.game_id == game_id)
+            found = conn.execute(query).first()
+            return None if found is None else str(found[0])
+
+    def earlier_tokens(self, game_id: str) -> dict[int, list[str]]:
+        """The token hashes of the games this one is a rematch of (the one before it, the one before that, up to
+        REMATCH_CHAIN), by seat: a seat's link to an earlier game opens the same seat here (a seat keeps its place in
+        a rematch), which is how a restarted server, which never knew the rematch's own links (only their hashes are
+        stored), sends a player there with their seat."""
+        earlier: dict[int, list[str]] = {}
+        seen = {game_id}
+        with self.engine.connect() as conn:
+            for _ in range(REMATCH_CHAIN):
+                query = select(rematches_table.c.game_id).where(rematches_table.c.rematch_id == game_id)
+                before = conn.execute(query).scalar()
+                if before is None or before in seen:
+                    break
+                seen.add(before)
+                seats = select(seats_table.c.seat, seats_table.c.token_hash).where(seats_table.c.game_id == before)
+                for seat, token_hash in conn.execute(seats):
+                    if token_hash is not None:
+                        earlier.setdefault(int(seat), []).append(str(token_hash))
+                game_id = before
+        return earlier
 
     def move_time(self, game_id: str, ply: int) -> float | None:
         """When move number ``ply`` was stored (seconds since the epoch), or None if there is no such move."""

@@ -12,6 +12,9 @@ export interface OptionSpec {
   help?: string;
   /** The name a newcomer reads on the form (the API keeps `name`). */
   label?: string;
+  /** Bounds that follow another option's value (TowerBrix's card points per round follow the deck), as the engine
+   * takes them: at most `max`, and none of `except` (totals the deck's cards cannot make). */
+  bounds_by?: { option: string; values: Record<string, { max: number; except: number[] }> };
 }
 
 /** A named set of options the form fills in at one click. */

@@ -116,6 +116,27 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
     if (opt.name === "players") for (const event of ["input", "change"]) field.addEventListener(event, follow);
     return h("div", { class: "option", title: opt.help ?? "" }, h("label", { for: id }, (opt.label ?? opt.name) + " "), field, h("small", {}, opt.help ?? ""));
   };
+  // An option whose bounds follow another's value (the catalog's bounds_by): its field's max follows that value, and a
+  // value the engine would refuse is marked invalid there, so the form is not sent with it.
+  const checkBounds = () => {
+    for (const opt of current().options) {
+      const field = input(opt) as HTMLInputElement | null;
+      const other = opt.bounds_by && form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="opt-${opt.bounds_by.option}"]`);
+      if (!field || !opt.bounds_by || !other) continue;
+      const bounds = opt.bounds_by.values[other.value];
+      const value = Number(field.value);
+      let problem = "";
+      if (bounds) {
+        field.setAttribute("max", String(bounds.max));
+        const label = opt.bounds_by.option;
+        if (field.value !== "" && value > bounds.max) problem = `at most ${bounds.max} with ${label} ${other.value}`;
+        else if (field.value !== "" && bounds.except.includes(value)) problem = `${label} ${other.value}'s cards cannot make exactly ${value}`;
+      } else if (opt.max !== undefined && opt.max !== null) field.setAttribute("max", String(opt.max));
+      field.setCustomValidity(problem);
+      field.title = problem || opt.help || "";
+    }
+  };
+  for (const event of ["input", "change"]) form.addEventListener(event, checkBounds);
   const drawOptions = () => {
     const game = current();
     const basic = game.about?.basic;
@@ -136,10 +157,12 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
         }
         presetsBox.querySelectorAll("button").forEach((other) => other.classList.toggle("chosen", other === b));
         drawSeats();
+        checkBounds();
       });
       presetsBox.append(b, " ");
     }
     drawSeats();
+    checkBounds();
   };
   gameSelect.addEventListener("change", drawOptions);
   drawOptions();
