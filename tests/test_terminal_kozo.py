@@ -434,6 +434,20 @@ def test_hint_1_says_the_line_it_starts() -> None:
     assert f"1. {found[0].move}" in text and "2. " in text
 
 
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_browser_s_hint_says_the_words_of_the_terminal_s_hint_1(players: int) -> None:
+    """The terminal and the browser's Hint each wrote the plan's words: the browser's said "places all 12 pieces
+    left", the terminal's "if you follow it" besides; one wording now (``kumiki.games.kozo.ai.plan_words``)."""
+    from kumiki.server.hints import hint_for
+
+    state = new_state(players=players)
+    found, _ = view.hints(state, 1)
+    line = next(line for line in draw(view.command(state, "hint"), width=200).splitlines() if "Hint 1" in line)
+    move, text = hint_for("kozo", {"players": players}, 1, [], [None] * players, 0)
+    assert move == str(found[0].move)
+    assert text == f"{move}: " + line.strip().removeprefix("Hint 1 ").removesuffix(":")
+
+
 def test_the_plan_never_sees_a_size_drawn_later() -> None:
     """Random size: hint 1's plan is the same whatever the game's generator will draw next (the draws to come are
     face down), and asking for it draws nothing from the game's generator."""

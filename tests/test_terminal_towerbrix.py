@@ -245,6 +245,26 @@ def test_following_the_hint_meets_the_cards_of_a_solo_round():
     assert state.over and state.public_view()["round_success"] == [True]
 
 
+def test_the_terminal_and_the_browser_give_the_same_table_the_same_hint():
+    """The terminal's hint remembered the tower it built towards and the browser's (a server keeps nothing between
+    hints) solved again from the table: the same table got different hints, in the terminal too once it forgot."""
+    from kumiki.server.hints import hint_for
+
+    options = {"players": 1, "mode": "solo", "rounds": 1, "attempts": 1}
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=2)
+    view._TARGETS.clear()
+    moves: list[str] = []
+    for _ in range(4):  # four bricks of the hinted tower
+        moves.append(hinted_move(state))
+        state.play(moves[-1])
+    remembered = " ".join(draw(view.command(state, "hint")).split())
+    view._TARGETS.clear()
+    forgotten = " ".join(draw(view.command(state, "hint")).split())
+    move, browser = hint_for("towerbrix", options, 2, moves, [None], 0)
+    assert remembered == forgotten == browser
+    assert browser.startswith(f"place {move} (5 of 8 bricks of a tower meeting your cards ")
+
+
 def test_the_hint_reads_only_the_seat_s_own_cards():
     """In a team game the hint for a seat is the same whatever cards the other seats hold (face down)."""
     game = kumiki.load_game("towerbrix", players=3)
@@ -304,3 +324,22 @@ def test_the_hint_says_ok_on_a_map_only_where_the_tower_stands_on_the_map(challe
         results.append(" ".join(draw(view.command(state, "hint")).split()))
     assert not results[0].startswith("Say ok"), results[0]
     assert results[1].startswith("Say ok"), results[1]
+
+
+@pytest.mark.parametrize("challenge", [11, 14])
+def test_a_hint_on_a_map_names_no_edit_towards_a_tower_off_the_map(challenge):
+    """With no tower found for the hand on the map, the hint built towards the solver's closest tower, which stands
+    off the map ("place B2 z 5,-1" on the river): followed every turn it wandered, 0 of 10 deals met. It now says
+    so, and names the longer search."""
+    from kumiki.games.towerbrix.agents import build_hint
+    from kumiki.server.hints import hint_for
+
+    options = {"players": 1, "mode": "challenge", "challenge": challenge, "rounds": 1, "attempts": 1}
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=0)  # seven cards no hint's search meets here
+    found = build_hint(state)
+    assert found.move is None and not found.met, found
+    move, text = hint_for("towerbrix", options, 0, [], [None], 0)
+    where = "river" if challenge == 11 else "swamp"
+    assert move is None and text.startswith(f"no hint: no tower found yet on the {where} meeting your cards "), text
+    assert f"kumiki solve towerbrix --challenge {challenge} --cards {','.join(found.cards)}" in text
+    assert " ".join(draw(view.command(state, "hint")).split()) == "N" + text[1:] + "."

@@ -54,30 +54,15 @@ def _blokus3d(state: State) -> tuple[str | None, str]:
 
 
 def _kozo(state: State) -> tuple[str | None, str]:
-    from kumiki.games.kozo.ai import plan_round
+    from kumiki.games.kozo.ai import hint_words
     from kumiki.games.kozo.rules import KozoState
 
-    kozo = cast(KozoState, state)
-    plan = plan_round(kozo)
-    if not plan.moves:
-        return None, "no move found that keeps the tower standing: try a small piece, low down, near the middle"
-    first = plan.moves[0]
-    left = _plural(len(kozo.pool), "piece")
-    if plan.whole:
-        return str(first), f"{first}: starts a line that places all {left} left ({plan.cubes} cubes) standing"
-    placed = f"{len(plan.moves)} of the {left} left ({plan.cubes} cubes)"
-    return str(first), f"{first}: starts the best line found for the rest of the round, {placed} standing"
+    move, why = hint_words(cast(KozoState, state))
+    return (None if move is None else str(move)), why
 
 
 def _towerbrix(state: State) -> tuple[str | None, str]:
     from kumiki.games.towerbrix.agents import build_hint
 
     found = build_hint(state)  # the seat's own view only: never another seat's cards
-    yours = f"your card{'s' * (len(found.cards) != 1)} {', '.join(found.cards)}" if found.cards else "the deck"
-    if found.move == "ok":
-        return "ok", f"say ok: {found.why or 'your cards hold on this tower'}"
-    if found.move is None:
-        return None, f"no hint: {found.why}"
-    what = f"take away {found.move[1:]}" if found.move.startswith("-") else f"place {found.move}"
-    tower = "a tower meeting" if found.met else "the closest tower the solver found to"
-    return found.move, f"{what} ({found.placed} of {len(found.target)} bricks of {tower} {yours})"
+    return found.move, found.line()

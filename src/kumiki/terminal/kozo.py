@@ -17,6 +17,7 @@ from rich.text import Text
 from kumiki.core.errors import quoted
 from kumiki.core.options import ascii_digits
 from kumiki.games.kozo.ai import Plan, plan_round
+from kumiki.games.kozo.ai import plan_words as ai_plan_words
 from kumiki.games.kozo.pieces import CHIMNEY
 from kumiki.terminal import GameView
 from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
@@ -711,17 +712,8 @@ def hint_text(state: KozoState, count: int = HINTS) -> Text:
 
 
 def plan_words(state: KozoState, plan: Plan) -> str:
-    """What the line hint 1 starts places: the whole pool, or as many pieces as the planner found standing."""
-    follow = "you follow it" if state.game.players == 1 else "every player follows it"
-    if plan.whole:
-        return (
-            f"Hint 1 starts a line that places all {plural(len(plan.moves), 'piece')} left ({plan.cubes} cubes) "
-            f"standing, if {follow}:"
-        )
-    return (
-        f"Hint 1 starts the best line found for the rest of the round: {len(plan.moves)} of the "
-        f"{plural(len(state.pool), 'piece')} left ({plan.cubes} cubes) standing, if {follow}:"
-    )
+    """What the line hint 1 starts places (``kumiki.games.kozo.ai.plan_words``, the browser's Hint's words too)."""
+    return f"Hint 1 {ai_plan_words(state, plan)}:"
 
 
 def command(state: State, text: str) -> RenderableType | None:

@@ -16,7 +16,7 @@ from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from kumiki.games.towerbrix.agents import build_hint
+from kumiki.games.towerbrix.agents import HINT_TOWERS, build_hint
 from kumiki.games.towerbrix.bricks import Brick
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
@@ -296,31 +296,23 @@ def moves_text(state: TowerBrixState, show_all: bool = False) -> RenderableType:
     return Group(*lines)
 
 
-_TARGETS: dict[tuple[str, ...], tuple[Brick, ...]] = {}  # the tower the last hint for these cards built towards
-TARGETS = 32  # targets kept before the table starts again
+_TARGETS = HINT_TOWERS  # the hint's towers, kept by the game's own hint (a cache: the same table, the same hint)
 
 
 def hint_text(state: TowerBrixState) -> Text:
     """``hint``: the next edit towards a tower meeting the cards of the seat to move (its own view only: the game's
-    agent reads ``state.view(seat)``), and why; or ``ok`` when they hold on a finished tower."""
+    agent reads ``state.view(seat)``), and why; or ``ok`` when they hold on a finished tower. The same words as the
+    browser's Hint for the same table (``kumiki.games.towerbrix.agents.build_hint``)."""
     if state.to_move is None:
         return Text("No move to suggest: the game is over.")
-    view: dict[str, Any] = state.view(state.to_move)
-    cards = tuple(sorted(view.get("cards") or {}))
-    found = build_hint(state, previous=_TARGETS.get(cards))
-    if found.target and found.met:
-        if len(_TARGETS) >= TARGETS:
-            _TARGETS.clear()
-        _TARGETS[cards] = found.target
-    yours = f"your card{'s' * (len(found.cards) != 1)} {', '.join(found.cards)}" if found.cards else "the deck"
+    found = build_hint(state)
+    what, why = found.words()  # the browser's Hint's words too (``BuildHint.words``)
     if found.move == "ok":
-        return Text(f"Say ok: {found.why or 'your cards hold on this tower'}.", style="bold green")
+        return Text(f"{what.capitalize()}: {why}.", style="bold green")
     if found.move is None:
-        return Text(f"No hint: {found.why}.", style="yellow")
-    what = f"take away {found.move[1:]}" if found.move.startswith("-") else f"place {found.move}"
-    tower = "a tower meeting" if found.met else "the closest tower the solver found to"
+        return Text(f"{what.capitalize()}: {why}.", style="yellow")
     out = Text(what, style="bold")
-    out.append(f" ({found.placed} of {len(found.target)} bricks of {tower} {yours})")
+    out.append(f" ({why})")
     return out
 
 

@@ -316,3 +316,35 @@ def plan_round(state: KozoState, branch: int = PLAN_BRANCH, positions: int = PLA
     search(root, [], 0)
     cubes, moves, whole = best
     return Plan(moves, max(cubes, 0), whole, weighed)
+
+
+# The hint's words, one wording for the terminal's ``hint`` and the browser's Hint button.
+NO_PLAN_WORDS = "no move found that keeps the tower standing: try a small piece, low down, near the middle"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def plan_words(state: KozoState, plan: Plan) -> str:
+    """What the line ``plan`` starts places, and who must follow it ("starts a line that places all 12 pieces left
+    (45 cubes) standing, if you follow it"): the whole pool, or as many pieces as the planner found standing."""
+    follow = "you follow it" if state.game.players == 1 else "every player follows it"
+    if plan.whole:
+        return (
+            f"starts a line that places all {plural(len(plan.moves), 'piece')} left ({plan.cubes} cubes) "
+            f"standing, if {follow}"
+        )
+    return (
+        f"starts the best line found for the rest of the round: {len(plan.moves)} of the "
+        f"{plural(len(state.pool), 'piece')} left ({plan.cubes} cubes) standing, if {follow}"
+    )
+
+
+def hint_words(state: KozoState) -> tuple[KozoMove | None, str]:
+    """The move the hint suggests (the first of ``plan_round``'s line, None when no move stands) and one line: the
+    move, then why."""
+    plan = plan_round(state)
+    if not plan.moves:
+        return None, NO_PLAN_WORDS
+    return plan.moves[0], f"{plan.moves[0]}: {plan_words(state, plan)}"
