@@ -5,8 +5,8 @@ attempt is dealt (``kumiki.load_game("towerbrix", players=1, mode="challenge", c
 .new_state(seed=s)``); the browser's Hint (``kumiki.server.hints.hint_for``: no memory between hints) is asked at
 every turn and its move played, until the game is over (a hint with no move: ``ok``, which ends the build). The
 figures: the first hint's time, the slowest hint's, the hints that named no move, and the games whose challenge was
-met. One process, one core. The hint keeps the solver's towers by table (``agents.HINT_TOWERS``, a cache: the same
-table, the same hint); ``--cold`` empties it before every hint, as a server's worker that never saw the game.
+met. One process, one core. The hint keeps the solver's towers by table (``towerbrix.hint.HINT_TOWERS``, a cache:
+the same table, the same hint); ``--cold`` empties it before every hint, as a server's worker that never saw the game.
 
     .venv/bin/python -m bench.towerbrix_hints [--challenges 11 14] [--seeds 10] [--turns 40] [--cold]
 """
@@ -18,7 +18,7 @@ import statistics
 import time
 
 import kumiki
-from kumiki.games.towerbrix import agents
+from kumiki.games.towerbrix.hint import HINT_TOWERS
 from kumiki.server.hints import hint_for
 
 
@@ -34,7 +34,7 @@ def follow(challenge: int, seed: int, turns: int, cold: bool = False) -> tuple[l
         if state.over:
             break
         if cold:
-            getattr(agents, "HINT_TOWERS", {}).clear()
+            HINT_TOWERS.clear()
         start = time.perf_counter()
         move, _why = hint_for("towerbrix", options, seed, moves, [None], 0)
         times.append(time.perf_counter() - start)

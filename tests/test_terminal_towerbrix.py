@@ -331,7 +331,7 @@ def test_a_hint_on_a_map_names_no_edit_towards_a_tower_off_the_map(challenge):
     """With no tower found for the hand on the map, the hint built towards the solver's closest tower, which stands
     off the map ("place B2 z 5,-1" on the river): followed every turn it wandered, 0 of 10 deals met. It now says
     so, and names the longer search."""
-    from kumiki.games.towerbrix.agents import build_hint
+    from kumiki.games.towerbrix.hint import build_hint
     from kumiki.server.hints import hint_for
 
     options = {"players": 1, "mode": "challenge", "challenge": challenge, "rounds": 1, "attempts": 1}

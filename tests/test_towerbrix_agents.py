@@ -10,27 +10,24 @@ import numpy as np
 import pytest
 
 import kumiki
-from kumiki.games.towerbrix.agents import (
-    REPAIR_BUDGET,
-    AnyHand,
-    HandModel,
-    TeamKnowledge,
-    _carries,
-    _edits_to,
-    _sound,
+from kumiki.games.towerbrix.agents import REPAIR_BUDGET, best_moves
+from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
+from kumiki.games.towerbrix.cards import Card
+from kumiki.games.towerbrix.conditions import Tower
+from kumiki.games.towerbrix.hands import AnyHand, HandModel, TeamKnowledge
+from kumiki.games.towerbrix.moves import apply_edit, lowered, parse_towerbrix_move
+from kumiki.games.towerbrix.plans import (
     align,
-    best_moves,
+    carries,
+    edits_to,
     fewest_edits,
+    is_sound,
     lift_choice,
     next_edit,
     plan_edit,
     plan_step,
     tower_key,
 )
-from kumiki.games.towerbrix.bricks import Brick, connected, judge, place
-from kumiki.games.towerbrix.cards import Card
-from kumiki.games.towerbrix.conditions import Tower
-from kumiki.games.towerbrix.moves import apply_edit, lowered, parse_towerbrix_move
 
 
 def test_agents_are_registered() -> None:
@@ -305,9 +302,9 @@ def _replay_plan(current: dict[str, Brick], edits: list[str]) -> dict[str, Brick
     tower = dict(current)
     for index, edit in enumerate(edits):
         if index:
-            assert not _sound("green", list(tower.values())), edits[:index]
+            assert not is_sound("green", list(tower.values())), edits[:index]
         brick = parse_towerbrix_move(edit).brick
-        assert brick not in tower or not _carries(tower, tower[brick]), edit
+        assert brick not in tower or not carries(tower, tower[brick]), edit
         _play_edit(tower, edit)
     return tower
 
@@ -316,7 +313,7 @@ def _replay_plan(current: dict[str, Brick], edits: list[str]) -> dict[str, Brick
 def test_the_fewest_edits_reach_the_same_tower_and_never_more_than_the_lifted_plan(case: int) -> None:
     start, end, before = _REPAIRS[case]
     current, target = lowered(start.split(";")), list(lowered(end.split(";")).values())
-    found = _edits_to(current, target, lift=True)
+    found = edits_to(current, target, lift=True)
     assert found is not None and found[0] == before
     edits = fewest_edits(current, target, "green")
     assert edits is not None and len(edits) <= found[0]
@@ -462,7 +459,8 @@ def test_when_the_builder_passes_on_an_empty_table_the_next_teammate_builds() ->
 def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_need_it() -> None:
     # Two teammates build together; whenever one answers the other's placement with a repair (the tower is sound,
     # its cards fail), it must not move or take away that brick if moving another brick alone makes its cards hold.
-    from kumiki.games.towerbrix.agents import _read_view, _sound, just_placed
+    from kumiki.games.towerbrix.agents import just_placed, read_view
+    from kumiki.games.towerbrix.plans import is_sound
 
     answered = 0
     for seed in range(6):
@@ -470,10 +468,10 @@ def test_a_teammate_leaves_the_brick_another_just_placed_unless_its_own_cards_ne
         state = game.new_state(seed=seed)
         agents = [kumiki.load_agent("towerbrix-teammate", iterations=300, seed=p) for p in range(2)]
         while not state.over and not state.evaluations and len(state.history) < 60:
-            player, _, deck, cards, current = _read_view(state)
+            player, _, deck, cards, current = read_view(state)
             fresh = just_placed(state, player)
             bricks = list(current.values())
-            repair = fresh is not None and _sound(deck, bricks)
+            repair = fresh is not None and is_sound(deck, bricks)
             repair = repair and not all(card.check(Tower(bricks)) for card in cards)
             move = agents[player].choose(state)
             if repair:

@@ -1,7 +1,7 @@
 """The browser's Hint button: a seat's suggested move and why, in one line, worked out in the agents' pool.
 
 Each game's hint is its own planner's (Blokus 3D: ``kumiki.games.blokus3d.ai.hints``; Kozo:
-``kumiki.games.kozo.ai.plan_round``; TowerBrix: ``kumiki.games.towerbrix.agents.build_hint``, which reads the
+``kumiki.games.kozo.ai.plan_round``; TowerBrix: ``kumiki.games.towerbrix.hint.build_hint``, which reads the
 seat's own view only). The position is replayed from plain data (as ``choose_move`` does), so the server's event
 loop never waits for the search.
 """
@@ -62,7 +62,7 @@ def _kozo(state: State) -> tuple[str | None, str]:
 
 
 def _towerbrix(state: State) -> tuple[str | None, str]:
-    from kumiki.games.towerbrix.agents import build_hint
+    from kumiki.games.towerbrix.hint import build_hint
 
     found = build_hint(state)  # the seat's own view only: never another seat's cards
     return found.move, found.line()

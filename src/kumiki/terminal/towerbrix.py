@@ -16,8 +16,8 @@ from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from kumiki.games.towerbrix.agents import HINT_TOWERS, build_hint
 from kumiki.games.towerbrix.bricks import Brick
+from kumiki.games.towerbrix.hint import HINT_TOWERS, build_hint
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
 from kumiki.terminal.play import HUMAN
@@ -302,7 +302,7 @@ _TARGETS = HINT_TOWERS  # the hint's towers, kept by the game's own hint (a cach
 def hint_text(state: TowerBrixState) -> Text:
     """``hint``: the next edit towards a tower meeting the cards of the seat to move (its own view only: the game's
     agent reads ``state.view(seat)``), and why; or ``ok`` when they hold on a finished tower. The same words as the
-    browser's Hint for the same table (``kumiki.games.towerbrix.agents.build_hint``)."""
+    browser's Hint for the same table (``kumiki.games.towerbrix.hint.build_hint``)."""
     if state.to_move is None:
         return Text("No move to suggest: the game is over.")
     found = build_hint(state)

@@ -4,101 +4,45 @@ Both see the game only through ``state.view(player)`` (the bricks on the table, 
 count, the hand sizes) and the game's public setup (the deck's card list, the edit limit), and answer with one edit or
 ``ok``. The teammate's convention (one player works at a time; ok, or an edit that leaves a sound tower, means "my
 cards hold here"; an edit of a sound tower means "one of mine fails here"; what that tells about the others' hands) is
-described in docs/towerbrix-solver.md. The solo agent's way from the tower on the table to a target tower is
-:func:`next_edit`; the teammate's is :func:`plan_edit`, which moves each brick once where it can.
+described in docs/towerbrix-solver.md. What a teammate knows of the others' hands is :mod:`.hands`; the way from the
+tower on the table to a target tower (the solo agent's :func:`next_edit`, the teammate's :func:`plan_edit` and
+:func:`fewest_edits`) is :mod:`.plans`; the hint for a person, :mod:`.hint`.
 """
 
 from __future__ import annotations
 
-import heapq
 import itertools
-import math
-from collections.abc import Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Container, Mapping, Sequence
 from typing import Any, ClassVar
-
-import numpy as np
 
 from kumiki.agents.base import Agent
 from kumiki.core.errors import IllegalMove
 from kumiki.core.game import Move, State
 from kumiki.core.options import Option
-from kumiki.games.towerbrix.bricks import Brick, connected, footprints_overlap, judge, place, rests_on
+from kumiki.games.towerbrix.bricks import Brick, place
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
-from kumiki.games.towerbrix.modes import MAP_TOWERS, MAPS, map_problems
-from kumiki.games.towerbrix.moves import (
-    TowerBrixMove,
-    apply_edit,
-    is_edit,
-    lowered,
-    parse_towerbrix_move,
-    place_move,
+from kumiki.games.towerbrix.hands import TeamKnowledge
+from kumiki.games.towerbrix.moves import TowerBrixMove, is_edit, parse_towerbrix_move
+from kumiki.games.towerbrix.plans import (
+    after_edit,
+    align,
+    carries,
+    edits_to,
+    fewest_edits,
+    is_sound,
+    next_edit,
+    place_edit,
+    plan_edit,
+    plan_length,
+    plan_step,
+    reaches,
+    same_place,
+    same_tower,
+    tower_key,
 )
 from kumiki.games.towerbrix.rules import _touching_spots
-from kumiki.games.towerbrix.solver import (
-    TOL,
-    _Checker,
-    build_order,
-    challenge_rule,
-    map_offset,
-    meets_deck,
-    shifted,
-    solve,
-)
-
-
-def _same(a: Brick, b: Brick) -> bool:
-    return a.axis == b.axis and all(abs(p - q) <= TOL for p, q in zip(a.box, b.box, strict=True))
-
-
-def _carries(tower: Mapping[str, Brick], brick: Brick) -> bool:
-    return any(other.id != brick.id and rests_on(other, brick) for other in tower.values())
-
-
-def _above(tower: Mapping[str, Brick], bricks: Iterable[Brick]) -> list[Brick]:
-    """The bricks of ``tower`` that carry nothing and rest, directly or through others, on one of ``bricks``."""
-    seen = {b.id for b in bricks}
-    todo = list(bricks)
-    while todo:
-        below = todo.pop()
-        for other in tower.values():
-            if other.id not in seen and rests_on(other, below):
-                seen.add(other.id)
-                todo.append(other)
-    return [b for b in tower.values() if b.id in seen and not _carries(tower, b)]
-
-
-def _edit(brick: Brick) -> str:
-    """The placement that puts ``brick`` where it is (notation)."""
-    return str(place_move(brick.id, brick.axis, brick.box[0], brick.box[1]))
-
-
-def next_edit(current: Mapping[str, Brick], target: Sequence[Brick]) -> str | None:
-    """The next edit (notation) from ``current`` towards ``target``, or None when they are the same tower."""
-    goal = {b.id: b for b in target}
-    wrong = [b for b in current.values() if b.id not in goal or not _same(b, goal[b.id])]
-    if wrong:
-        free = [b for b in wrong if not _carries(current, b)]
-        if not free:  # every misplaced brick carries something: take away the highest brick above one of them
-            above = _above(current, wrong)
-            return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}"
-        for brick in sorted(free, key=lambda b: (-b.box[5], b.id)):
-            if brick.id in goal:
-                rest = {k: v for k, v in current.items() if k != brick.id}
-                want = goal[brick.id]
-                if _same(place(rest, brick.id, want.axis, want.box[0], want.box[1]), want):
-                    return _edit(want)
-        return f"-{max(free, key=lambda b: (b.box[5], b.id)).id}"
-    for want in build_order(target):
-        if want.id not in current:
-            landed = place(current, want.id, want.axis, want.box[0], want.box[1])
-            w = want.box
-            blockers = [b for b in current.values() if b.box[2] >= w[5] - TOL and footprints_overlap(b.box, w)]
-            if not _same(landed, want) and blockers:  # a brick above its place stops it: take that away first
-                return f"-{max(_above(current, blockers), key=lambda b: (b.box[5], b.id)).id}"
-            return _edit(want)
-    return None
+from kumiki.games.towerbrix.solver import _Checker, meets_deck, solve
 
 
 def _view_bricks(view: Mapping[str, Any]) -> dict[str, Brick]:
@@ -119,10 +63,10 @@ def own_cards(view: Mapping[str, Any], player: int) -> list[Any]:
 
 
 def _satisfied(cards: Sequence[Any], deck: str, bricks: Sequence[Brick]) -> bool:
-    return _sound(deck, bricks) and all(card.holds(list(bricks)) for card in cards)
+    return is_sound(deck, bricks) and all(card.holds(list(bricks)) for card in cards)
 
 
-def _read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict[str, Brick]]:
+def read_view(state: State) -> tuple[int, dict[str, Any], str, list[Card], dict[str, Brick]]:
     """What the player to move sees: (player, view, brick set, own cards, bricks on the table by id)."""
     if state.game.name != "towerbrix":
         raise ValueError(f"the TowerBrix agents play TowerBrix only, not {state.game.name}")
@@ -151,7 +95,7 @@ class SoloAgent(Agent):
         self._plans = 0
 
     def choose(self, state: State) -> Move:
-        _, _, deck, cards, current = _read_view(state)
+        _, _, deck, cards, current = read_view(state)
         if _satisfied(cards, deck, list(current.values())):
             return state.game.parse_move("ok")
         key = (deck, tuple(sorted(c.id for c in cards)))
@@ -173,21 +117,13 @@ class SoloAgent(Agent):
 OTHERS_WEIGHT = 1.0  # one of the others' cards (expected) weighs as much as one of our own: every card must hold
 MOVE_COST = 0.3  # a brick moved by a repair: one edit of the attempt's budget, and a risk to cards nobody showed
 LIFT_COST = 0.3  # the extra edit of a repair of several moves (it begins by lifting a brick: see TeammateAgent)
-HANDS_LIMIT = 200_000  # above this many possible hands, a player's possible cards are followed one by one
-FEW_HANDS = 200  # a player with at most this many possible hands left: plan for "one of them holds" as a card
 REPAIR_FACTOR = 2  # a new tower for a repair gets this many times the solver steps of a plan from the tower
 FRESH_EDITS = 6  # with fewer edits left a repair does not look for a new tower (it could not be built in time)
-SHORT_LIFT = 4  # a plan that gets there only with another brick lifted than lift_choice's: at most this many edits
 BUILD_FACTOR = 3  # the first tower of an attempt gets this many times the solver steps of a repair
 REPAIR_BUDGET = 7  # a repair's searches together get at most this many times the solver steps (issue 18: 3 s a move)
 
 
-def _after(current: Mapping[str, Brick], edit: str) -> dict[str, Brick]:
-    """The tower after the edit ``edit`` (notation) is played on ``current``."""
-    return apply_edit(current, parse_towerbrix_move(edit))
-
-
-def _allowed(state: State, move: str) -> bool:
+def may_play(state: State, move: str) -> bool:
     """Whether the seat to move may play ``move`` now (the rules' own check, without listing every legal move)."""
     try:
         state.check(state.game.parse_move(move))  # type: ignore[attr-defined]
@@ -209,217 +145,6 @@ def _vote_to_back(view: Mapping[str, Any], player: int) -> str | None:
     return None if votes.get(str(player)) == leading else f"waive {leading}"
 
 
-def _sound(deck: str, bricks: Sequence[Brick]) -> bool:
-    """A tower that could be evaluated as it stands: the deck's bricks, connected, standing."""
-    return bool(bricks) and meets_deck(bricks, deck) and connected(bricks) and judge(bricks).stands
-
-
-def tower_key(bricks: Iterable[Brick]) -> frozenset[tuple[str, tuple[float, ...]]]:
-    """The tower up to swapping the two bricks of one colour (no card can tell them apart)."""
-    return frozenset((b.id[0], b.box) for b in bricks)
-
-
-def _same_tower(a: Mapping[str, Brick], b: Mapping[str, Brick]) -> bool:
-    return tower_key(a.values()) == tower_key(b.values())
-
-
-class HandModel:
-    """The hands one other player may hold: every set of ``size`` of the ``count`` candidate cards, narrowed by
-    what the table shows. Under the teammates' convention a player says ok on a sound tower exactly when its cards
-    hold there, so an ok keeps the hands whose cards all hold, and an edit of a sound tower keeps the hands with a
-    card that fails. Above ``HANDS_LIMIT`` hands only the oks are followed, card by card. One move breaks the
-    convention, a blind one (nothing within the edits left makes the player's cards hold: it moves a brick
-    anyway), so "its cards hold on the tower it made" can be wrong: such an observation is dropped
-    (:meth:`retract`) when the player edits that tower again, or when a later observation contradicts it."""
-
-    def __init__(self, count: int, size: int, values: Sequence[int] | None = None, points: Sequence[int] = ()) -> None:
-        self.count = count
-        self.size = min(size, count)
-        # the backs everyone sees: ``values`` the candidate cards' points, ``points`` the player's cards' (their
-        # multiset narrows the hands from the start; unknown where not given)
-        known = values is not None and len(points) == self.size > 0
-        self.values = np.asarray(values) if known else None
-        self.points = sorted(points)
-        self.hands: np.ndarray | None = None
-        self.alive = np.ones(count, dtype=bool)
-        self._log: list[tuple[np.ndarray, bool, bool]] = []  # what was observed: (holds, ok, it made that tower)
-        self._counted: tuple[np.ndarray, np.ndarray] | None = None  # (the hands, their counts): see _counts
-        self._start()
-
-    def _start(self) -> None:
-        if self.values is None:
-            self.alive = np.ones(self.count, dtype=bool)
-            if self.size > 0 and math.comb(self.count, self.size) <= HANDS_LIMIT:
-                combos = itertools.combinations(range(self.count), self.size)
-                self.hands = np.array(list(combos), dtype=np.int16).reshape(-1, self.size)
-            return
-        # the cards of each value the player holds, drawn from the candidates of that value
-        self.alive = np.isin(self.values, self.points)
-        wanted = {value: self.points.count(value) for value in set(self.points)}
-        pools = {value: np.flatnonzero(self.values == value).tolist() for value in wanted}
-        if math.prod(math.comb(len(pools[v]), k) for v, k in wanted.items()) > HANDS_LIMIT:
-            return
-        parts = [list(itertools.combinations(pools[v], k)) for v, k in sorted(wanted.items())]
-        hands = [sum(part, ()) for part in itertools.product(*parts)]
-        self.hands = np.sort(np.array(hands, dtype=np.int16).reshape(-1, self.size), axis=1)
-
-    def _replay(self, log: Sequence[tuple[np.ndarray, bool, bool]]) -> int:
-        """The hands narrowed again from the start by ``log``: how many of its observations were contradicted."""
-        self._log = []
-        self._start()
-        return sum(not self.observe(holds, ok, made, resolve=False) for holds, ok, made in log)
-
-    def retract(self, holds: np.ndarray) -> bool:
-        """The last "its whole hand holds where ``holds`` hold" was wrong (its move there was a blind one): the
-        hands are narrowed again by everything else observed. Whether there was such an observation."""
-        for index in range(len(self._log) - 1, -1, -1):
-            seen, ok, _ = self._log[index]
-            if ok and bool((seen == holds).all()):
-                self._replay(self._log[:index] + self._log[index + 1 :])
-                return True
-        return False
-
-    def observe(self, holds: np.ndarray, ok: bool, made: bool = False, resolve: bool = True) -> bool:
-        """The player said ok (``ok``), or edited, on a sound tower where the candidates ``holds`` hold (``made``:
-        "ok" because it made that tower). Whether that fits what was seen before; if it does not, with ``resolve``,
-        the latest earlier "holds on a tower it made" whose removal leaves fewer contradictions is dropped (that
-        move was a blind one), else the observation is not applied."""
-        if self.size == 0:
-            return True
-        self._log.append((holds, ok, made))
-        if self.hands is not None:
-            met = holds[self.hands].all(axis=1)
-            keep = met if ok else ~met
-            if keep.any():
-                self.hands = self.hands[keep]
-                return True
-        elif not ok or (self.alive & holds).any():
-            if ok:
-                self.alive &= holds
-            return True
-        if resolve:  # nothing left: a tower it made where its cards did not all hold, else keep what we had
-            log = list(self._log)
-            now = self._replay(log)
-            for index in range(len(log) - 2, -1, -1):
-                if log[index][1] and log[index][2] and self._replay(log[:index] + log[index + 1 :]) < now:
-                    return True
-            self._replay(log)
-        return False
-
-    def marginals(self) -> np.ndarray:
-        """For each candidate card, the probability that it is in the hand (every hand left equally likely)."""
-        if self.size == 0:
-            return np.zeros(self.count)
-        if self.hands is not None:
-            return np.bincount(self.hands.ravel(), minlength=self.count) / len(self.hands)
-        alive = int(self.alive.sum())
-        return self.alive * min(1.0, self.size / alive)
-
-    def chance(self, holds: np.ndarray) -> float:
-        """The probability that the whole hand holds where the candidates ``holds`` hold (hands equally likely)."""
-        if self.size == 0:
-            return 1.0
-        if self.hands is not None:
-            if self.size <= 2 and len(self.hands):  # how many hands hold, as a product with the hands' card counts
-                weights = holds.astype(np.float64)
-                held = weights @ self._counts() if self.size == 1 else weights @ (self._counts() @ weights)
-                return float(held / len(self.hands))  # exact: a count, then one division, as the mean
-            return float(holds[self.hands].all(axis=1).mean())
-        alive = int(self.alive.sum())
-        return float((holds & self.alive).sum() / alive) ** self.size
-
-    def _counts(self) -> np.ndarray:
-        """The hands left as counts: of each card (hands of one card), or of each pair of cards i < j (two)."""
-        hands = self.hands
-        assert hands is not None
-        if self._counted is None or self._counted[0] is not hands:
-            if self.size == 1:
-                counts = np.bincount(hands[:, 0], minlength=self.count).astype(np.float64)
-            else:
-                counts = np.zeros((self.count, self.count))
-                np.add.at(counts, (hands[:, 0], hands[:, 1]), 1.0)
-            self._counted = (hands, counts)
-        return self._counted[1]
-
-
-class AnyHand:
-    """A condition for the solver: one of a player's possible hands holds in full (``check`` as a card's)."""
-
-    def __init__(self, cards: Sequence[Any], hands: np.ndarray) -> None:
-        used = np.unique(hands)
-        self.cards = [cards[i] for i in used]  # only the cards some hand holds are checked
-        self.hands = np.searchsorted(used, hands)
-        self.id = "|".join("+".join(self.cards[i].id for i in hand) for hand in self.hands.tolist())
-
-    def check(self, facts: Any) -> bool:
-        holds = np.fromiter((bool(card.check(facts)) for card in self.cards), dtype=bool, count=len(self.cards))
-        return bool(holds[self.hands].all(axis=1).any())
-
-    def holds(self, bricks: Sequence[Brick]) -> bool:
-        return self.check(Facts(list(bricks)))
-
-
-class TeamKnowledge:
-    """What a player can know of the others' cards from public facts alone: the deck less its own cards, each other
-    player's hand size and the points on its cards' backs, and what each did on the sound towers it saw
-    (:class:`HandModel`). ``expected(facts)`` values a tower for the others: the sum over them of hand size x the
-    chance that their whole hand holds, so a card somebody surely holds weighs its whole hand, and an unknown hand
-    little."""
-
-    def __init__(
-        self,
-        deck: Sequence[Any],
-        own: Iterable[str],
-        hand_sizes: Sequence[int],
-        me: int,
-        hand_points: Sequence[Sequence[int]] | None = None,
-    ) -> None:
-        mine = set(own)
-        self.cards = [card for card in deck if card.id not in mine]
-        values = [card.points for card in self.cards]
-        self.models = {
-            q: HandModel(len(self.cards), size, values, hand_points[q] if hand_points else ())
-            for q, size in enumerate(hand_sizes)
-            if q != me
-        }
-        # expected() by which cards hold: a search tries thousands of towers, on which the cards hold in far fewer
-        # patterns; emptied whenever a model changes
-        self._values: dict[bytes, float] = {}
-        self._rules = [card.compiled for card in self.cards]
-
-    def holds(self, facts: Any) -> np.ndarray:
-        """Which candidate cards hold on the tower of ``facts`` (:meth:`Rule.evaluate` keeps each verdict on the
-        tower: the solver reads our own cards and the narrowed hands there too)."""
-        return np.fromiter((rule.evaluate(facts) for rule in self._rules), dtype=bool, count=len(self._rules))
-
-    def observe(self, player: int, facts: Any, ok: bool, made: bool = False) -> None:
-        if player in self.models:
-            self._values.clear()
-            self.models[player].observe(self.holds(facts), ok, made)
-
-    def retract(self, player: int, facts: Any) -> None:
-        """``player``'s move to the tower of ``facts`` was a blind one: its cards need not hold there."""
-        if player in self.models:
-            self._values.clear()
-            self.models[player].retract(self.holds(facts))
-
-    def narrowed(self, limit: int = FEW_HANDS) -> list[AnyHand]:
-        """For each other player with at most ``limit`` possible hands left, the condition "one of them holds"."""
-        return [
-            AnyHand(self.cards, model.hands)
-            for model in self.models.values()
-            if model.size and model.hands is not None and len(model.hands) <= limit
-        ]
-
-    def expected(self, facts: Any) -> float:
-        holds = self.holds(facts)
-        key = holds.tobytes()
-        value = self._values.get(key)
-        if value is None:
-            value = self._values[key] = sum(model.size * model.chance(holds) for model in self.models.values())
-        return value
-
-
 def _last_editor(state: State) -> int | None:
     """The seat that made the last edit of the build going on (free turns: the record names each move's seat)."""
     seats = state.move_seats()
@@ -435,221 +160,6 @@ def _course(view: Mapping[str, Any]) -> dict[str, Any]:
     """A view without whose turn it is: with free turns a seat is asked for its move on a copy of the position
     with itself to move (``State.acting``), which is the same course of the game."""
     return {key: value for key, value in view.items() if key not in ("to_move", "actors")}
-
-
-def _edits_to(
-    current: Mapping[str, Brick], target: Sequence[Brick], lift: bool, cap: int = 24
-) -> tuple[int, str | None] | None:
-    """(how many edits a plan from ``current`` to ``target`` takes, the brick it lifts first): with ``lift`` the
-    plan begins by lifting a brick (:func:`lift_choices`, the first that lets :func:`plan_edit` get there), then
-    follows :func:`plan_edit`; None if no such plan gets there within ``cap`` (within ``SHORT_LIFT`` edits when
-    the brick lifted is not :func:`lift_choice`'s)."""
-    if not lift:
-        needed = _plan_length(current, target, None, 0, cap)
-        return None if needed is None else (needed, None)
-    for index, hold in enumerate(lift_choices(current, target)):
-        tower = {k: v for k, v in current.items() if k != hold}
-        needed = _plan_length(tower, target, hold, 1, cap if index == 0 else min(cap, SHORT_LIFT))
-        if needed is not None:
-            return needed, hold
-    return None
-
-
-def _plan_length(
-    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, count: int = 0, cap: int = 24
-) -> int | None:
-    """``count`` + the edits :func:`plan_edit` takes from ``current`` to ``target`` with ``hold`` put back last;
-    None if that does not get there within ``cap`` edits in all (e.g. the held brick's place is under another)."""
-    path = _plan_path(current, target, hold, None, cap - count)
-    return None if path is None else count + len(path)
-
-
-def align(plan: Sequence[Brick], current: Mapping[str, Brick]) -> list[Brick]:
-    """``plan`` shifted on the table and with the two bricks of a colour swapped where that leaves more bricks
-    where they are now (a shifted tower stands and meets the same cards: the table is level and unbounded)."""
-
-    def relabel(bricks: list[Brick]) -> list[Brick]:
-        out = {b.id: b for b in bricks}
-        for one, two in (("Y1", "Y2"), ("P1", "P2"), ("R1", "R2"), ("B1", "B2")):
-            if one in out and two in out:
-                keep = sum(1 for i in (one, two) if i in current and _same(out[i], current[i]))
-                swap = sum(1 for i, j in ((one, two), (two, one)) if i in current and _same(out[j], current[i]))
-                if swap > keep:
-                    first, second = out[one], out[two]
-                    out[one], out[two] = Brick(one, second.axis, second.box), Brick(two, first.axis, first.box)
-        return list(out.values())
-
-    best, best_count = list(plan), -1
-    shifts = sorted({(c.box[0] - b.box[0], c.box[1] - b.box[1]) for b in plan for c in current.values()})
-    for dx, dy in [(0.0, 0.0), *shifts]:
-        moved = relabel(shifted(plan, dx, dy))
-        count = sum(1 for b in moved if b.id in current and _same(b, current[b.id]))
-        if count > best_count:
-            best, best_count = moved, count
-    return best
-
-
-def _ready(current: Mapping[str, Brick], want: Brick) -> bool:
-    """Brick ``want.id`` (if in the tower, carrying nothing) can be put straight at its place ``want`` now."""
-    rest = {k: v for k, v in current.items() if k != want.id}
-    return _same(place(rest, want.id, want.axis, want.box[0], want.box[1]), want)
-
-
-def lift_choice(current: Mapping[str, Brick], target: Sequence[Brick]) -> str | None:
-    """The brick a repair of several moves lifts first: a misplaced one that carries nothing, preferring one whose
-    place is not ready yet (it would have to wait anyway), then the highest."""
-    goal = {b.id: b for b in target}
-    free = [b for b in current.values() if not _carries(current, b)]
-    free = [b for b in free if b.id not in goal or not _same(b, goal[b.id])]
-    if not free:
-        return None
-    return max(free, key=lambda b: (b.id not in goal or not _ready(current, goal[b.id]), b.box[5], b.id)).id
-
-
-def lift_choices(current: Mapping[str, Brick], target: Sequence[Brick]) -> list[str]:
-    """The bricks a repair of several moves may lift first, in order of preference: :func:`lift_choice`'s, then
-    the other misplaced bricks that carry nothing, the one whose place in ``target`` is highest first (it is put
-    back last, so nothing of the plan may have to rest on its place before it is back)."""
-    first = lift_choice(current, target)
-    if first is None:
-        return []
-    goal = {b.id: b for b in target}
-    free = [b for b in current.values() if b.id != first and not _carries(current, b)]
-    free = [b for b in free if b.id in goal and not _same(b, goal[b.id])]
-    free.sort(key=lambda b: (-goal[b.id].box[5], -goal[b.id].box[2], b.id))
-    return [first, *(b.id for b in free)]
-
-
-def plan_edit(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None = None) -> str | None:
-    """The next edit of a plan from ``current`` to ``target`` (None when they are the same tower), moving each
-    brick once where it can: a brick not in ``target`` goes; then, bottom face first, a brick (missing, or
-    misplaced and carrying nothing) whose place is ready is put there; ``hold`` (the lifted brick) comes last;
-    only when nothing is ready is a misplaced brick, or a brick in the way, taken away."""
-    goal = {b.id: b for b in target}
-    for brick in current.values():
-        if brick.id not in goal and not _carries(current, brick):
-            return f"-{brick.id}"
-    order = [want for want in build_order(target) if want.id != hold]
-    order += [goal[hold]] if hold in goal else []
-    pending = [w for w in order if w.id not in current or not _same(current[w.id], w)]
-    if not pending:
-        return None
-    for want in pending:
-        if want.id in current and _carries(current, current[want.id]):
-            continue
-        if want.id == hold and len(pending) > 1:
-            continue
-        if _ready(current, want):
-            return _edit(want)
-    wrong = [current[w.id] for w in pending if w.id in current]
-    free = [b for b in wrong if not _carries(current, b)]
-    if free:
-        return f"-{max(free, key=lambda b: (b.box[5], b.id)).id}"
-    blocked = wrong + [
-        b for w in pending for b in current.values() if b.box[2] >= w.box[5] - TOL and footprints_overlap(b.box, w.box)
-    ]
-    above = _above(current, blocked)
-    return f"-{max(above, key=lambda b: (b.box[5], b.id)).id}" if above else None
-
-
-def fewest_edits(current: Mapping[str, Brick], target: Sequence[Brick], deck: str, cap: int = 24) -> list[str] | None:
-    """The shortest sequence of edits (notation) from ``current`` to ``target`` whose towers before the last are
-    none of them sound (so the others wait until it is done, as they do while a lifted brick is off the table), or
-    None if there is none within ``cap`` edits. Each brick is only ever where it is now, where ``target`` puts it
-    or off the table; a brick moves only when it carries nothing (an A* search: every brick not yet in its place
-    needs an edit)."""
-    goal = {b.id: b for b in target}
-    ids = sorted(set(current) | set(goal))
-    spots = [(current.get(i), goal.get(i)) for i in ids]  # (now, wanted); off the table: None
-    spots = [(None, b) if a is not None and b is not None and _same(a, b) else (a, b) for a, b in spots]
-    start = tuple(0 if a is not None else 1 if i in current else 2 for i, (a, _) in zip(ids, spots, strict=True))
-    end = tuple(1 if b is not None else 2 for _, b in spots)
-
-    def bricks(state: tuple[int, ...]) -> dict[str, Brick]:
-        out: dict[str, Brick] = {}
-        for i, (now, want), code in zip(ids, spots, state, strict=True):
-            brick = now if code == 0 else want if code == 1 else None
-            if brick is not None:
-                out[i] = brick
-        return out
-
-    def away(state: tuple[int, ...]) -> int:
-        return sum(code != want for code, want in zip(state, end, strict=True))
-
-    sound: dict[tuple[int, ...], bool] = {}
-    frontier: list[tuple[int, int, tuple[int, ...]]] = [(away(start), 0, start)]
-    paths: dict[tuple[int, ...], tuple[tuple[int, ...] | None, str]] = {start: (None, "")}
-    costs = {start: 0}
-    while frontier:
-        _, cost, state = heapq.heappop(frontier)
-        cost = -cost
-        if state == end:
-            edits: list[str] = []
-            while paths[state][0] is not None:
-                before, edit = paths[state]
-                edits.append(edit)
-                state = before  # type: ignore[assignment]
-            return edits[::-1]
-        if cost > costs.get(state, cost) or cost + away(state) > cap:
-            continue
-        tower = bricks(state)
-        for k, i in enumerate(ids):
-            code = state[k]
-            if code != 2 and _carries(tower, tower[i]):
-                continue
-            rest = {j: b for j, b in tower.items() if j != i}
-            for new in (2, 1, 0):
-                spot = spots[k][new] if new < 2 else None
-                if new == code or (new < 2 and spot is None):
-                    continue
-                if spot is not None and not _same(place(rest, i, spot.axis, spot.box[0], spot.box[1]), spot):
-                    continue
-                after = (*state[:k], new, *state[k + 1 :])
-                if after != end:
-                    if after not in sound:
-                        sound[after] = _sound(deck, list(bricks(after).values()))
-                    if sound[after]:
-                        continue
-                if cost + 1 < costs.get(after, cap + 1):  # ties: deeper first, then by state (whatever the cap)
-                    costs[after] = cost + 1
-                    paths[after] = (state, f"-{i}" if spot is None else _edit(spot))
-                    heapq.heappush(frontier, (cost + 1 + away(after), -cost - 1, after))
-    return None
-
-
-def _plan_path(
-    current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str | None, cap: int = 24
-) -> list[str] | None:
-    """The edits :func:`plan_edit` plays from ``current`` to ``target`` (``hold`` put back last), or None if they do
-    not get there within ``cap`` edits or (given the ``deck``) leave a sound tower before the last (the others
-    would read it)."""
-    tower, edits = dict(current), list[str]()
-    goal = {b.id: b for b in target}
-    while len(edits) <= cap:
-        edit = plan_edit(tower, target, hold)
-        if edit is None:
-            return edits if _same_tower(tower, goal) else None
-        if edits and deck is not None and _sound(deck, list(tower.values())):
-            return None
-        tower = _after(tower, edit)
-        edits.append(edit)
-    return None
-
-
-def _reaches(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str) -> bool:
-    """Whether :func:`plan_step` gets from ``current`` to ``target``."""
-    return _plan_length(current, target, hold) is not None or fewest_edits(current, target, deck) is not None
-
-
-def plan_step(current: Mapping[str, Brick], target: Sequence[Brick], hold: str | None, deck: str) -> str | None:
-    """The next edit of a plan from ``current`` to ``target``: :func:`plan_edit`'s (``hold`` put back last) unless
-    :func:`fewest_edits` gets there in fewer edits, none of its towers before the last sound. A function of the
-    towers alone, so a rebuilt memory makes the same edits (see :meth:`TeammateAgent._resume`)."""
-    old = _plan_path(current, target, hold, deck)
-    better = fewest_edits(current, target, deck, len(old) - 1 if old is not None else 24)
-    if better:
-        return better[0]
-    return plan_edit(current, target, hold)
 
 
 def best_moves(
@@ -671,13 +181,13 @@ def best_moves(
     checker = _Checker([], deck, None, False)
     scored: list[tuple[float, int, str, list[Brick]]] = []
     for brick in current.values():
-        if brick.id == keep or _carries(current, brick):
+        if brick.id == keep or carries(current, brick):
             continue
         rest = {k: v for k, v in current.items() if k != brick.id}
         others = list(rest.values())
         for axis, x, y in _touching_spots(others, (2.0, 1.0, 1.0), 2):
             moved = place(rest, brick.id, axis, x, y)
-            if _same(moved, brick):
+            if same_place(moved, brick):
                 continue
             trial = [*others, moved]
             if tower_key(trial) in bad:
@@ -687,7 +197,7 @@ def best_moves(
             if held <= better_than:
                 continue
             value = held + OTHERS_WEIGHT * know.expected(facts) - MOVE_COST
-            scored.append((value, held, _edit(moved), trial))
+            scored.append((value, held, place_edit(moved), trial))
     scored.sort(key=lambda item: (-item[0], item[2]))
     for value, held, edit, trial in scored[:80]:
         if meets_deck(trial, deck) and checker.valid(trial):
@@ -719,7 +229,7 @@ def _moves(current: Mapping[str, Brick], option: RepairOption, brick: str | None
     if plan is None:
         return parse_towerbrix_move(edit).brick == brick
     goal = {b.id: b for b in plan}
-    return brick not in goal or not _same(goal[brick], current[brick])
+    return brick not in goal or not same_place(goal[brick], current[brick])
 
 
 def _unknown_plans(moves: int) -> int:
@@ -792,14 +302,14 @@ class TeammateAgent(Agent):
         self._searched = False  # whether we ran the solver in this attempt (rebuilt memory only)
 
     def choose(self, state: State) -> Move:
-        player, view, deck, cards, current = _read_view(state)
+        player, view, deck, cards, current = read_view(state)
         game = state.game
         self._free = state.move_seats() is not None
         if not self._remembers(state, view):
             self._rebuild(state, player)
         self._last_editor = _last_editor(state) if self._free else None
         vote = _vote_to_back(view, player)
-        if vote is not None and _allowed(state, vote):  # no search, no edit: a turn apart
+        if vote is not None and may_play(state, vote):  # no search, no edit: a turn apart
             self._seen = [*map(str, state.history), vote]
             return game.parse_move(vote)
         if view.get("bricks_hidden"):  # challenge 10's blind player may only say ok
@@ -835,7 +345,7 @@ class TeammateAgent(Agent):
         edits = int(view.get("edits", 0))
         bricks = list(current.values())
         facts = Facts(bricks)
-        sound = _sound(deck, bricks)
+        sound = is_sound(deck, bricks)
         self._observe(player, view, deck, current, sound, facts, edits)
         if sound and all(card.check(facts) for card in cards):
             return edits, "ok"
@@ -845,7 +355,7 @@ class TeammateAgent(Agent):
         return edits, "work" if self._working(view, player, current, edits) else "wait"
 
     def _play(self, state: State, edit: str, current: Mapping[str, Brick], edits: int) -> Move:
-        if not _allowed(state, edit):  # e.g. challenge 8, where a placed brick stays: wait instead
+        if not may_play(state, edit):  # e.g. challenge 8, where a placed brick stays: wait instead
             edit = "ok"
         move = state.game.parse_move(edit)
         self._played(edit, current, edits)
@@ -855,7 +365,7 @@ class TeammateAgent(Agent):
 
     def _played(self, edit: str, current: Mapping[str, Brick], edits: int) -> None:
         self._edited = edit != "ok"
-        self._left = _after(current, edit) if self._edited else dict(current)
+        self._left = after_edit(current, edit) if self._edited else dict(current)
         if self._edited:
             self._maker = None
         self._left_edits = edits + self._edited
@@ -930,7 +440,7 @@ class TeammateAgent(Agent):
         lost plan again), it is, and its plan is followed if it gives the edits we played since: what we knew has
         not changed in between, since nobody else edits while we work. Otherwise the plan is made again from the
         tower on the table (failing that, a new tower aligned with it), never ending on a bad tower, by edits
-        that get there (:func:`_plan_length`), the lifted brick put back last where the plan allows it, so that
+        that get there (:func:`plan_length`), the lifted brick put back last where the plan allows it, so that
         the tower stays incomplete (the others wait) until the plan is done."""
         origin, followed, lifted = self._origin, self._followed, self._hold
         self._origin = None
@@ -952,18 +462,18 @@ class TeammateAgent(Agent):
                 and all(plan_step(before, target, hold, deck) == move for before, move in followed[1:])
             ):
                 edit = plan_step(current, target, hold, deck) if target else None
-                if edit is not None and target and _reaches(current, target, hold, deck):
+                if edit is not None and target and reaches(current, target, hold, deck):
                     return edit  # (a plan that never gets there, e.g. a brick put on and off, is made again)
         self._target, self._hold = None, None
         tries = [(list(current.values()), 1), (None, REPAIR_FACTOR)]  # from the tower, else a new tower aligned
         for (start, factor), wanted in itertools.product(tries, self._wishes(cards)):
             plan, solved = self._solve(wanted, deck, start, self.options["iterations"] * factor, retry=False)
             plan = align(plan, current)
-            if not solved or tower_key(plan) in self._bad or not _sound(deck, plan):
+            if not solved or tower_key(plan) in self._bad or not is_sound(deck, plan):
                 continue
             held = lifted if lifted not in current and any(b.id == lifted for b in plan) else None
             for hold in dict.fromkeys((held, None)):  # the lifted brick last if the plan allows it
-                if _plan_length(current, plan, hold) is not None:
+                if plan_length(current, plan, hold) is not None:
                     self._target, self._hold = plan, hold
                     return plan_step(current, plan, hold, deck)
         return None
@@ -995,7 +505,7 @@ class TeammateAgent(Agent):
         maker, self._maker = self._maker, (order[last] if last is not None and sound else None)
         if last is not None and sound:  # the last editor left a sound tower: its cards hold there
             self._know.observe(order[last], facts, True, made=True)
-        if last is None or not _sound(deck, before):
+        if last is None or not is_sound(deck, before):
             return
         self._bad.add(tower_key(before))  # somebody edited it: their cards fail there
         was = Facts(before)
@@ -1012,7 +522,7 @@ class TeammateAgent(Agent):
 
     def _working(self, view: Mapping[str, Any], player: int, current: Mapping[str, Brick], edits: int) -> bool:
         """Whether the unsound tower on the table is ours to work on."""
-        if self._left is not None and edits == self._left_edits and _same_tower(current, self._left):
+        if self._left is not None and edits == self._left_edits and same_tower(current, self._left):
             # our own work (nobody edited since), or the worker passed: we take over; with free turns a silence
             # since our ok is no pass (we are asked again every few seconds): only our own work goes on
             return self._edited or not self._free
@@ -1126,12 +636,12 @@ class TeammateAgent(Agent):
                 retry = start is None and wanted is wishes[-1]
                 plan, solved = self._solve(wanted, deck, start, steps, retry, budget)
                 plan = align(plan, current)
-                if not solved or tower_key(plan) in self._bad or not _sound(deck, plan):
+                if not solved or tower_key(plan) in self._bad or not is_sound(deck, plan):
                     continue
-                moved = sum(1 for b in plan if b.id not in current or not _same(b, current[b.id]))
+                moved = sum(1 for b in plan if b.id not in current or not same_place(b, current[b.id]))
                 moved += sum(1 for i in current if i not in {b.id for b in plan})
                 lift = moved >= 2
-                found = _edits_to(current, plan, lift)
+                found = edits_to(current, plan, lift)
                 if found is None or found[0] > left:
                     continue
                 facts = Facts(plan)
@@ -1160,140 +670,3 @@ class TeammateAgent(Agent):
         single = best_moves(cards, deck, current, know, self._bad, better_than=held)
         single = single or best_moves(cards, deck, current, know, self._bad)
         return single[2] if single is not None else None
-
-
-# ------------------------------------------------------------------------------------------------------ the hint
-
-HINT_STEPS = 6000  # the solver's steps for one hint (about a second; a step count answers alike on any machine)
-HINT_TOWERS: dict[tuple[Any, ...], tuple[tuple[Brick, ...], bool]] = {}  # the hint's solves, by cards and table
-HINT_TOWERS_KEPT = 64  # solves kept before the table starts again
-
-
-@dataclass(frozen=True)
-class BuildHint:
-    """The hint for one seat: ``move`` is an edit (notation), ``ok`` (the seat's cards hold on a finished tower) or
-    None (no edit found: ``why`` says why); ``target`` the tower the edit builds towards, ``met`` whether it meets
-    every card of the seat (False: the solver's closest), ``placed`` how many of its bricks stand where it has them
-    once the edit is played; ``cards`` the ids of the seat's own cards."""
-
-    move: str | None
-    cards: tuple[str, ...]
-    target: tuple[Brick, ...] = ()
-    met: bool = False
-    placed: int = 0
-    why: str = ""
-
-    def words(self) -> tuple[str, str]:
-        """What to do and why, one wording for the terminal's ``hint`` and the browser's Hint: ("place Y1 z 0,0",
-        "1 of 8 bricks of a tower meeting your cards G03, G17"), ("say ok", "your cards hold on this tower") or
-        ("no hint", why)."""
-        if self.move == "ok":
-            return "say ok", self.why or "your cards hold on this tower"
-        if self.move is None:
-            return "no hint", self.why
-        what = f"take away {self.move[1:]}" if self.move.startswith("-") else f"place {self.move}"
-        yours = f"your card{'s' * (len(self.cards) != 1)} {', '.join(self.cards)}" if self.cards else "the deck"
-        tower = "a tower meeting" if self.met else "the closest tower the solver found to"
-        return what, f"{self.placed} of {len(self.target)} bricks of {tower} {yours}"
-
-    def line(self) -> str:
-        """The hint in one line: "place Y1 z 0,0 (1 of 8 bricks of a tower meeting your cards G03, G17)", "say ok:
-        your cards hold on this tower", "no hint: ..."."""
-        what, why = self.words()
-        return f"{what}: {why}" if self.move in ("ok", None) else f"{what} ({why})"
-
-
-def no_map_tower(challenge: int, ground: str, ids: Sequence[str]) -> str:
-    """Why a hint on a map names no edit: the solver's closest tower stands off the map and meets neither the map nor
-    the cards, so building towards it leads nowhere (challenges 11 and 14 followed it every turn: 0 of 10 met)."""
-    return (
-        f"no tower found yet on the {ground} meeting your cards {', '.join(ids)} within the hint's search; "
-        f"'kumiki solve towerbrix --challenge {challenge} --cards {','.join(ids)} --seconds 60' searches longer"
-    )
-
-
-def build_hint(
-    state: State, previous: Sequence[Brick] | None = None, steps: int = HINT_STEPS, seed: int = 0
-) -> BuildHint:
-    """The next edit of the seat to move towards a tower meeting its own cards (and the challenge's rule), from the
-    bricks on the table, or ``ok`` when they already hold on a finished tower. It reads ``state.view(seat)`` and the
-    game's public setup only: never another seat's cards. ``previous`` (default: the tower found from the empty
-    table): kept while every brick on the table stands where it has them (the build then goes on towards the same
-    tower); else the solver looks for one from the bricks on the table, keeping what it can, within ``steps`` steps
-    (seeded: the same table gives the same hint, in the terminal and in any server process). On a map, no edit
-    unless towards a tower that meets the map where it stands."""
-    _, view, deck, cards, current = _read_view(state)
-    ids = tuple(card.id for card in cards)
-    if view.get("bricks_hidden"):
-        return BuildHint("ok", ids, why="you cannot see the tower: say ok")
-    g: Any = state.game
-    rule, skip_one = (None, False)
-    if g.challenge is not None:
-        rule, skip_one = challenge_rule(g.challenge.number, g.options["shake_deg"], g.options["pull_deg"])
-    checker = _Checker(cards, deck, rule, skip_one)
-    # On a map (challenges 11, 14) the solver's rule holds wherever the tower could be shifted onto the map; the game
-    # asks it to stand on the map where it is: a hint says ok, and builds, only there.
-    ground = MAPS.get(g.challenge.number) if g.challenge is not None else None
-
-    def meets(bricks: Sequence[Brick]) -> bool:
-        on_map = ground is None or not map_problems(bricks, ground)
-        return on_map and _sound(deck, bricks) and checker.solved(list(bricks))
-
-    def onto_map(bricks: list[Brick]) -> list[Brick]:
-        offset = None if ground is None or not map_problems(bricks, ground) else map_offset(bricks, ground)
-        return bricks if offset is None else shifted(bricks, *offset)
-
-    if meets(list(current.values())):
-        return BuildHint("ok", ids, tuple(current.values()), True, len(current), "your cards hold on this tower")
-    faces = tuple((card.id, card.rule) for card in cards)  # a deck file may give an id another rule
-    where = g.challenge and (g.challenge.number, g.options["shake_deg"], g.options["pull_deg"])
-    key = (deck, faces, where, steps, seed)
-
-    def tower_from(bricks: Sequence[Brick]) -> tuple[tuple[Brick, ...], bool]:
-        """The solver's tower from ``bricks`` (seeded and bounded by steps: the same table, the same tower, in the
-        terminal and in any server process), and whether it meets the cards; kept in HINT_TOWERS."""
-        at = (*key, tower_key(bricks))
-        if at not in HINT_TOWERS:
-            start = list(bricks) or None
-            if start is None and ground is not None:  # a blind search almost never builds a bridge (as solve_cards)
-                start = list(lowered(MAP_TOWERS[g.challenge.number]).values())
-            answer = solve(
-                cards, deck, rule=rule, skip_one=skip_one, start=start, keep=True, iterations=steps, seed=seed,
-                refute=False,
-            )  # fmt: skip
-            found = (tuple(onto_map(answer.bricks)), True) if answer.bricks else (tuple(answer.closest), False)
-            if len(HINT_TOWERS) >= HINT_TOWERS_KEPT:
-                HINT_TOWERS.clear()
-            HINT_TOWERS[at] = found
-        return HINT_TOWERS[at]
-
-    def follows(tower: Sequence[Brick]) -> bool:
-        """Every brick on the table stands where ``tower`` has it, and ``tower`` meets the cards on the map."""
-        goal = {b.id: b for b in tower}
-        return all(b.id in goal and _same(b, goal[b.id]) for b in current.values()) and meets(tower)
-
-    # The target: the tower the hint builds from the empty table, while the table follows it (the build goes on towards
-    # the same tower, hint after hint); else the tower found from the table as it stands. Both depend on the table and
-    # the seat's cards only, so the terminal and the browser give the same table the same hint, and the server keeps
-    # nothing between hints.
-    target: list[Brick] | None = None
-    met = False
-    if previous is None and current:
-        first, first_met = tower_from(())
-        previous = first if first_met else None
-    if previous and follows(previous):
-        target, met = list(previous), True
-    if target is None:
-        bricks, met = tower_from(list(current.values()))
-        target = list(bricks)
-    if not target:
-        return BuildHint(None, ids, why="the solver found no tower within its steps")
-    if ground is not None and not met:  # the closest tower off a map meets neither the map nor the cards: no hint
-        return BuildHint(None, ids, why=no_map_tower(g.challenge.number, ground.name, ids))
-    edit = next_edit(current, target)
-    if edit is None or not _allowed(state, edit):
-        return BuildHint(None, ids, tuple(target), met, why="no edit left towards it")
-    after = _after(current, edit)
-    goal = {b.id: b for b in target}
-    placed = sum(1 for b in after.values() if b.id in goal and _same(b, goal[b.id]))
-    return BuildHint(edit, ids, tuple(build_order(target)), met, placed)
