@@ -217,10 +217,18 @@ def test_a_study_file_edited_after_its_games_refuses_to_count_them_as_its_own(fi
 
 
 def test_a_study_of_more_games_than_memory_holds_is_refused_before_anything_is_written(
-    tmp_path: Path, run: CliRunner
+    tmp_path: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`games` = 10,000,000 on each of 9 option sets: the runner built the whole schedule (about 200 bytes a game) and
-    the pool's queue in memory before the first game, gigabytes, instead of saying the study is too large."""
+    the pool's queue in memory before the first game, gigabytes, instead of saying the study is too large. The
+    schedule is refused outright here: without the check the test fails at once, not after minutes of building."""
+    from kumiki.arena import runner, schedule
+
+    def no_schedule(study: object) -> None:
+        raise AssertionError("the schedule of a study too large to hold was built: refuse it before")
+
+    monkeypatch.setattr(runner, "schedule", no_schedule)
+    monkeypatch.setattr(schedule, "schedule", no_schedule)
     study = tmp_path / "huge.toml"
     big = STUDY.replace("games = 2", "games = 10000000").replace("size = 4", "size = [3, 4, 5]\ntiles = [1, 2, 3]")
     study.write_text(big)

@@ -315,3 +315,87 @@ def test_a_study_of_one_game_reads_one_game_not_one_games() -> None:
     _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 1, 1, 1, 1, shared=1)
     assert "All 1 game ended in a shared win" in sentence and "1 of 1 game ended by a forfeit" in sentence
     assert (arena_verdict.games_text(1), arena_verdict.games_text(2)) == ("1 game", "2 games")
+
+
+SPRT_STUDY = """
+name = "kuzushi-sprt"
+game = "kuzushi"
+format = "sprt"
+seed = 2026
+
+[options]
+players = 2
+
+[agents]
+mcts1000 = "mcts:iterations=1000"
+greedy = "greedy"
+
+[sprt]
+elo0 = 0
+elo1 = 50
+alpha = 0.05
+beta = 0.05
+max_games = 200
+"""
+
+
+def sprt_game(index: int, seats: list[str], winner: str) -> dict[str, Any]:
+    """One game of SPRT_STUDY as `kumiki arena run` wrote it (2026-11-29), won by ``winner``."""
+    won = seats.index(winner)
+    return {
+        "index": index,
+        "block": index // 2,
+        "options": {"players": 2},
+        "seats": seats,
+        "seed": 1000 + index // 2,
+        "scores": [19.0 if seat == won else 17.0 for seat in range(2)],
+        "winners": [won],
+        "ranks": [1 if seat == won else 2 for seat in range(2)],
+        "teams": [0, 1],
+        "moves": 28,
+        "measures": {},
+        "forfeit": None,
+        "think_s": [0.0, 0.0],
+    }
+
+
+def test_a_seat_edge_resting_on_one_upset_is_flagged(tmp_path: Path, run: CliRunner) -> None:
+    """The kuzushi-sprt study (2026-11-29): mcts1000 won 19 of 20 games; greedy's one win, in seat 1, made the report
+    read seat 1 at +184 [+0, +243] Elo, with no word that one game of one seed block is all it rests on."""
+    (tmp_path / "study.toml").write_text(SPRT_STUDY)
+    games = []
+    for block in range(10):
+        for seats in (["mcts1000", "greedy"], ["greedy", "mcts1000"]):
+            winner = "greedy" if block == 0 and seats[1] == "greedy" else "mcts1000"
+            games.append(sprt_game(len(games), seats, winner))
+    (tmp_path / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    code, _, err = run("arena", "report", tmp_path)
+    assert code == 0, err
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["seat_advantage_deciding"] == [{"players": 2, "units": 10, "deciding": 1, "few": True}]
+    assert "Caution: the seats' figures rest on only 1 of the 10 seed blocks" in summary["seat_advantage_reading"]
+    page = (tmp_path / "report.html").read_text()
+    assert "⚠ Caution: the seats&#x27; figures rest on only 1 of the 10 seed blocks" in page
+    # every block split by seat in the same way: the seats decided each one, and no caution
+    split = [sprt_game(i, s, s[1]) for i, s in enumerate([["mcts1000", "greedy"], ["greedy", "mcts1000"]] * 10)]
+    assert stats.seat_deciding_units(split, False) == 10
+    assert stats.seat_deciding_units(games, False) == 1
+    # self-play: one agent's two seats placed apart in a game is the seats deciding it; a draw is not
+    alone = [dict(sprt_game(i, ["m", "m"], "m"), ranks=[1, 2]) for i in range(2)]
+    assert stats.seat_deciding_units(alone, False) == 1
+    assert stats.seat_deciding_units([dict(alone[0], ranks=[1, 1], winners=[0, 1])], False) == 0
+
+
+def test_an_interval_ending_near_no_edge_is_flagged_only_when_few_blocks_decided() -> None:
+    """An interval ending at 0 is the mark of an edge resting on a few games when few blocks decided (kuzushi-sprt:
+    +184 [+0, +243], one block of ten); among many deciding blocks an end near 0 is a measurement (Kuzushi's
+    four-player first mover, +28 [-0.4, +57] over 160 of 160 blocks) and no caution is written."""
+    ends = [
+        {"players": 2, "seat": 0, "elo": -40.0, "low": -90.0, "high": 0.2},
+        {"players": 2, "seat": 1, "elo": 40.0, "low": -0.2, "high": 90.0},
+    ]
+    assert verdict.few_deciding(ends, 4) and not verdict.few_deciding(ends, 30)
+    assert "Caution" not in verdict.seat_advantage(ends, 0, {2: 40}, "seed blocks", {2: 30})
+    assert "Caution: the seats' figures rest on only 4 of the 40" in verdict.seat_advantage(
+        ends, 0, {2: 40}, "seed blocks", {2: 4}
+    )

@@ -158,24 +158,91 @@ class Events:
         return Fit((skills - skills.mean()) * ELO, (seats - seats.mean()) * ELO)
 
 
-def bootstrap(events: Events, resamples: int = 200, seed: int = 0, prior: float = PRIOR) -> list[Fit]:
+# Bootstrap resamples of the ratings and seat terms: the ends of a 95% percentile interval are the 2.5% and 97.5%
+# quantiles of the resamples, and with 200 they moved by about a tenth of the interval's width from one resampling
+# seed to another; with 2,000 by a third of that (sqrt(10)), at about a second of a report on the shipped studies
+# (docs/arena.md, "How many resamples"). Seeded by the study's seed: the same report every time.
+RESAMPLES = 2000
+NEWTON_STEPS = 100  # at most; a fit ends when its gradient is below NEWTON_TOLERANCE (natural units)
+NEWTON_TOLERANCE = 1e-7  # a parameter within 1e-7 / PRIOR natural units (0.004 Elo) of the optimum
+BATCH_CELLS = 4_000_000  # resamples fitted at once: at most this many numbers in the largest array of a batch
+
+
+def _fit_many(events: Events, weights: np.ndarray, prior: float = PRIOR) -> np.ndarray:
+    """The maximum a posteriori parameters (natural units) of ``Events.fit`` for each row of ``weights`` (resamples
+    × events) at once: Newton's method with a backtracking line search on the same convex objective (the events'
+    weighted negative log-likelihood plus the ridge prior), every resample a row of numpy arrays, so thousands of
+    resamples cost little more than one scipy fit each did."""
+    n_params, n_events = events.n_params, events.n_events
+    cand_event, win_event = events.cand[:, 0], events.win[:, 0]
+    starts = np.searchsorted(cand_event, np.arange(n_events))  # each event's candidates are consecutive
+    xc = events.side_matrix[events.cand[:, 1]]  # candidates × parameters
+    xw = events.side_matrix[events.win[:, 1]]
+    share = weights / events.chosen  # k sides tied at a place: each is 1/k of a choice
+    chosen_sum = share[:, win_event] @ xw  # resamples × parameters: the chosen sides' weights, fixed
+    eye = prior * np.eye(n_params)
+
+    def objective(theta: np.ndarray, w: np.ndarray, fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        strength = theta @ xc.T
+        top = np.maximum.reduceat(strength, starts, axis=1)
+        shifted = np.exp(strength - top[:, cand_event])
+        total = np.add.reduceat(shifted, starts, axis=1)
+        value = np.sum(w * (np.log(total) + top), axis=1) - np.sum(fixed * theta, axis=1)
+        return value + 0.5 * prior * np.sum(theta * theta, axis=1), shifted / total[:, cand_event], total
+
+    theta = np.zeros((len(weights), n_params))
+    batch = max(1, BATCH_CELLS // max(1, len(xc) * n_params + n_events * n_params))
+    for begin in range(0, len(weights), batch):
+        w, fixed, t = weights[begin : begin + batch], chosen_sum[begin : begin + batch], theta[begin : begin + batch]
+        value, prob, _ = objective(t, w, fixed)
+        for _ in range(NEWTON_STEPS):
+            a = w[:, cand_event] * prob  # each candidate's weighted probability
+            grad = a @ xc - fixed + prior * t
+            active = np.abs(grad).max(axis=1) >= NEWTON_TOLERANCE  # the resamples not yet fitted
+            if not active.any():
+                break
+            grad[~active] = 0.0  # a fitted resample stays where it is (a step of 0)
+            mean = np.add.reduceat(prob[:, :, None] * xc[None], starts, axis=1)  # resamples × events × parameters
+            hessian = np.einsum("bc,cp,cq->bpq", a, xc, xc, optimize=True)
+            hessian -= np.einsum("be,bep,beq->bpq", w, mean, mean, optimize=True)
+            step = np.linalg.solve(hessian + eye, grad[:, :, None])[:, :, 0]
+            size = np.ones(len(t))
+            slope = np.sum(grad * step, axis=1)
+            for _ in range(40):  # halve each resample's step until its objective falls enough (Armijo)
+                trial = t - size[:, None] * step
+                new_value, new_prob, _ = objective(trial, w, fixed)
+                # up to rounding: at the optimum a step changes the objective by less than its last digits
+                bad = new_value > value - 1e-4 * size * slope + 1e-12 * np.abs(value)
+                if not bad.any():
+                    break
+                size = np.where(bad, size / 2, size)
+            t, value, prob = trial, new_value, new_prob
+        theta[begin : begin + batch] = t
+    return theta
+
+
+def bootstrap(events: Events, resamples: int = RESAMPLES, seed: int = 0, prior: float = PRIOR) -> list[Fit]:
     """Fits on resamples of the units (each seed block, or game seed, drawn with replacement, all its events with
-    it). Each fit says which agents its resample holds games of (``Fit.held``): a resample without any game of an
-    agent rates it by the prior alone, at the agents' mean, so that agent's interval is read from the other
-    resamples (``rate``); a study stopped after an agent's first blocks read, before, an interval reaching for the
-    mean on no evidence."""
+    it), all at once (``_fit_many``). Each fit says which agents its resample holds games of (``Fit.held``): a
+    resample without any game of an agent rates it by the prior alone, at the agents' mean, so that agent's interval
+    is read from the other resamples (``rate``); a study stopped after an agent's first blocks read, before, an
+    interval reaching for the mean on no evidence."""
     if events.n_events == 0:
         return []
     unique, position = np.unique(events.blocks, return_inverse=True)
     unit_agents = np.zeros((len(unique), len(events.agents)), dtype=bool)  # the agents each unit has games of
     unit_agents[position[events.players_of[:, 0]], events.players_of[:, 1]] = True
     rng = np.random.default_rng(seed)
-    fits: list[Fit] = []
-    for _ in range(resamples):
-        counts = np.bincount(rng.integers(0, len(unique), len(unique)), minlength=len(unique))
-        fit = events.fit(counts[position].astype(float), prior)
-        fits.append(Fit(fit.skills, fit.seats, (counts > 0) @ unit_agents))
-    return fits
+    draws = rng.integers(0, len(unique), (resamples, len(unique)))
+    counts = np.zeros((resamples, len(unique)))
+    np.add.at(counts, (np.arange(resamples)[:, None], draws), 1.0)
+    params = _fit_many(events, counts[:, position], prior)
+    n_agents = len(events.agents)
+    skills, seats = params[:, :n_agents], params[:, n_agents:]
+    skills = (skills - skills.mean(axis=1, keepdims=True)) * ELO
+    seats = (seats - seats.mean(axis=1, keepdims=True)) * ELO
+    held = (counts > 0) @ unit_agents
+    return [Fit(skills[i], seats[i], held[i]) for i in range(resamples)]
 
 
 def _holds(fit: Fit, agent: int) -> bool:
@@ -210,7 +277,11 @@ def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def rate(
-    rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0, chance: bool = False
+    rows: Sequence[dict[str, Any]],
+    agents: Sequence[str],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    chance: bool = False,
 ) -> list[Rating]:
     """Every agent's rating with its 95% bootstrap interval (NaN where there is none), best first; ``chance``: the
     game deals from its seed, so the bootstrap draws the games of one seed together (``stats.bootstrap_unit``)."""
@@ -226,7 +297,11 @@ def rate(
 
 
 def seat_advantage(
-    rows: Sequence[dict[str, Any]], agents: Sequence[str], resamples: int = 200, seed: int = 0, chance: bool = False
+    rows: Sequence[dict[str, Any]],
+    agents: Sequence[str],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    chance: bool = False,
 ) -> list[tuple[float, float, float]]:
     """Each seat's advantage (Elo scale, seats' mean 0) with its 95% interval, skills held apart, in games of one
     number of players (the report fits each number apart); ``chance`` as for ``rate``."""

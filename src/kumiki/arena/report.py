@@ -285,9 +285,19 @@ def summarise(results: Results) -> dict[str, Any]:
             for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed, chance=study.chance))
         ]
         units = {n: stats.bootstrap_units(games, chance) for n, games in stats.by_players(competitive).items()}
+        deciding = {n: stats.seat_deciding_units(games, chance) for n, games in stats.by_players(competitive).items()}
         unit = "game seeds" if chance else "seed blocks"
+        summary["seat_advantage_deciding"] = [
+            {
+                "players": n,
+                "units": units[n],
+                "deciding": k,
+                "few": verdict.few_deciding([s for s in summary["seat_advantage"] if s["players"] == n], k),
+            }
+            for n, k in deciding.items()
+        ]
         summary["seat_advantage_reading"] = verdict.seat_advantage(
-            summary["seat_advantage"], _common_first(sets), units, unit
+            summary["seat_advantage"], _common_first(sets), units, unit, deciding
         )
     if study.format == "ladder":
         summary["ladder"] = [
@@ -589,6 +599,12 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
                 f"<td class='n'>{_elo_interval(s['low'], s['high'])}</td></tr>"
             )
         parts.append("</table>")
+        unit = "game seeds" if study.chance else "seed blocks"
+        for found in summary.get("seat_advantage_deciding", []):
+            if found["few"]:
+                which = f" ({found['players']} players)" if several else ""
+                text = verdict.few_deciding_text(found["deciding"], found["units"], unit)
+                parts.append(f"<p class='note'><b>⚠ {esc(text.replace(':', which + ':', 1))}</b></p>")
         parts.append(
             "<p class='note'>Each seat's edge over the average seat, in Elo points (+100 ≈ 64% expected score "
             "against an average seat), from a model fitted once per number of players.</p>"

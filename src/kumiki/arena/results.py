@@ -376,10 +376,13 @@ class Results:
             "until then a line-up or a seating not yet played leaves agents' skill and seats mixed in the figures"
         )
 
-    def ratings(self, resamples: int = 200) -> list[Any]:
-        """The rating table, best first: each agent's Elo-scale rating with its 95% interval and its games."""
+    def ratings(self, resamples: int | None = None) -> list[Any]:
+        """The rating table, best first: each agent's Elo-scale rating with its 95% interval and its games
+        (``resamples``: the bootstrap's, ``ratings.RESAMPLES`` by default)."""
         require_statistics("scipy")
-        from kumiki.arena.ratings import rate
+        from kumiki.arena.ratings import RESAMPLES, rate
+
+        resamples = RESAMPLES if resamples is None else resamples
 
         study = self.study
         return rate(self.rows, list(study.agents), resamples=resamples, seed=study.seed, chance=study.chance)

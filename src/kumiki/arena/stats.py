@@ -224,6 +224,52 @@ def bootstrap_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:
     return len({bootstrap_unit(row, chance) for row in rows})
 
 
+# Deciding units (or decided games) below which an edge is flagged as resting on too few: a bootstrap resample leaves
+# out each unit with chance (1 − 1/G)^G ≈ 0.37, so all k deciding ones with about e^−k (k = 4: 1.8%, near the 2.5% a
+# 95% percentile interval cuts off): below 5 the interval is mostly whether those few were drawn.
+FEW_DECIDING = 5
+
+
+def seat_deciding_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:
+    """How many of the bootstrap's independent units (``bootstrap_unit``) hold a game the seats decided rather than
+    the agents: among a unit's games of one line-up and option set (its seatings), an agent whose finishing place
+    changed with its seat, or an agent in several seats (self-play) placed differently in one game. In the other
+    units every agent finished where it did in every seating: they tell skill apart, not seats, so a seat's edge
+    with skill held apart rests on the deciding units alone (an SPRT won 19 to 1: one pair, the one split)."""
+    groups: dict[tuple[Hashable, str, tuple[str, ...]], list[dict[str, Any]]] = {}
+    for row in rows:
+        if not is_coop(row):
+            key = (bootstrap_unit(row, chance), option_key(row["options"]), tuple(sorted(row["seats"])))
+            groups.setdefault(key, []).append(row)
+    deciding = set()
+    for (unit, _, _), games in groups.items():
+        outcomes: set[tuple[tuple[str, int], ...]] = set()
+        for row in games:
+            held: dict[str, set[int]] = {}
+            for seat, place in enumerate(places(row)):
+                held.setdefault(row["seats"][seat], set()).add(place)
+            outcomes.add(tuple(sorted((agent, min(found)) for agent, found in held.items())))
+            if any(len(found) > 1 for found in held.values()):
+                outcomes.add((("", 0), ("", 0)))  # one agent, two places in one game: the seats told them apart
+        if len(outcomes) > 1:
+            deciding.add(unit)
+    return len(deciding)
+
+
+def decided_games(rows: Iterable[dict[str, Any]], agent: str) -> int:
+    """How many competitive games ``agent`` finished ahead of or behind another agent in (not level with it): the
+    games its rating rests on."""
+    count = 0
+    for row in rows:
+        if is_coop(row) or agent not in row["seats"]:
+            continue
+        ranks = places(row)
+        mine = {ranks[s] for s, name in enumerate(row["seats"]) if name == agent}
+        others = {ranks[s] for s, name in enumerate(row["seats"]) if name != agent}
+        count += any(a != b for a in mine for b in others)
+    return count
+
+
 def sides(row: dict[str, Any]) -> list[int]:
     """The side of each seat of a result row (rows without ``teams``: every seat its own side)."""
     return row.get("teams") or list(range(len(row["seats"])))

@@ -181,21 +181,52 @@ def ratings(table: Sequence[Mapping[str, Any]], matrix: Mapping[tuple[str, str],
     )
 
 
+def few_deciding(entries: Sequence[Mapping[str, Any]], deciding: int) -> bool:
+    """Whether the seats' edges of one number of players (``entries``) rest on too few games to read: fewer than
+    ``stats.FEW_DECIDING`` units the seats decided (``stats.seat_deciding_units``). Such an edge's interval often
+    ends at exactly 0 (the resamples without the few deciding games all give no edge, and that end is where they pile
+    up, not a measured limit); an interval that ends near 0 among many deciding units is a measurement like any other
+    (Kuzushi's four-player first mover, +28 [-0.4, +57] over 160 deciding blocks), so it is not flagged."""
+    del entries  # the count alone decides: with e**-FEW_DECIDING of the resamples missing them all, few means < 5
+    return deciding < stats.FEW_DECIDING
+
+
+def few_deciding_text(deciding: int, units: int, unit: str) -> str:
+    """The caution of ``few_deciding``, as a sentence."""
+    return (
+        f"Caution: the seats' figures rest on only {deciding} of the {units} {unit} in which the seat, not the "
+        "agents, decided a game (an agent's place changed with its seat); in the others each agent finished where it "
+        "did in every seating, which says nothing about seats. Read an edge resting on so few games, or an interval "
+        "that ends at 0, as no evidence either way: play more games, or agents closer in skill."
+    )
+
+
 def seat_advantage(
-    entries: Sequence[Mapping[str, Any]], first: int | None, units: Mapping[int, int] | None = None, unit: str = ""
+    entries: Sequence[Mapping[str, Any]],
+    first: int | None,
+    units: Mapping[int, int] | None = None,
+    unit: str = "",
+    deciding: Mapping[int, int] | None = None,
 ) -> str:
     """The seats' edge with skill held apart, in words, per number of players: the seat whose interval leaves out
     0 (an edge unlikely to be chance alone), or that no seat's edge is clear and how large one the games allow.
     ``units``: the bootstrap's independent units per number of players (``unit`` names them: "seed blocks"); below
-    ``stats.FEW_BLOCKS`` an edge found is said to rest on too few of them."""
+    ``stats.FEW_BLOCKS`` an edge found is said to rest on too few of them. ``deciding``: how many of those units the
+    seats decided (``stats.seat_deciding_units``); where ``few_deciding``, the reading ends with its caution."""
     sentences = []
     counts = sorted({e["players"] for e in entries})
     for n in counts:
         seats = [e for e in entries if e["players"] == n]
         prefix = f"{n} players: " if len(counts) > 1 else ""
         known = [e for e in seats if _finite(e["low"], e["high"])]
+        decided = (deciding or {}).get(n)
+        caution = (
+            " " + few_deciding_text(decided, (units or {}).get(n, decided), unit or "seed blocks")
+            if decided is not None and few_deciding(seats, decided)
+            else ""
+        )
         if not known:
-            sentences.append(f"{prefix}no interval: the games do not show how large a seat's edge may be.")
+            sentences.append(f"{prefix}no interval: the games do not show how large a seat's edge may be.{caution}")
             continue
         real = [e for e in known if e["low"] > 0 or e["high"] < 0]
         if real:
@@ -217,13 +248,13 @@ def seat_advantage(
             sentences.append(
                 f"{prefix}with the agents' skill held apart, "
                 + "; ".join(parts)
-                + f": unlikely to be chance alone{hedge}."
+                + f": unlikely to be chance alone{hedge}.{caution}"
             )
         else:
             widest = max(max(abs(e["low"]), abs(e["high"])) for e in known)
             sentences.append(
                 f"{prefix}with the agents' skill held apart, no seat's edge is clear: every seat's interval holds 0, "
-                f"and edges up to {widest:.0f} Elo either way are still possible; more games narrow that."
+                f"and edges up to {widest:.0f} Elo either way are still possible; more games narrow that.{caution}"
             )
     text = " ".join(sentences)
     return text[:1].upper() + text[1:]
