@@ -141,3 +141,73 @@ def test_a_room_let_go_by_one_who_waited_for_its_load_is_the_one_the_next_joins(
         with client.websocket_connect(url(game, 1)) as other:
             receive_until(other, view_at(0))
             assert hub.rooms[game["id"]] is room and len(room.connections) == 2
+
+
+@pytest.fixture
+def slow_setup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new game slow to set up, as a Kozo game is (25-40 ms; the first after a start 0.5 s, importing its modules)."""
+    from kumiki.server import app
+
+    real = app.load_game
+
+    def slow(*args: Any, **options: Any) -> Any:
+        time.sleep(SLOW)
+        return real(*args, **options)
+
+    monkeypatch.setattr(app, "load_game", slow)
+
+
+def test_a_new_game_is_set_up_and_loaded_off_the_event_loop(
+    client: TestClient, slow_loading: None, slow_setup: None
+) -> None:
+    """The lobby's new game was set up, stored and loaded into its room on the event loop: at a club's evening
+    each new Kozo game held every other game still for its set-up, twice, and the first after a start for 0.5 s."""
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        made.update(create(client, [HUMAN, HUMAN], seed=3))
+
+    assert _answered_meanwhile(client, make) < SLOW / 2
+    with client.websocket_connect(url(made, 0)) as ws:  # the game is there, as made
+        assert receive_until(ws, view_at(0))["id"] == made["id"]
+
+
+def test_a_rematch_is_loaded_off_the_event_loop(client: TestClient, slow_loading: None) -> None:
+    game = create(client, [HUMAN, HUMAN], seed=3)
+    with client.websocket_connect(url(game, 0)) as ws:
+        receive_until(ws, view_at(0))
+        ws.send_json({"type": "resign"})
+        receive_until(ws, lambda m: m["type"] == "view" and m["over"])
+        answer: dict[str, Any] = {}
+
+        def rematch() -> None:
+            ws.send_json({"type": "rematch"})
+            answer.update(receive_until(ws, lambda m: m["type"] == "rematch"))
+
+        assert _answered_meanwhile(client, rematch) < SLOW / 2
+        assert answer["id"] != game["id"]
+
+
+def test_a_record_is_imported_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``POST /api/records`` replayed the whole record (up to 5,000 moves) on the event loop: every other game
+    waited for it."""
+    import kumiki
+    from kumiki.server import app
+
+    real = app.read_record
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(SLOW)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(app, "read_record", slow)
+    state = kumiki.load_game("kuzushi").new_state(seed=1)
+    while not state.over:
+        state.play(state.legal_moves()[0])
+    answer: dict[str, Any] = {}
+
+    def post() -> None:
+        answer.update(client.post("/api/records", content=kumiki.write_record(state)).json())
+
+    assert _answered_meanwhile(client, post) < SLOW / 2
+    assert "id" in answer, answer

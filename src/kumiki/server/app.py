@@ -664,8 +664,11 @@ def create_app(
         rate(request)
         body = await read_json(request)
         hub = hub_of(request)
-        answer = new_game(hub.storage, body)
-        room = hub.room(answer["id"])
+        # off the event loop: setting the game up (a Kozo game works out every placement of every piece, 25-40 ms;
+        # the first of a kind after a start imports and warms its modules, 0.5 s) and storing it, then its room
+        # loaded as a stored game's is; on the event loop each new game held every other game still meanwhile
+        answer = await asyncio.get_running_loop().run_in_executor(None, new_game, hub.storage, body)
+        room = await hub.open_room(answer["id"])
         if room is not None:
             room.start_agents()  # an agent seat that moves first starts thinking at once
             hub.release(room)  # kept only while an agent thinks
@@ -767,7 +770,8 @@ def create_app(
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise BadRequest("a record is UTF-8 text") from None
-        return import_record(hub_of(request).storage, text)
+        # off the event loop: replaying a record of up to 5,000 moves held every other game still meanwhile
+        return await asyncio.get_running_loop().run_in_executor(None, import_record, hub_of(request).storage, text)
 
     @app.get("/api/games/{game_id}/replay")
     async def get_replay(request: Request, game_id: str) -> Response:
@@ -1025,7 +1029,7 @@ async def _handle(room: Any, connection: Connection, data: str, allowed: Callabl
         elif kind == "rematch":
             create = functools.partial(new_game, room.hub.storage, rematch_of=room.row.id)
             await room.play_again(connection.seat, create, allowed)
-            fresh = room.hub.room(room.rematch["id"]) if room.rematch else None
+            fresh = await room.hub.open_room(room.rematch["id"]) if room.rematch else None  # off the event loop
             if fresh is not None:
                 fresh.start_agents()  # an agent seat that moves first starts thinking at once
                 room.hub.release(fresh)

@@ -934,8 +934,8 @@ class Hub:
 
     def room(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the database on first use (its clock, if any, running again). Its
-        moves are replayed here, on the event loop: for a game just made (the lobby's, a rematch); a client's
-        connection or request, and the start-up's walk, load a stored game with ``open_room``."""
+        moves are replayed in the calling thread (the benchmarks' and tests' own set-up); the server loads every game,
+        a new one included (the lobby's, a rematch), with ``open_room``, off the event loop."""
         if game_id in self.rooms:
             return self.rooms[game_id]
         read = self._read(game_id)
