@@ -141,3 +141,16 @@ def test_an_undo_frees_the_worker_of_a_real_pool_at_once(
         took = time.monotonic() - began
     assert played["history"][0] == view["legal"][1] and played["movers"] == [1, 0]
     assert took < LONG / 2
+
+
+def test_a_hint_whose_page_closes_is_stopped_in_its_worker(serve: Callable[..., TestClient]) -> None:
+    """A hint is worked out as a job of the agents' pool: a page closed while it is worked out lets its worker go at
+    once (before, it ran to its end, up to a few seconds, holding a worker the computers' moves waited for)."""
+    pool = Held()
+    client = serve(pool_factory=lambda: pool)
+    game = create(client, [HUMAN], game="kozo", options={"players": 1}, seed=1)
+    with client.websocket_connect(url(game, 0)) as ws:
+        receive_until(ws, view_at(0))
+        ws.send_json({"type": "hint"})
+        _wait(lambda: len(pool.jobs) == 1)  # the hint is being worked out
+    _wait(lambda: pool.stopped == [1])  # the page went: its hint's job is stopped

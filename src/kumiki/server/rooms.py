@@ -558,7 +558,7 @@ class Room:
             async with self.hub.hint_slots:  # the hints of many seats never queue up before the computers' moves
                 pool = self.hub.pool()
                 try:
-                    move, text = await asyncio.wrap_future(pool.submit(hint_for, *args, seat))
+                    move, text = await self.hub.stoppable(pool, hint_for, (*args, seat))  # stopped if its page goes
                 except BrokenProcessPool:  # a worker died: a fresh pool for the agents; this hint is asked for again
                     self.hub.reset_pool(pool)
                     raise Refusal("hint_failed", "the hint could not be worked out: ask again") from None
@@ -895,19 +895,23 @@ class Hub:
         return self._pool
 
     async def think(self, pool: Executor, args: tuple[Any, ...]) -> str:
-        """The agent's move for ``args`` (``choose_move``'s), computed in ``pool``. Cancelled (an undo, a
-        resignation, the server stopping), its search is let go at once: taken out of the queue if it has not begun,
-        else stopped in its worker where the pool can stop one (``AgentPool.stop_job``), so the worker is free for
-        the next search at once instead of finishing one nobody will play (a hard Kozo move takes up to 3 s)."""
+        """The agent's move for ``args`` (``choose_move``'s), computed in ``pool`` (``stoppable``)."""
+        text: str = await self.stoppable(pool, choose_move, args)
+        return text
+
+    async def stoppable(self, pool: Executor, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        """``fn(*args)`` computed in ``pool``. Cancelled (an undo, a resignation, a hint's page closed, the server
+        stopping), its search is let go at once: taken out of the queue if it has not begun, else stopped in its
+        worker where the pool can stop one (``AgentPool.stop_job``), so the worker is free for the next search at
+        once instead of finishing one nobody will use (a hard Kozo move takes up to 3 s, a hint as long)."""
         submit_job = getattr(pool, "submit_job", None)
         job: int | None = None
         if submit_job is not None:
-            job, future = submit_job(choose_move, *args)
+            job, future = submit_job(fn, *args)
         else:
-            future = pool.submit(choose_move, *args)
+            future = pool.submit(fn, *args)
         try:
-            text: str = await asyncio.wrap_future(future)
-            return text
+            return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             if not future.cancel() and not future.done() and job is not None:
                 pool.stop_job(job)  # type: ignore[attr-defined]
