@@ -310,14 +310,14 @@ def test_the_hint_says_ok_on_a_map_only_where_the_tower_stands_on_the_map(challe
     from kumiki.games.towerbrix.solver import _Checker
 
     game = kumiki.load_game("towerbrix", players=1, mode="challenge", challenge=challenge, attempts=1, rounds=1)
-    tower = list(lowered(MAP_TOWERS[challenge]).values())
+    tower = list(lowered(MAP_TOWERS[challenge][0]).values())
     held = [c.id for c in game.deck if _Checker([c], "green", None, False).solved(tower)]
     results = []
     for dx in (12, 0):  # off the map, then on it
         view._TARGETS.clear()
         state = game.new_state(seed=1)
         state.hands[0] = held[: len(state.hands[0])]
-        for edit in MAP_TOWERS[challenge]:
+        for edit in MAP_TOWERS[challenge][0]:
             brick, axis, corner = edit.split()
             x, y = corner.split(",")
             state.play(f"{brick} {axis} {float(x) + dx:g},{y}")

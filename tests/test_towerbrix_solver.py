@@ -317,3 +317,79 @@ def test_a_challenge_no_library_tower_can_meet_is_not_answered_none(monkeypatch:
     solve_cards(["G03"], challenge=12, seconds=1)
     solve_cards(["G03"], seconds=1)
     assert swept == {0: False, 1: True, 2: True}
+
+
+def _map_hand(challenge: int, seed: int) -> list[str]:
+    """The cards of the one-player challenge game of ``seed`` (as ``bench.towerbrix_maps`` deals them)."""
+    import kumiki
+
+    options = {"players": 1, "mode": "challenge", "challenge": challenge, "rounds": 1, "attempts": 1}
+    return list(kumiki.load_game("towerbrix", **options).new_state(seed=seed).hands[0])
+
+
+def test_a_swamp_hand_is_solved_within_the_hints_steps() -> None:
+    """The swamp's one start tower had a single brick that carried nothing, and the search restarted from random
+    towers, which never meet a map: the hand of the swamp game of seed 7 was ``unknown`` at 6,000 steps (the hint's)
+    and after 10 s. From the start towers of MAP_TOWERS, in turn, it is solved, on the swamp where it stands, and the
+    same tower twice."""
+    cards = _map_hand(14, 7)
+    answer = solve_cards(cards, challenge=14, steps=6000)
+    assert answer.status == "solved", answer
+    assert_valid(answer.bricks)
+    assert map_problems(answer.bricks, solver.MAPS[14]) == []
+    deck = {c.id: c for c in load_deck("green")}
+    assert all(deck[c].holds(answer.bricks) for c in cards)
+    again = solve_cards(cards, challenge=14, steps=6000)
+    assert [b.to_json() for b in again.bricks] == [b.to_json() for b in answer.bricks]
+
+
+def test_a_stale_search_on_a_map_restarts_from_a_start_tower(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale search on a map began again from a random tower, which never meets the map (a blind search almost never
+    builds a bridge), so the rest of the steps were lost; it now restarts from the next tower of MAP_TOWERS."""
+    begun: list[frozenset[tuple[float, ...]]] = []
+    real = solver._begin
+
+    def begin(*args, **kwargs):  # type: ignore[no-untyped-def]
+        tower = real(*args, **kwargs)
+        begun.append(frozenset(b.box for b in tower.values()))
+        return tower
+
+    def no_random_tower(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("a random tower on a map")
+
+    monkeypatch.setattr(solver, "_begin", begin)
+    monkeypatch.setattr(solver, "random_tower", no_random_tower)
+    # A rule no tower meets, and no bonus to gain (a box no tower outgrows): every step is stale.
+    towers = solver.map_starts(14)
+    answer = solve([], rule=lambda bricks: False, starts=towers, iterations=2000, box=(99.0, 99.0), refute=False)
+    assert answer.status == "unknown"
+    starts = [frozenset(b.box for b in tower) for tower in solver.map_starts(14)]
+    assert len(begun) >= 2 and begun == [starts[k % len(starts)] for k in range(len(begun))]
+
+
+@pytest.mark.parametrize("challenge", [11, 14])
+def test_the_fast_map_fit_agrees_with_the_maps_rule(challenge: int) -> None:
+    """``map_offset`` checks each shift inline (``modes.map_problems`` on every shift was nine tenths of a swamp
+    search's time): on the footprints of random towers and the start towers, the first shift it finds is the first
+    that map_problems accepts, shifts tried in the same order."""
+    import random
+
+    ground = solver.MAPS[challenge]
+    rng = random.Random(3)
+    checker = solver._Checker([], "green", None, False)
+    towers = [
+        *solver.map_starts(challenge),
+        *(list(solver.random_tower(rng, GREEN_IDS, checker).values()) for _ in range(8)),
+    ]
+    for tower in towers:
+        table = sorted(b.box for b in tower if b.box[2] == 0)
+        ox, oy = min(b[0] for b in table), min(b[1] for b in table)
+        footprint = tuple((b[0] - ox, b[1] - oy, b[3] - ox, b[4] - oy) for b in table)
+        expected = None
+        x0, y0, x1, y1 = ground.area
+        for dx in solver._steps(x0 - max(b[2] for b in footprint), x1, 0.5):
+            for dy in solver._steps(y0 - max(b[3] for b in footprint), y1, 0.5):
+                moved = [Brick("Y1", "z", (b[0] + dx, b[1] + dy, 0.0, b[2] + dx, b[3] + dy, 1.0)) for b in footprint]
+                if expected is None and not map_problems(moved, ground):
+                    expected = (dx, dy)
+        assert solver._fit(footprint, ground, 0.5) == expected

@@ -12,10 +12,17 @@ from typing import Any
 from kumiki.core.game import State
 from kumiki.games.towerbrix.agents import may_play, read_view
 from kumiki.games.towerbrix.bricks import Brick
-from kumiki.games.towerbrix.modes import MAP_TOWERS, MAPS, map_problems
-from kumiki.games.towerbrix.moves import lowered
+from kumiki.games.towerbrix.modes import MAPS, map_problems
 from kumiki.games.towerbrix.plans import after_edit, is_sound, next_edit, same_place, tower_key
-from kumiki.games.towerbrix.solver import _Checker, build_order, challenge_rule, map_offset, shifted, solve
+from kumiki.games.towerbrix.solver import (
+    _Checker,
+    build_order,
+    challenge_rule,
+    map_offset,
+    map_starts,
+    shifted,
+    solve,
+)
 
 HINT_STEPS = 6000  # the solver's steps for one hint (about a second; a step count answers alike on any machine)
 HINT_TOWERS: dict[tuple[Any, ...], tuple[tuple[Brick, ...], bool]] = {}  # the hint's solves, by cards and table
@@ -108,11 +115,12 @@ def build_hint(
         at = (*key, tower_key(bricks))
         if at not in HINT_TOWERS:
             start = list(bricks) or None
-            if start is None and ground is not None:  # a blind search almost never builds a bridge (as solve_cards)
-                start = list(lowered(MAP_TOWERS[g.challenge.number]).values())
+            # A blind search almost never builds a bridge: from the empty table on a map, start (and restart) from
+            # the towers that meet it, as solve_cards does, with no cost for leaving them (nothing stands yet).
+            starts = map_starts(g.challenge.number) if start is None and ground is not None else []
             answer = solve(
-                cards, deck, rule=rule, skip_one=skip_one, start=start, keep=True, iterations=steps, seed=seed,
-                refute=False,
+                cards, deck, rule=rule, skip_one=skip_one, start=start, keep=start is not None, iterations=steps,
+                seed=seed, refute=False, starts=starts,
             )  # fmt: skip
             found = (tuple(onto_map(answer.bricks)), True) if answer.bricks else (tuple(answer.closest), False)
             if len(HINT_TOWERS) >= HINT_TOWERS_KEPT:

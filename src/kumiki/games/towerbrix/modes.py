@@ -89,10 +89,29 @@ SWAMP = GroundMap((0.0, 0.0, 8.0, 9.0), ((0.0, 0.0, 2.0, 9.0), (3.0, 3.0, 5.0, 6
 #: The challenges played on a map.
 MAPS: dict[int, GroundMap] = {11: RIVER, 14: SWAMP}
 
-#: A tower of the eight coloured bricks that meets each map (tested), as edits "brick axis x,y" in build order.
-MAP_TOWERS: dict[int, tuple[str, ...]] = {
-    11: ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 z 1,0"),
-    14: ("Y1 y 1,3", "Y2 x 3,3", "P1 y 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 z 3,3", "B1 z 4,3", "B2 x 3,3"),
+#: Towers of the eight coloured bricks that meet each map (tested), each as edits "brick axis x,y" in build order. The
+#: solver starts from the first and restarts from the next in turn (``solver.map_starts``): its local search moves only
+#: bricks that carry nothing, so each leaves other bricks free and offers another shape. River: the corbelled bridge of
+#: seven with its piers lying or standing and the eighth brick standing on it (tall), lying or standing on the bank, or
+#: as the keystone. Swamp: a brick on each foundation and two spans, with the other three standing on the ends, in a
+#: column (tall), lying on the table beside the foundations; on standing piers; the old tower, of one free brick, last.
+MAP_TOWERS: dict[int, tuple[tuple[str, ...], ...]] = {
+    11: (
+        ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 z 1,0"),
+        ("Y1 z 1,0", "Y2 z 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 x 0,1"),
+        ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 z 0,1"),
+        ("Y1 z 1,0", "Y2 z 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 z 1,0"),
+        ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 y 1,-0.5", "B2 x 2.5,0"),
+        ("Y1 x 0,0", "Y2 x 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 x 0,1"),
+        ("Y1 z 1,0", "Y2 z 5,0", "P1 x 1,0", "P2 x 4,0", "R1 z 1,0", "R2 z 5,0", "B1 x 2.5,0", "B2 y 1,-0.5"),
+    ),
+    14: (
+        ("Y1 x 0,3", "Y2 x 3,3", "P1 x 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 z 7,3", "B1 z 0,3", "B2 x 3,3"),
+        ("Y1 x 0,3", "Y2 x 3,3", "P1 x 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 z 2,3", "B1 z 2,3", "B2 z 2,3"),
+        ("Y1 x 0,3", "Y2 x 3,3", "P1 x 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 x 0,4", "B1 x 6,4", "B2 z 2,3"),
+        ("Y1 z 1,3", "Y2 z 3,3", "P1 z 4,3", "P2 z 6,3", "R1 x 1.5,3", "R2 x 4.5,3", "B1 x 3,3", "B2 z 2,3"),
+        ("Y1 y 1,3", "Y2 x 3,3", "P1 y 6,3", "P2 x 1.5,3", "R1 x 4.5,3", "R2 z 3,3", "B1 z 4,3", "B2 x 3,3"),
+    ),
 }
 
 

@@ -38,7 +38,6 @@ from kumiki.games.towerbrix.modes import (
     MAPS,
     GroundMap,
     challenge_problems,
-    map_problems,
 )
 from kumiki.games.towerbrix.moves import lowered
 from kumiki.games.towerbrix.scoring import bonus as _game_bonus
@@ -226,6 +225,35 @@ def random_tower(
             return tower
 
 
+def _begin(
+    rng: random.Random, start: Sequence[Brick] | None, ids: Sequence[str], checker: _Checker, grid: float
+) -> dict[str, Brick]:
+    """The search's first tower: ``start`` (or the largest part of it that can be rebuilt bottom-up and stays valid at
+    every step), else a random tower; bricks of ``ids`` it lacks are added."""
+    tower: dict[str, Brick] | None = None
+    if start and checker.valid([b for b in start if b.id in ids]):
+        tower = {b.id: b for b in start if b.id in ids}  # valid as it stands (a bridge may not be, half built)
+    elif start:
+        tower = {}
+        for brick in build_order(b for b in start if b.id in ids):
+            landed = place(tower, brick.id, brick.axis, brick.box[0], brick.box[1])
+            trial = {**tower, brick.id: landed}
+            if landed.box == brick.box and checker.valid(list(trial.values())):
+                tower = trial
+        tower = tower or None
+    if tower is None:
+        tower = random_tower(rng, ids, checker, grid)
+    # Pink towers start with all nine bricks and may shed some; a start tower may lack bricks: add them.
+    for brick_id in ids:
+        if brick_id not in tower:
+            for _ in range(200):
+                trial = {**tower, brick_id: _candidate(rng, tower, brick_id, grid)}
+                if checker.valid(list(trial.values())):
+                    tower = trial
+                    break
+    return tower
+
+
 def _recolour(tower: Mapping[str, Brick], a: str, b: str) -> dict[str, Brick]:
     """Swap the places of bricks ``a`` and ``b`` (a colour swap; the geometry is unchanged)."""
     out = dict(tower)
@@ -403,6 +431,7 @@ def solve(
     extra: Callable[[Sequence[Brick]], float] | None = None,
     iterations: int | None = None,
     polish_steps: int | None = None,
+    starts: Sequence[Sequence[Brick]] = (),
 ) -> Solution:
     """A valid standing connected tower meeting every card (and ``rule``), preferring more bonus points.
 
@@ -416,6 +445,8 @@ def solve(
     search gives the same answer on any machine under any load (``seconds`` is then ignored); after the first
     solution it polishes for ``polish_steps`` more steps (default a quarter of ``iterations``), and the refutation
     sweep, if any, comes after a fifth of the steps.
+    ``starts``: towers to begin from (the first, when ``start`` is None) and to restart from in turn, instead of a
+    random tower, when the search is stale and ``keep`` does not tie it to ``start`` (a map: :func:`map_starts`).
     """
     began = time.monotonic()
     deadline = began + seconds
@@ -436,28 +467,11 @@ def solve(
         bricks = build_order(bricks or [])  # bottom face first, as documented: replayed in this order, it is the tower
         return Solution(status, bricks, bonus(bricks, box) if bricks else 0, time.monotonic() - began, space)
 
-    tower: dict[str, Brick] | None = None
-    if start and checker.valid([b for b in start if b.id in ids]):
-        tower = {b.id: b for b in start if b.id in ids}  # valid as it stands (a bridge may not be, half built)
-    elif start:
-        # The largest part of the start tower that can be rebuilt bottom-up and stays valid at every step.
-        tower = {}
-        for brick in build_order(b for b in start if b.id in ids):
-            landed = place(tower, brick.id, brick.axis, brick.box[0], brick.box[1])
-            trial = {**tower, brick.id: landed}
-            if landed.box == brick.box and checker.valid(list(trial.values())):
-                tower = trial
-        tower = tower or None
-    if tower is None:
-        tower = random_tower(rng, ids, checker, grid)
-    # Pink towers start with all nine bricks and may shed some; a start tower may lack bricks: add them.
-    for brick_id in ids:
-        if brick_id not in tower:
-            for _ in range(200):
-                trial = {**tower, brick_id: _candidate(rng, tower, brick_id, grid)}
-                if checker.valid(list(trial.values())):
-                    tower = trial
-                    break
+    again = [list(t) for t in starts]  # the towers restarts begin from, in turn
+    if start is None and again:
+        start = again[0]
+    tower = _begin(rng, start, ids, checker, grid)
+    restarts = 0
     anchor = {b.id: b for b in start} if keep and start else None
     first = dict(tower)
     held, score = _score(checker, tower, box, anchor, costs, extra)
@@ -513,7 +527,13 @@ def solve(
         if score > closest[0]:
             closest = (score, list(tower.values()))
         if stale > restart_after and best is None:
-            tower = dict(first) if anchor is not None else random_tower(rng, ids, checker, grid)
+            if anchor is not None:
+                tower = dict(first)
+            elif again:
+                restarts += 1
+                tower = _begin(rng, again[restarts % len(again)], ids, checker, grid)
+            else:
+                tower = random_tower(rng, ids, checker, grid)
             held, score = _score(checker, tower, box, anchor, costs, extra)
             stale = 0
     if best is not None:
@@ -565,6 +585,11 @@ def challenge_rule(number: int, shake_deg: float = 3.0, pull_deg: float = 6.0) -
     return rule, waive_one
 
 
+def map_starts(number: int) -> list[list[Brick]]:
+    """The towers a search on map ``number`` (11, 14) starts and restarts from, in turn: ``modes.MAP_TOWERS``."""
+    return [list(lowered(edits).values()) for edits in MAP_TOWERS[number]]
+
+
 def map_offset(bricks: Sequence[Brick], ground: GroundMap, grid: float = 0.5) -> tuple[float, float] | None:
     """A shift (dx, dy) on the grid that puts the tower on the map as challenges 11 and 14 ask, or None.
 
@@ -584,10 +609,22 @@ def _fit(footprint: tuple[tuple[float, ...], ...], ground: GroundMap, grid: floa
     x0, y0, x1, y1 = ground.area
     width = max(b[2] for b in footprint)
     depth = max(b[3] for b in footprint)
+    land = ground.land()
+    # modes.map_problems on the shifted bricks, inlined (it was nine tenths of a swamp search's time): every brick
+    # wholly on land, every foundation under some brick.
     for dx in _steps(x0 - width, x1, grid):
         for dy in _steps(y0 - depth, y1, grid):
-            moved = [Brick("Y1", "z", (b[0] + dx, b[1] + dy, 0.0, b[2] + dx, b[3] + dy, 1.0)) for b in footprint]
-            if not map_problems(moved, ground):
+            moved = [(b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy) for b in footprint]
+            if all(
+                any(
+                    f[0] - TOL <= q[0] and q[2] <= f[2] + TOL and f[1] - TOL <= q[1] and q[3] <= f[3] + TOL
+                    for f in land
+                )
+                for q in moved
+            ) and all(
+                any(min(q[2], f[2]) - max(q[0], f[0]) > TOL and min(q[3], f[3]) - max(q[1], f[1]) > TOL for q in moved)
+                for f in ground.foundations
+            ):
                 return (dx, dy)
     return None
 
@@ -601,10 +638,16 @@ def shifted(bricks: Sequence[Brick], dx: float, dy: float) -> list[Brick]:
 
 
 def solve_cards(
-    card_ids: Sequence[str], deck: str = "green", challenge: int | None = None, seconds: float = 10.0, seed: int = 0
+    card_ids: Sequence[str],
+    deck: str = "green",
+    challenge: int | None = None,
+    seconds: float = 10.0,
+    seed: int = 0,
+    steps: int | None = None,
 ) -> Solution:
     """``solve`` on cards named by id (``G03``) from ``deck`` (green, pink or a deck file, played with the bricks the
-    file names); ValueError names an unknown card, and CardError (a ValueError) a deck that cannot be read."""
+    file names); ValueError names an unknown card, and CardError (a ValueError) a deck that cannot be read.
+    ``steps``: bound the search by steps instead of seconds (``solve``'s ``iterations``)."""
     deck_cards, bricks = read_deck(deck)
     by_id = {card.id: card for card in deck_cards}
     wanted = [c.strip() for c in card_ids if c.strip()]
@@ -618,14 +661,15 @@ def solve_cards(
     if not (seconds > 0 and math.isfinite(seconds)):  # inf would search forever where no tower exists
         raise ValueError(f"--seconds must be a positive number of seconds, and finite, not {seconds:g}")
     rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
-    start = None
-    if challenge in MAPS:  # a blind search almost never builds a bridge: start from one that meets the map
-        start = list(lowered(MAP_TOWERS[challenge]).values())
+    starts = map_starts(challenge) if challenge in MAPS else []  # a blind search almost never builds a bridge
     cards = [by_id[c] for c in wanted]
     # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept; nor
     # where no library tower has the shape a challenge asks for (one brick on the table, height 8, a mirror...).
     refute = challenge not in MAPS and (rule is None or library_meets(rule, bricks))
-    answer = solve(cards, bricks, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, start=start, refute=refute)
+    answer = solve(
+        cards, bricks, rule=rule, seconds=seconds, seed=seed, skip_one=skip_one, refute=refute,
+        iterations=steps, starts=starts,
+    )  # fmt: skip
     if challenge in MAPS and answer.bricks:
         offset = map_offset(answer.bricks, MAPS[challenge])
         if offset is not None:
