@@ -40,7 +40,7 @@ class NeverAnswers(Executor):
 
 def build(db: str, games: int, kozo: int, moves: int) -> None:
     """The stored games: created as the lobby creates them, then random legal moves stored as a room stores them."""
-    from kumiki.server.app import new_game
+    from kumiki.server.newgames import new_game
     from kumiki.server.rooms import rebuild, result_columns
     from kumiki.server.storage import Storage
 

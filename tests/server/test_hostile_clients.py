@@ -19,7 +19,7 @@ from sqlalchemy import update
 import kumiki
 from kumiki.server import app, rooms
 from kumiki.server.agents import positions
-from kumiki.server.app import MAX_OPTION_TEXT
+from kumiki.server.newgames import MAX_OPTION_TEXT
 from kumiki.server.storage import games_table, moves_table
 
 from .helpers import HUMAN, create, error, receive_until, url, view_at

@@ -12,7 +12,7 @@ from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 
 import kumiki
 from kumiki.server import app
-from kumiki.server.app import WEB_DEFAULTS
+from kumiki.server.catalog import WEB_DEFAULTS
 from kumiki.server.limits import Limits
 from kumiki.server.storage import Storage
 

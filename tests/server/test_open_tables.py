@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import create, receive_until, url, view_at
 
 from kumiki import load_game
-from kumiki.server.app import WEB_DEFAULTS, WEB_GAMES, catalog, check_web_options
+from kumiki.server.catalog import WEB_DEFAULTS, WEB_GAMES, catalog, check_web_options
 from kumiki.server.lobby import ABOUT
 
 
@@ -179,7 +179,8 @@ def test_a_32_bit_seed_column_the_server_may_not_widen_keeps_31_bit_seeds_and_sa
     import psycopg
     from sqlalchemy import create_engine
 
-    from kumiki.server.app import BadRequest, new_game
+    from kumiki.server.errors import BadRequest
+    from kumiki.server.newgames import new_game
     from kumiki.server.serve import check_database
     from kumiki.server.storage import Storage
 

@@ -14,7 +14,7 @@ from tests.server.helpers import HUMAN, create, receive_until, url, view_at
 
 import kumiki
 from kumiki.server.agents import LEVELS, level_agent
-from kumiki.server.app import WEB_DEFAULTS
+from kumiki.server.catalog import WEB_DEFAULTS
 from kumiki.server.limits import Limits
 
 

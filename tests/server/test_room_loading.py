@@ -146,15 +146,15 @@ def test_a_room_let_go_by_one_who_waited_for_its_load_is_the_one_the_next_joins(
 @pytest.fixture
 def slow_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new game slow to set up, as a Kozo game is (25-40 ms; the first after a start 0.5 s, importing its modules)."""
-    from kumiki.server import app
+    from kumiki.server import newgames
 
-    real = app.load_game
+    real = newgames.load_game
 
     def slow(*args: Any, **options: Any) -> Any:
         time.sleep(SLOW)
         return real(*args, **options)
 
-    monkeypatch.setattr(app, "load_game", slow)
+    monkeypatch.setattr(newgames, "load_game", slow)
 
 
 def test_a_new_game_is_set_up_and_loaded_off_the_event_loop(
@@ -192,15 +192,15 @@ def test_a_record_is_imported_off_the_event_loop(client: TestClient, monkeypatch
     """``POST /api/records`` replayed the whole record (up to 5,000 moves) on the event loop: every other game
     waited for it."""
     import kumiki
-    from kumiki.server import app
+    from kumiki.server import newgames
 
-    real = app.read_record
+    real = newgames.read_record
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         time.sleep(SLOW)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(app, "read_record", slow)
+    monkeypatch.setattr(newgames, "read_record", slow)
     state = kumiki.load_game("kuzushi").new_state(seed=1)
     while not state.over:
         state.play(state.legal_moves()[0])

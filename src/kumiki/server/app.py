@@ -1,7 +1,8 @@
 """The FastAPI application: lobby and records over HTTP, play over one WebSocket per game and connection.
 
 The HTTP and WebSocket API is written down in docs/server.md; every refusal is ``{"error": "one line"}`` (HTTP) or
-an ``error`` message (WebSocket) and changes nothing.
+an ``error`` message (WebSocket) and changes nothing. What the new-game form offers is ``catalog``; how a game is made
+from a request or a record, ``newgames``; the games in play, ``rooms``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import json
 import logging
 import math
 import secrets
-import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
@@ -30,118 +30,41 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import kumiki
-from kumiki import RecordError, load_game, read_record, write_record
-from kumiki.agents.levels import level_note
+from kumiki import write_record
 from kumiki.core.errors import quoted
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
-from kumiki.core.records import RESIGNED, is_option_tag, parse_record
-from kumiki.core.registry import game_class
-from kumiki.core.text import printable, printable_only
-from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
-from kumiki.games.towerbrix.modes import makeable
-from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, make_pool, positions
+from kumiki.core.records import RESIGNED
+from kumiki.server.agents import make_pool, positions
+from kumiki.server.catalog import WEB_GAMES, catalog
+from kumiki.server.errors import BadRequest
 from kumiki.server.limits import Limits
-from kumiki.server.lobby import ABOUT
+from kumiki.server.newgames import (
+    import_record,
+    listed,
+    new_game,
+    record_name,
+    seat_name,
+)
 from kumiki.server.rooms import (
-    MAX_PLIES,
     REPLAY_ERRORS,
     UNAVAILABLE,
     Connection,
     Hub,
     Refusal,
     Unreplayable,
-    by_the_clock,
     error_message,
     one_line,
     record_ready,
     refusal_reason,
-    result_columns,
     unreplayable,
 )
-from kumiki.server.storage import GameRow, SeatRow, Storage, hash_token
+from kumiki.server.storage import SeatRow, Storage, hash_token
 
 log = logging.getLogger("kumiki.server")
-WEB_GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")  # the games the browser client can show
-# Options the web server narrows (to these values) or fixes (None: only the default), per game. TowerBrix: a deck may
-# name a file, and no player may make the server read its files; the client draws, and the agents plan with, the
-# standard bricks, grid and box.
-WEB_OPTIONS: dict[str, dict[str, tuple[Any, ...] | None]] = {
-    # A Blokus 3D structure may name a .toml file too: the web offers the built-in ones only.
-    "blokus3d": {"structure": BUILTIN_STRUCTURES},
-    "towerbrix": {
-        "deck": ("green", "pink"),
-        "grid": None,
-        "brick": None,
-        "box_short": None,
-        "box_long": None,
-        "turns": ("free", "cycle"),
-    },
-}
-# The help of an option the web narrows (WEB_OPTIONS): the engine's own names what the web refuses (a .toml path, a deck
-# file), which the form would offer a newcomer.
-WEB_HELP: dict[tuple[str, str], str] = {
-    ("blokus3d", "structure"): "the structure to build: A (tower), B (L-wall), C (steps), D (pyramid)",
-    ("towerbrix", "deck"): "the card deck: green or pink (see the rules)",
-    ("kuzushi", "majority"): "most: the one player with the most bases next to a cell; more_than_half: only one with "
-    "more than half of them (see the rules)",
-    ("kuzushi", "team_island"): "teams tied on tiles: joined: the largest group of the team's tiles together; own: the "
-    "largest group of one player's own tiles",
-}
-# The names a newcomer reads on the form, per option (the engine's names stay the API's); an option not listed shows
-# its name with spaces.
-WEB_LABELS: dict[str, str] = {
-    "players": "Players",
-    "size": "Grid size",
-    "tiles": "Tiles per player",
-    "teams": "Teams",
-    "city_counts_as_base": "The centre city counts as a base",
-    "majority": "A flag goes to",
-    "team_island": "Teams tied: the largest group",
-    "structure": "Structure to build",
-    "colours_per_player": "Colours per player",
-    "rounds": "Rounds",
-    "random_size": "Draw the piece size each turn",
-    "size_draw": "How the size is drawn",
-    "no_fit": "When no piece of the size drawn fits",
-    "opener": "Who opens a round",
-    "tiebreak": "Tie-break",
-    "pieces": "Pieces",
-    "mode": "Mode",
-    "challenge": "Challenge",
-    "deck": "Card deck",
-    "difficulty": "Difficulty",
-    "total": "Card points per round (exact)",
-    "attempts": "Attempts per round",
-    "retry_drop": "Points fewer after a failed attempt",
-    "turns": "Turns",
-    "waive": "Challenges 9 and 13: the card to waive",
-    "max_edits": "Edits per attempt",
-    "helper": "Show whether my cards hold",
-    "shake_deg": "Challenge 5: shake margin (°)",
-    "pull_deg": "Challenge 12: pull margin (°)",
-    "time_limit": "Challenge 2: seconds per build",
-}
 
 
-def option_label(name: str) -> str:
-    """The form's label of an option: ``WEB_LABELS``, else its name with spaces ("max_edits" -> "Max edits")."""
-    return WEB_LABELS.get(name) or name.replace("_", " ").capitalize()
-
-
-# Where the web server's default differs from the engine's (the catalog's "default", the form's start, and what a
-# game created without the option gets): TowerBrix as the rulebook plays it, everyone building at once (the engine
-# keeps seat order by default, for studies and older records).
-WEB_DEFAULTS: dict[str, dict[str, Any]] = {
-    "towerbrix": {"turns": "free", "waive": "vote"},
-    "kozo": {"size_draw": "tile"},  # the issue's reading; the engine keeps "size" for the games stored before it
-}
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
-MAX_NAME = 40
-# Characters of an option's text (Kozo's pieces: the standard pool is 445 as JSON; some forty pentacubes fit). Loading a
-# game works out every placement of every piece, and each view lists the legal moves, on the event loop: a pool of
-# 64 KiB held every game still for half a second at each load and a fifth at each move, an imported megabyte for five.
-MAX_OPTION_TEXT = 2000
 # Characters of positions in one replay: each carries the game so far (TowerBrix's evaluations), so a replay grows with
 # the square of the moves. A 20-round TowerBrix game of random moves (bench/server_replay.py: 1,868 moves) is 72.6 MB;
 # 4,000 oks (2,000 empty evaluations, rounds 20 and attempts 100) would be 1.5 GB.
@@ -162,14 +85,6 @@ MAX_REFUSED_REPLAYS = 2**16
 # characters in all (a record of the longest game the server keeps is under 1 MB); each keyed with its row's status,
 # moves and last change, so a game changed or deleted since (``kumiki prune``) is not served from here.
 RECORD_CACHE_CHARS = 32 * 2**20
-OPEN_SEAT = "open seat"
-# The seeds of the server's games (its own draw and a creator's choice) go up to ``storage.max_seed``: 53 bits
-# (Number.MAX_SAFE_INTEGER, so a browser reads every seed exactly). The seed of a game with chance tells every hidden
-# card and draw to come, and the 2**31 seeds of before could all be tried offline (some 18 core-hours) to find the deal
-# that gives a player's own hand.
-MIN_RECORD_SEED = -(2**31)  # an imported record's seed may also be negative (down to what a 32-bit column held)
-MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
-COMPUTER_GAME_IDLE_S = 600  # ... counting those that moved in the last ten minutes (a stuck one frees its place)
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
 <h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
@@ -189,346 +104,15 @@ class Replay:
     over: bool
 
 
-class BadRequest(Exception):
-    """An HTTP request refused with ``status`` and one line."""
-
-    def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.headers = headers
-
-
-# ---------------------------------------------------------------------------------------------------------- catalog
-
-
-def towerbrix_totals(deck: str) -> dict[str, Any]:
-    """TowerBrix's ``total`` with this deck: at most the points of every card in it, and not the totals its 2- and
-    3-point cards cannot make (one short of them all); the engine refuses either."""
-    game: Any = load_game("towerbrix", deck=deck)
-    most = sum(card.points for card in game.deck)
-    return {"max": most, "except": [t for t in range(2, most + 1) if not makeable(t, game.twos, game.threes)]}
-
-
-# Options whose bounds follow another option's value (the catalog's ``bounds_by``): the form checks them as that value
-# changes, so a player never meets a refusal the form could have prevented (its ``max`` alone let 200 through).
-WEB_BOUNDS: dict[tuple[str, str], tuple[str, Callable[[str], dict[str, Any]]]] = {
-    ("towerbrix", "total"): ("deck", towerbrix_totals),
-}
-
-
-@functools.cache
-def catalog() -> dict[str, Any]:
-    """The games the client supports, their player counts and options as data, and the agent levels."""
-    listing = []
-    for name in WEB_GAMES:
-        cls = game_class(name)
-        defaults = {**cls().options, **WEB_DEFAULTS.get(name, {})}
-        options = []
-        narrowed = WEB_OPTIONS.get(name, {})
-        for option in cls.option_spec:
-            if option.name in narrowed and narrowed[option.name] is None:
-                continue
-            entry: dict[str, Any] = {
-                "name": option.name,
-                "type": option.type.__name__,
-                "default": defaults.get(option.name),
-                "label": option_label(option.name),
-                "help": WEB_HELP.get((name, option.name), option.doc),
-            }
-            if callable(option.default):
-                entry["depends"] = True  # the default follows other options (e.g. the number of players)
-            if option.choices is not None or narrowed.get(option.name):
-                entry["choices"] = list(narrowed.get(option.name) or option.choices or ())
-            if option.minimum is not None:
-                entry["min"] = option.minimum
-            if option.maximum is not None:
-                entry["max"] = option.maximum
-            if option.nullable:
-                entry["nullable"] = True
-            if (name, option.name) in WEB_BOUNDS:
-                other, bounds = WEB_BOUNDS[name, option.name]
-                values = narrowed.get(other) or ()
-                by_value = {str(v): bounds(str(v)) for v in values}
-                entry["bounds_by"] = {"option": other, "values": by_value}
-                entry["max"] = max((b["max"] for b in by_value.values()), default=entry.get("max"))  # any of them
-            options.append(entry)
-        entry = {"name": name, "players": [cls.facts.min_players, cls.facts.max_players], "options": options}
-        notes = {level: note for level in LEVELS if (note := level_note(name, level))}
-        if notes:
-            entry["level_notes"] = notes  # "about 240 Elo above medium", from the ladder studies
-        if name in ABOUT:
-            entry["about"] = ABOUT[name].public(name)
-        listing.append(entry)
-    return {"games": listing, "levels": list(LEVELS)}
-
-
-# ---------------------------------------------------------------------------------------------------------- lobby
-
-
-def check_web_options(name: str, options: dict[str, Any]) -> None:
-    """Refuse an option value the web server does not offer (``WEB_OPTIONS``); called before the game is loaded."""
-    narrowed = WEB_OPTIONS.get(name, {})
-    if not narrowed:
-        return
-    defaults = {o.name: o.default for o in game_class(name).option_spec}
-    for option, allowed in narrowed.items():
-        if option not in options:
-            continue
-        value = options[option]
-        if allowed is None and value != defaults[option]:
-            raise BadRequest(f"option {option!r} is fixed at {defaults[option]!r} on the web server")
-        if allowed is not None and (not isinstance(value, (str, int, float)) or value not in allowed):
-            offered = ", ".join(map(str, allowed))
-            raise BadRequest(f"option {option!r}: the web server offers {offered}, not {shown(value)}")
-
-
 def compact_json(value: Any) -> str:
     """JSON as the server's JSON answers are written (FastAPI's JSONResponse): no spaces, no NaN, text as is."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def check_option_text(option: str, value: str) -> None:
-    """Refuse an option's text longer than the web server loads (``MAX_OPTION_TEXT``), before the game is loaded."""
-    if len(value) > MAX_OPTION_TEXT:
-        raise BadRequest(
-            f"option {quoted(option)}: a text of at most {MAX_OPTION_TEXT} characters on the web server, "
-            f"not {len(value)}"
-        )
-
-
-def seat_name(name: Any, index: int) -> str:
-    """A player's name as given (printable, at most MAX_NAME characters), or "player N" when left out or empty (a
-    name of another type, ``false`` or ``0`` included, is refused: it is no name left out)."""
-    if name is None or name == "":
-        return f"player {index + 1}"
-    if not isinstance(name, str) or len(name) > MAX_NAME or not printable(name):
-        raise BadRequest(f"seat {index}: a name is printable text of at most {MAX_NAME} characters")
-    return name.strip() or f"player {index + 1}"
-
-
-def _seat_rows(seats: Any) -> list[dict[str, Any]]:
-    if not isinstance(seats, list) or not seats:
-        raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent"|"open", ...}')
-    out = []
-    for index, seat in enumerate(seats):
-        if not isinstance(seat, dict):
-            raise BadRequest(f"seat {index}: must be an object")
-        kind = seat.get("kind")
-        agent, level = seat.get("agent"), seat.get("level", "easy")
-        if kind == "agent" and not isinstance(agent, (str, type(None))):
-            raise BadRequest(f"seat {index}: an agent is a name (text)")
-        if kind == "agent" and agent is None and not isinstance(level, str):
-            raise BadRequest(f"seat {index}: a level is a name (text)")
-        if kind == "human":
-            out.append({"kind": "human", "name": seat_name(seat.get("name"), index)})
-        elif kind == "open":
-            out.append({"kind": "open", "name": OPEN_SEAT})
-        elif kind == "agent" and agent is not None:
-            if agent not in PLAIN_AGENTS:
-                raise BadRequest(f"seat {index}: unknown agent {quoted(agent)} (agents: {', '.join(PLAIN_AGENTS)})")
-            out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
-        elif kind == "agent":
-            if level not in LEVELS:
-                raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(LEVELS)})")
-            out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
-        else:
-            raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {shown(kind)}')
-    return out
-
-
-def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict[str, Any]:
-    """Create a game from a lobby request; returns the seats with their tokens and invite links. ``rematch_of``: the
-    finished game whose rematch it is (the link is stored with it)."""
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
-    unknown = set(body) - {"game", "options", "seats", "seed", "undo"}
-    if unknown:
-        raise BadRequest(f"unknown field {quoted(sorted(unknown)[0])} (fields: game, options, seats, seed, undo)")
-    name = body.get("game")
-    if not isinstance(name, str) or name not in WEB_GAMES:
-        raise BadRequest(f"unknown game {shown(name)} (games: {', '.join(WEB_GAMES)})")
-    options = body.get("options")
-    options = {} if options is None else options  # left out or null: the defaults; [], "" or false are refused
-    if not isinstance(options, dict):
-        raise BadRequest('"options" must be an object of option values')
-    for option, value in options.items():
-        if isinstance(value, str) and not value.isprintable():
-            raise BadRequest(f"option {quoted(option)}: one line of printable text (a record keeps it on one line)")
-        if isinstance(value, str):
-            check_option_text(option, value)  # before the game is loaded
-    seats = _seat_rows(body.get("seats"))
-    options = {**WEB_DEFAULTS.get(name, {}), **options}  # an option left out takes the catalog's default
-    if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
-        facts = game_class(name).facts
-        if not facts.min_players <= len(seats) <= facts.max_players:  # the seats give the number of players
-            raise BadRequest(
-                f"{name} takes {facts.min_players}–{facts.max_players} seats, not {len(seats)} "
-                '(one entry in "seats" for each player)'
-            )
-        options["players"] = len(seats)
-    check_web_options(name, options)
-    try:
-        game = load_game(name, **options)
-    except ValueError as error:
-        raise BadRequest(one_line(error)) from None
-    if len(seats) != game.players:
-        raise BadRequest(f"{name} with these options has {game.players} players, but {len(seats)} seats were given")
-    seed = body.get("seed")
-    drawn = seed is None  # the server's own draw: a secret while the game's chance is to come (see below)
-    if seed is None:
-        seed = secrets.randbelow(storage.max_seed + 1)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= storage.max_seed:
-        raise BadRequest(f'"seed" must be a whole number from 0 to {storage.max_seed}')
-    undo = body.get("undo", False)
-    if not isinstance(undo, bool):
-        raise BadRequest('"undo" must be true or false')
-    humans = sum(s["kind"] in ("human", "open") for s in seats)
-    if undo and humans > 1:
-        raise BadRequest("undo is allowed only in a game with at most one human seat")
-    if not humans and storage.computer_games(time.time() - COMPUTER_GAME_IDLE_S) >= MAX_COMPUTER_GAMES:
-        raise BadRequest(
-            f"the server plays at most {MAX_COMPUTER_GAMES} games of computers alone at once (they share the "
-            "computer players' workers with everyone's games): wait for one to end",
-            429,
-            {"Retry-After": "30"},
-        )
-    game_id = secrets.token_urlsafe(9)
-    state = game.new_state(seed=seed)
-    now = time.time()
-    tokens: dict[int, str] = {}
-    rows = []
-    for index, seat in enumerate(seats):
-        token_hash = None
-        if seat["kind"] == "human":
-            tokens[index] = secrets.token_urlsafe(24)
-            token_hash = hash_token(tokens[index])
-        rows.append(SeatRow(index, seat["kind"], seat["name"], seat.get("level"), token_hash))
-    row = GameRow(
-        id=game_id,
-        game=name,
-        options=game.options,
-        seed=seed,
-        undo=undo,
-        imported=False,
-        created=now,
-        updated=now,
-        seats=rows,
-        seed_chosen=not drawn and game.has_chance(),  # the creator may know the deal: the others are told
-        **result_columns(state),
-    )
-    storage.create_game(row, rematch_of=rematch_of)
-    answer_seats = []
-    for seat_row in rows:
-        entry = seat_row.public()
-        if seat_row.seat in tokens:
-            entry["token"] = tokens[seat_row.seat]
-            entry["invite"] = f"/game/{game_id}?token={tokens[seat_row.seat]}"
-        answer_seats.append(entry)
-    # A seed the server drew is given only where it tells nothing to come: in a game with chance (TowerBrix's deals,
-    # Kozo's random sizes) it tells every hidden card and every draw, and the creator usually sits at the table; the
-    # record gives it once the game ends (record_ready). A seed the creator chose is theirs already.
-    shown_seed = None if drawn and game.has_chance() else seed
-    return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": shown_seed}
-
-
-def import_record(storage: Storage, text: str) -> dict[str, Any]:
-    """Store a ``.kmk`` record as a game to watch: no human seats, nobody moves in it. A record whose
-    ``[Resigned]`` tag names a seat is stored resigned by that seat, as the game it came from was: over, with every
-    other side its winners."""
-    try:
-        parsed = parse_record(text)
-        if len(parsed.moves) > MAX_PLIES:  # before any replay: a megabyte of "ok" lines is 170,000 moves
-            raise BadRequest(f"the record has {len(parsed.moves)} moves; the server keeps games of at most {MAX_PLIES}")
-        tags = parsed.tags
-        for tag, value in tags.items():  # an option's tag (not a player's name: that is cut to MAX_NAME)
-            if is_option_tag(tag):
-                check_option_text(tag, value)
-        name = tags.get("Game", "")
-        narrowed = WEB_OPTIONS.get(name, {})
-        check_web_options(name, {k: v for k, v in tags.items() if narrowed.get(k)})  # before a deck file is read
-        game, final = read_record(text)
-        resigned = final.resigned  # read_record has checked the [Resigned] tag and ended the game there
-    except RecordError as error:
-        raise BadRequest(one_line(error)) from None
-    if game.name not in WEB_GAMES:
-        raise BadRequest(f"the web client cannot show {game.name!r} yet (games: {', '.join(WEB_GAMES)})")
-    check_web_options(game.name, game.options)
-    if final.seed is not None and not MIN_RECORD_SEED <= final.seed <= storage.max_seed:
-        raise BadRequest(
-            f"the server keeps seeds from {MIN_RECORD_SEED} to {storage.max_seed}; this record's is "
-            f"{quoted(str(final.seed))}"
-        )
-    played_by = final.move_seats()  # the record's own seats where every seat may act at once
-    replay = game.new_state(seed=final.seed)
-    moves: list[tuple[int | None, str]] = []
-    for ply, move in enumerate(final.history):
-        seat = replay.to_move if played_by is None else played_by[ply]
-        if by_the_clock(replay, move, seat):
-            seat = None  # the clock's move is nobody's: stored with no seat, as when the server's clock plays it
-        moves.append((seat, str(move)))
-        replay.play(move, player=seat)
-    now = time.time()
-    names = [_record_name(tags.get(f"Player{k}"), k) for k in range(game.players)]
-    seats = [SeatRow(k, "record", name) for k, name in enumerate(names)]
-    game_id = secrets.token_urlsafe(9)
-    row = GameRow(
-        id=game_id,
-        game=game.name,
-        options=game.options,
-        seed=final.seed,
-        undo=False,
-        imported=True,
-        created=now,
-        updated=now,
-        seats=seats,
-        **result_columns(final),
-    )
-    if resigned is not None:  # as Room.resign stores it: over, nobody to move, every other side the winners
-        row.status, row.to_move, row.winners = "over", None, forfeit_winners(final, resigned)
-    kept = {name: text for name in KEPT_TAGS if (text := _tag_text(tags.get(name, "")))}
-    storage.create_game(row, moves, resigned, kept)
-    return {"id": game_id, "replay": f"/replay/{game_id}"}
-
-
-def listed(row: GameRow) -> dict[str, Any]:
-    """A game's summary as the API lists it, with ``record_ready``: whether its record is given now (see
-    ``rooms.record_ready``; a game whose stored options no longer load gives none)."""
-    over, imported = row.status == "over", row.imported
-    # (loaded only for a game going on; options that no longer load count as chance: no record)
-    chance = not (over or imported) and _has_chance(row.game, json.dumps(row.options, sort_keys=True)) is not False
-    return {**row.summary(), "record_ready": record_ready(over, imported, chance)}
-
-
-@functools.lru_cache(maxsize=1024)
-def _has_chance(game: str, options: str) -> bool | None:
-    """Whether ``game`` with these options (as JSON) draws from its seed; None if they no longer load. Cached: a
-    lobby listing asks it of every game going, and loading a Kozo game costs milliseconds."""
-    try:
-        return load_game(game, **json.loads(options)).has_chance()
-    except (ValueError, TypeError):
-        return None
 
 
 def _agent_tag(name: str, level: str | None) -> str:
     """A computer seat in a record: its name, and its level unless the name says it ("easy computer", not "easy
     computer (easy)")."""
     return name if not level or level in name.split() else f"{name} ({level})"
-
-
-KEPT_TAGS = ("Event", "Date")  # an imported record's own, given back in its record (the server writes the rest)
-
-
-def _tag_text(value: str) -> str:
-    """A record's tag as stored: its printable characters only (PostgreSQL refuses NUL in text)."""
-    return printable_only(value).strip()
-
-
-def _record_name(tag: str | None, seat: int) -> str:
-    """A record's player tag as a seat's name: only its printable characters (no control character reaches the
-    database or a page: PostgreSQL refuses NUL in text), at most MAX_NAME of them; "player N" when none is left."""
-    name = _tag_text(tag or "")[:MAX_NAME].strip()
-    return name or f"player {seat + 1}"
 
 
 # ---------------------------------------------------------------------------------------------------------- app
@@ -741,7 +325,7 @@ def create_app(
                     409,
                 )
             tags = {
-                f"Player{s.seat}": _record_name(s.name, s.seat) if s.kind != "agent" else _agent_tag(s.name, s.level)
+                f"Player{s.seat}": record_name(s.name, s.seat) if s.kind != "agent" else _agent_tag(s.name, s.level)
                 for s in room.row.seats
             }  # (a name stored before names were cleaned may hold a control character no record line can)
             # a resignation is no rule: [Resigned] says who gave the game up, and the Result is every other side
