@@ -59,6 +59,14 @@ def view_legal(client: TestClient, game: dict[str, object], seat: int) -> str:
         return str(view["legal"][0])
 
 
+def resign_and_rematch(ws: Any) -> dict[str, Any]:
+    """Resign the game open on ``ws`` and ask for its rematch: the ``rematch`` message that answers."""
+    ws.send_json({"type": "resign"})
+    receive_until(ws, lambda m: m["type"] == "view" and m["over"])
+    ws.send_json({"type": "rematch"})
+    return receive_until(ws, lambda m: m["type"] == "rematch")
+
+
 def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., TestClient]) -> None:
     """A rematch forgotten (a room let go forgot it, a restarted server did): reconnecting and asking again
     made a new game each time, as fast as a client could ask (50 in under a second), past the limit on
@@ -67,10 +75,7 @@ def test_rematches_count_against_the_addresss_new_games(serve: Callable[..., Tes
     game = create(client, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)  # the first new game
     with client.websocket_connect(url(game, 0)) as ann:
         receive_until(ann, view_at(0))
-        ann.send_json({"type": "resign"})
-        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
-        ann.send_json({"type": "rematch"})  # the second
-        first = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+        first = resign_and_rematch(ann)["id"]  # the second
     assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
     client.app.state.hub.rematches.clear()  # type: ignore[attr-defined]  # forgotten, as a restart forgets it,
     with client.app.state.hub.storage.engine.begin() as conn:  # type: ignore[attr-defined]
@@ -93,10 +98,7 @@ def test_a_friend_back_after_the_room_was_let_go_joins_the_same_rematch(client: 
     game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}], options=SMALL, seed=1)
     with client.websocket_connect(url(game, 0)) as ann:
         receive_until(ann, view_at(0))
-        ann.send_json({"type": "resign"})
-        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
-        ann.send_json({"type": "rematch"})
-        to_ann = receive_until(ann, lambda m: m["type"] == "rematch")
+        to_ann = resign_and_rematch(ann)
     assert game["id"] not in client.app.state.hub.rooms  # type: ignore[attr-defined]
     with client.websocket_connect(url(game, 1)) as bob:
         told = arrival(bob)  # without asking
@@ -132,10 +134,7 @@ def test_a_restart_keeps_the_rematch_and_sends_each_seat_to_its_own_seat(db_url:
         game = create(first, seats, options={"size": 3, "tiles": 2}, seed=1)
         with first.websocket_connect(url(game, 0)) as ann:
             receive_until(ann, lambda m: m["type"] == "view")
-            ann.send_json({"type": "resign"})
-            receive_until(ann, lambda m: m["type"] == "view" and m["over"])
-            ann.send_json({"type": "rematch"})
-            to_ann = receive_until(ann, lambda m: m["type"] == "rematch")
+            to_ann = resign_and_rematch(ann)
     with TestClient(create_app(db_url)) as again:  # the server restarted
         with again.websocket_connect(url(game, 1)) as bob:
             told = arrival(bob)  # told at once where the rematch is, without asking
@@ -182,10 +181,7 @@ def test_a_database_from_before_rematches_were_stored_gains_their_table(db_url: 
         assert again.get(f"/api/games/{game['id']}").json()["status"] == "playing"
         with again.websocket_connect(url(game, 0)) as ann:
             receive_until(ann, view_at(0))
-            ann.send_json({"type": "resign"})
-            receive_until(ann, lambda m: m["type"] == "view" and m["over"])
-            ann.send_json({"type": "rematch"})
-            fresh = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+            fresh = resign_and_rematch(ann)["id"]
         assert again.app.state.hub.storage.rematch(game["id"]) == fresh  # type: ignore[attr-defined]
 
 
@@ -195,10 +191,7 @@ def test_a_pruned_rematch_is_no_longer_offered(client: TestClient) -> None:
     game = create(client, [{"kind": "human"}, {"kind": "human"}], options=SMALL, seed=1)
     with client.websocket_connect(url(game, 0)) as ann:
         receive_until(ann, view_at(0))
-        ann.send_json({"type": "resign"})
-        receive_until(ann, lambda m: m["type"] == "view" and m["over"])
-        ann.send_json({"type": "rematch"})
-        fresh = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
+        fresh = resign_and_rematch(ann)["id"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
     assert hub.storage.delete_games([fresh]) == 1
     hub.rematches.clear()  # (as a restart would)
