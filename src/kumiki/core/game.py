@@ -57,7 +57,8 @@ class Game(ABC):
 
     @abstractmethod
     def new_state(self, seed: int | None = None) -> State:
-        """The position at the start of a game; every chance event draws from ``seed``."""
+        """The position at the start of a game; every chance event draws from ``seed`` (a whole number; the games
+        draw with ``random.Random``, which takes a negative seed as its absolute value: seed -5 deals as 5)."""
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:
