@@ -3,7 +3,7 @@
 For each challenge and seed, the hand of a one-player challenge game (``kumiki.load_game("towerbrix", players=1,
 mode="challenge", challenge=N, rounds=1, attempts=1).new_state(seed=s).hands[0]``) is solved twice, as
 ``kumiki solve towerbrix --challenge N --cards ...`` does (``solver.solve_cards``, seed 0): bounded by steps (the
-hint's ``agents.HINT_STEPS`` by default: the same answer on any machine) and bounded by a time limit (10 s). Every
+hint's ``hint.HINT_STEPS`` by default: the same answer on any machine) and bounded by a time limit (10 s). Every
 tower found is checked independently: on the map where it stands, standing, connected, every card held. One
 process, one core.
 
@@ -18,8 +18,8 @@ import time
 from typing import Any
 
 import kumiki
-from kumiki.games.towerbrix.agents import HINT_STEPS
 from kumiki.games.towerbrix.bricks import connected, judge
+from kumiki.games.towerbrix.hint import HINT_STEPS
 from kumiki.games.towerbrix.modes import MAPS, map_problems
 from kumiki.games.towerbrix.solver import Solution, solve_cards
 

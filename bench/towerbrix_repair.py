@@ -68,13 +68,13 @@ def position(seed: int, ply: int) -> tuple[Any, Any]:
 @contextmanager
 def plain() -> Iterator[None]:
     """The teammate's scoring without its caches: every reader checks every card, every value computed anew."""
-    from kumiki.games.towerbrix import agents, conditions
+    from kumiki.games.towerbrix import conditions, hands
 
     saved = (
         conditions.Rule.evaluate,
-        agents.TeamKnowledge.holds,
-        agents.TeamKnowledge.expected,
-        agents.HandModel.chance,
+        hands.TeamKnowledge.holds,
+        hands.TeamKnowledge.expected,
+        hands.HandModel.chance,
     )
 
     def evaluate(rule: Any, tower: Any) -> bool:
@@ -96,13 +96,13 @@ def plain() -> Iterator[None]:
             return float(held[model.hands].all(axis=1).mean())
         return saved[3](model, held)
 
-    conditions.Rule.evaluate, agents.TeamKnowledge.holds = evaluate, holds  # type: ignore[method-assign]
-    agents.TeamKnowledge.expected, agents.HandModel.chance = expected, chance  # type: ignore[method-assign]
+    conditions.Rule.evaluate, hands.TeamKnowledge.holds = evaluate, holds  # type: ignore[method-assign]
+    hands.TeamKnowledge.expected, hands.HandModel.chance = expected, chance  # type: ignore[method-assign]
     try:
         yield
     finally:
-        conditions.Rule.evaluate, agents.TeamKnowledge.holds = saved[0], saved[1]  # type: ignore[method-assign]
-        agents.TeamKnowledge.expected, agents.HandModel.chance = saved[2], saved[3]  # type: ignore[method-assign]
+        conditions.Rule.evaluate, hands.TeamKnowledge.holds = saved[0], saved[1]  # type: ignore[method-assign]
+        hands.TeamKnowledge.expected, hands.HandModel.chance = saved[2], saved[3]  # type: ignore[method-assign]
 
 
 def timed(agent: Any, state: Any, repeat: int, way: Callable[[], Any]) -> tuple[float, str]:

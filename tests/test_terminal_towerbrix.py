@@ -343,3 +343,24 @@ def test_a_hint_on_a_map_names_no_edit_towards_a_tower_off_the_map(challenge):
     assert move is None and text.startswith(f"no hint: no tower found yet on the {where} meeting your cards "), text
     assert f"kumiki solve towerbrix --challenge {challenge} --cards {','.join(found.cards)}" in text
     assert " ".join(draw(view.command(state, "hint")).split()) == "N" + text[1:] + "."
+
+
+@pytest.mark.parametrize(("challenge", "seed"), [(11, 2), (14, 4)])
+def test_a_hint_on_a_map_after_a_brick_placed_elsewhere_leads_back_to_a_tower_on_the_map(challenge, seed):
+    """The hint finds a tower on the map from the empty table; once one brick stood anywhere else (the first hinted
+    brick placed one unit over, on the same bank), the search from the table found no bridge and the hint said "no
+    tower found yet on the map meeting your cards": no hint for the rest of the build. It now leads back to the tower
+    found from the empty table, and followed to the end it meets the challenge."""
+    options = {"players": 1, "mode": "challenge", "challenge": challenge, "rounds": 1, "attempts": 1}
+    state = kumiki.load_game("towerbrix", **options).new_state(seed=seed)
+    view._TARGETS.clear()
+    brick, axis, corner = hinted_move(state).split()
+    x, y = corner.split(",")
+    state.play(f"{brick} {axis} {x},{float(y) + 1:g}")  # still on land, beside the hinted place
+    view._TARGETS.clear()  # as a server's worker that never saw the game
+    for _ in range(3 * 8):
+        move = hinted_move(state)  # an edit towards a tower meeting the cards (asserted), or ok
+        state.play(move)
+        if move == "ok":
+            break
+    assert state.over and state.public_view()["round_success"] == [True]

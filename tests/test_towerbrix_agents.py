@@ -581,3 +581,30 @@ def test_the_team_bench_plays_a_whole_round_as_the_rules_replay_it() -> None:
     assert play_round(3, 200, 12, whole=True) == (True, 1, 8)
     assert play_round(6, 200, 12)[0] is False
     assert play_round(6, 200, 12, whole=True) == (False, 3, 12)
+
+
+def test_the_repair_benchs_plain_scoring_replaces_the_teammates_and_moves_alike() -> None:
+    """``bench.towerbrix_repair`` times the teammate with its scoring done the plain way; it replaced
+    ``agents.HandModel.chance``, which went to ``hands`` with the split of the agents, and stopped with an
+    AttributeError. The plain way is swapped in for the block only, and the teammates make the same moves under it."""
+    from bench.towerbrix_repair import plain
+    from kumiki.games.towerbrix import hands
+
+    kept = (hands.TeamKnowledge.holds, hands.TeamKnowledge.expected, hands.HandModel.chance)
+
+    def moves() -> list[str]:
+        game = kumiki.load_game("towerbrix", players=4, mode="base", deck="green", difficulty="medium")
+        state = game.new_state(seed=13)
+        agents = [kumiki.load_agent("towerbrix-teammate", iterations=100, seed=p) for p in range(4)]
+        made = []
+        for _ in range(6):
+            move = agents[state.to_move].choose(state)
+            made.append(str(move))
+            state.play(move)
+        return made
+
+    with plain():
+        assert hands.HandModel.chance is not kept[2] and hands.TeamKnowledge.holds is not kept[0]
+        plainly = moves()
+    assert (hands.TeamKnowledge.holds, hands.TeamKnowledge.expected, hands.HandModel.chance) == kept
+    assert plainly == moves()

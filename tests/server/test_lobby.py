@@ -231,3 +231,18 @@ def test_at_most_two_games_of_computers_alone_go_at_once(serve: Any) -> None:
     assert created[2].headers["retry-after"] == "30"
     with_a_human = client.post("/api/games", json={"game": "kuzushi", "seats": [HUMAN, robots[0]]})
     assert with_a_human.status_code == 200  # people's games are never refused for it
+
+
+def test_the_lobby_bench_runs_with_and_without_the_chance_cache(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench.server_lobby`` empties and bypasses the cache of ``_has_chance``: it reached it on ``server.app``,
+    which lost it when the lobby's listing moved to ``server.newgames``, and stopped with an AttributeError."""
+    import sys
+
+    from bench import server_lobby
+
+    monkeypatch.setattr(sys, "argv", ["server_lobby", "--games", "2"])
+    server_lobby.main()
+    out = capsys.readouterr().out
+    assert "cached" in out and "cache emptied" in out and "no cache" in out

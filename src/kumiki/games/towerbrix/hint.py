@@ -147,6 +147,10 @@ def build_hint(
     if target is None:
         bricks, met = tower_from(list(current.values()))
         target = list(bricks)
+        if ground is not None and not met and previous and meets(previous):
+            # On a map a search from bricks that stand elsewhere than the tower found from the empty table rarely
+            # builds a bridge again: rather that tower, its misplaced bricks moved or taken away, than no hint.
+            target, met = list(previous), True
     if not target:
         return BuildHint(None, ids, why="the solver found no tower within its steps")
     if ground is not None and not met:  # the closest tower off a map meets neither the map nor the cards: no hint
