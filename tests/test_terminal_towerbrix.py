@@ -10,6 +10,7 @@ from rich.console import Console, RenderableType
 
 import kumiki
 from kumiki.cli import main
+from kumiki.games.towerbrix.hint import HINT_TOWERS
 from kumiki.terminal import towerbrix as view
 from kumiki.terminal import view_for
 from kumiki.terminal.play import HUMAN
@@ -232,7 +233,7 @@ def hinted_move(state) -> str:
 
 def test_following_the_hint_meets_the_cards_of_a_solo_round():
     """TowerBrix had no hint: a solo player's only help was ``kumiki solve towerbrix --cards ...``."""
-    view._TARGETS.clear()
+    HINT_TOWERS.clear()
     state = kumiki.load_game("towerbrix", players=1, mode="solo", rounds=1, attempts=1).new_state(seed=1)
     cards = list(state.view(0)["cards"])  # in the order of the hand
     first = " ".join(draw(view.command(state, "hint")).split())
@@ -252,13 +253,13 @@ def test_the_terminal_and_the_browser_give_the_same_table_the_same_hint():
 
     options = {"players": 1, "mode": "solo", "rounds": 1, "attempts": 1}
     state = kumiki.load_game("towerbrix", **options).new_state(seed=2)
-    view._TARGETS.clear()
+    HINT_TOWERS.clear()
     moves: list[str] = []
     for _ in range(4):  # four bricks of the hinted tower
         moves.append(hinted_move(state))
         state.play(moves[-1])
     remembered = " ".join(draw(view.command(state, "hint")).split())
-    view._TARGETS.clear()
+    HINT_TOWERS.clear()
     forgotten = " ".join(draw(view.command(state, "hint")).split())
     move, browser = hint_for("towerbrix", options, 2, moves, [None], 0)
     assert remembered == forgotten == browser
@@ -270,7 +271,7 @@ def test_the_hint_reads_only_the_seat_s_own_cards():
     game = kumiki.load_game("towerbrix", players=3)
     answers = []
     for others in (0, 1):
-        view._TARGETS.clear()
+        HINT_TOWERS.clear()
         state = game.new_state(seed=3)
         state.play("Y1 z 0,0")  # seat 0; seat 1 to move
         own = set(state.hands[1])
@@ -290,7 +291,7 @@ def test_help_mentions_the_hint():
 
 
 def test_hint_at_the_prompt_of_a_solo_game(capsys, monkeypatch):
-    view._TARGETS.clear()
+    HINT_TOWERS.clear()
     stdin = "hint\nquit\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
     with pytest.raises(SystemExit) as exit_info:
@@ -314,7 +315,7 @@ def test_the_hint_says_ok_on_a_map_only_where_the_tower_stands_on_the_map(challe
     held = [c.id for c in game.deck if _Checker([c], "green", None, False).solved(tower)]
     results = []
     for dx in (12, 0):  # off the map, then on it
-        view._TARGETS.clear()
+        HINT_TOWERS.clear()
         state = game.new_state(seed=1)
         state.hands[0] = held[: len(state.hands[0])]
         for edit in MAP_TOWERS[challenge][0]:
@@ -353,11 +354,11 @@ def test_a_hint_on_a_map_after_a_brick_placed_elsewhere_leads_back_to_a_tower_on
     found from the empty table, and followed to the end it meets the challenge."""
     options = {"players": 1, "mode": "challenge", "challenge": challenge, "rounds": 1, "attempts": 1}
     state = kumiki.load_game("towerbrix", **options).new_state(seed=seed)
-    view._TARGETS.clear()
+    HINT_TOWERS.clear()
     brick, axis, corner = hinted_move(state).split()
     x, y = corner.split(",")
     state.play(f"{brick} {axis} {x},{float(y) + 1:g}")  # still on land, beside the hinted place
-    view._TARGETS.clear()  # as a server's worker that never saw the game
+    HINT_TOWERS.clear()  # as a server's worker that never saw the game
     for _ in range(3 * 8):
         move = hinted_move(state)  # an edit towards a tower meeting the cards (asserted), or ok
         state.play(move)

@@ -394,7 +394,7 @@ def test_an_interval_ending_near_no_edge_is_flagged_only_when_few_blocks_decided
         {"players": 2, "seat": 0, "elo": -40.0, "low": -90.0, "high": 0.2},
         {"players": 2, "seat": 1, "elo": 40.0, "low": -0.2, "high": 90.0},
     ]
-    assert verdict.few_deciding(ends, 4) and not verdict.few_deciding(ends, 30)
+    assert verdict.few_deciding(4) and not verdict.few_deciding(30)
     assert "Caution" not in verdict.seat_advantage(ends, 0, {2: 40}, "seed blocks", {2: 30})
     assert "Caution: the seats' figures rest on only 4 of the 40" in verdict.seat_advantage(
         ends, 0, {2: 40}, "seed blocks", {2: 4}

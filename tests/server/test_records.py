@@ -177,3 +177,20 @@ def test_a_finished_games_record_is_built_once(serve: Any, monkeypatch: pytest.M
     going = create(client, [{"kind": "human"}, {"kind": "human"}])  # 3 of 3: a record built anew is one too many
     assert client.get(f"/api/games/{going['id']}/record").status_code == 429
     assert client.get(f"/api/games/{imported}/record").status_code == 200  # from the cache: not counted
+
+
+def test_the_record_cache_keeps_one_version_a_game_and_the_newest_within_its_size() -> None:
+    from kumiki.server.app import RecordCache
+
+    cache = RecordCache(10)
+    cache.put(("a", "over", 3), "aaaa")
+    cache.put(("b", "over", 5), "bbbb")
+    assert cache.get(("a", "over", 3)) == "aaaa"  # and "a" is now the most recently used
+    assert cache.get(("a", "playing", 2)) is None  # another version of the game misses
+    cache.put(("a", "over", 4), "AAAAA")  # a newer version replaces the older
+    assert cache.get(("a", "over", 3)) is None and cache.size == 9
+    cache.put(("c", "over", 1), "cc")  # over the size: the least recently used ("b") goes
+    assert cache.get(("b", "over", 5)) is None and cache.get(("c", "over", 1)) == "cc"
+    assert cache.size == 7 and cache.get(("a", "over", 4)) == "AAAAA"
+    cache.put(("d", "over", 1), "x" * 11)  # larger than the whole cache: not kept
+    assert cache.get(("d", "over", 1)) is None and cache.size == 7

@@ -279,21 +279,17 @@ def summarise(results: Results) -> dict[str, Any]:
         from kumiki.arena.ratings import seat_advantage
 
         # One model per number of players: seat 2 of a three-player game is not seat 2 of a four-player one.
+        per_players = stats.by_players(competitive)
         summary["seat_advantage"] = [
             {"players": n, "seat": s, "elo": round(v, 1) + 0.0, "low": round(lo, 1) + 0.0, "high": round(hi, 1) + 0.0}
-            for n, games in stats.by_players(competitive).items()
+            for n, games in per_players.items()
             for s, (v, lo, hi) in enumerate(seat_advantage(games, agents, seed=study.seed, chance=study.chance))
         ]
-        units = {n: stats.bootstrap_units(games, chance) for n, games in stats.by_players(competitive).items()}
-        deciding = {n: stats.seat_deciding_units(games, chance) for n, games in stats.by_players(competitive).items()}
+        units = {n: stats.bootstrap_units(games, chance) for n, games in per_players.items()}
+        deciding = {n: stats.seat_deciding_units(games, chance) for n, games in per_players.items()}
         unit = "game seeds" if chance else "seed blocks"
         summary["seat_advantage_deciding"] = [
-            {
-                "players": n,
-                "units": units[n],
-                "deciding": k,
-                "few": verdict.few_deciding([s for s in summary["seat_advantage"] if s["players"] == n], k),
-            }
+            {"players": n, "units": units[n], "deciding": k, "few": verdict.few_deciding(k)}
             for n, k in deciding.items()
         ]
         summary["seat_advantage_reading"] = verdict.seat_advantage(

@@ -244,30 +244,16 @@ def seat_deciding_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:
     deciding = set()
     for (unit, _, _), games in groups.items():
         outcomes: set[tuple[tuple[str, int], ...]] = set()
+        split = False  # one agent, two places in one game: the seats told them apart
         for row in games:
             held: dict[str, set[int]] = {}
             for seat, place in enumerate(places(row)):
                 held.setdefault(row["seats"][seat], set()).add(place)
             outcomes.add(tuple(sorted((agent, min(found)) for agent, found in held.items())))
-            if any(len(found) > 1 for found in held.values()):
-                outcomes.add((("", 0), ("", 0)))  # one agent, two places in one game: the seats told them apart
-        if len(outcomes) > 1:
+            split = split or any(len(found) > 1 for found in held.values())
+        if split or len(outcomes) > 1:
             deciding.add(unit)
     return len(deciding)
-
-
-def decided_games(rows: Iterable[dict[str, Any]], agent: str) -> int:
-    """How many competitive games ``agent`` finished ahead of or behind another agent in (not level with it): the
-    games its rating rests on."""
-    count = 0
-    for row in rows:
-        if is_coop(row) or agent not in row["seats"]:
-            continue
-        ranks = places(row)
-        mine = {ranks[s] for s, name in enumerate(row["seats"]) if name == agent}
-        others = {ranks[s] for s, name in enumerate(row["seats"]) if name != agent}
-        count += any(a != b for a in mine for b in others)
-    return count
 
 
 def sides(row: dict[str, Any]) -> list[int]:

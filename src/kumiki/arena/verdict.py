@@ -181,13 +181,12 @@ def ratings(table: Sequence[Mapping[str, Any]], matrix: Mapping[tuple[str, str],
     )
 
 
-def few_deciding(entries: Sequence[Mapping[str, Any]], deciding: int) -> bool:
-    """Whether the seats' edges of one number of players (``entries``) rest on too few games to read: fewer than
+def few_deciding(deciding: int) -> bool:
+    """Whether the seats' edges of one number of players rest on too few games to read: fewer than
     ``stats.FEW_DECIDING`` units the seats decided (``stats.seat_deciding_units``). Such an edge's interval often
     ends at exactly 0 (the resamples without the few deciding games all give no edge, and that end is where they pile
     up, not a measured limit); an interval that ends near 0 among many deciding units is a measurement like any other
     (Kuzushi's four-player first mover, +28 [-0.4, +57] over 160 deciding blocks), so it is not flagged."""
-    del entries  # the count alone decides: with e**-FEW_DECIDING of the resamples missing them all, few means < 5
     return deciding < stats.FEW_DECIDING
 
 
@@ -222,7 +221,7 @@ def seat_advantage(
         decided = (deciding or {}).get(n)
         caution = (
             " " + few_deciding_text(decided, (units or {}).get(n, decided), unit or "seed blocks")
-            if decided is not None and few_deciding(seats, decided)
+            if decided is not None and few_deciding(decided)
             else ""
         )
         if not known:

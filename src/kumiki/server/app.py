@@ -119,28 +119,29 @@ def _agent_tag(name: str, level: str | None) -> str:
 
 
 class RecordCache:
-    """Built records by key, the most recently used kept up to ``chars`` characters in all."""
+    """Built records, one per game (its key's first item, the game's id) with the key it was built for, the most
+    recently used kept up to ``chars`` characters in all: a game changed since has another key, which misses."""
 
     def __init__(self, chars: int) -> None:
         self.chars = chars
         self.size = 0
-        self.texts: collections.OrderedDict[tuple[Any, ...], str] = collections.OrderedDict()
+        self.texts: collections.OrderedDict[Any, tuple[tuple[Any, ...], str]] = collections.OrderedDict()
 
     def get(self, key: tuple[Any, ...]) -> str | None:
-        text = self.texts.get(key)
-        if text is not None:
-            self.texts.move_to_end(key)
-        return text
+        found = self.texts.get(key[0])
+        if found is None or found[0] != key:
+            return None
+        self.texts.move_to_end(key[0])
+        return found[1]
 
     def put(self, key: tuple[Any, ...], text: str) -> None:
-        if len(text) > self.chars or key in self.texts:
+        if len(text) > self.chars:
             return
-        for old in [k for k in self.texts if k[0] == key[0]]:  # an older version of the same game
-            self.size -= len(self.texts.pop(old))
-        self.texts[key] = text
-        self.size += len(text)
+        old = self.texts.pop(key[0], None)  # the same game's record, of this or an older version
+        self.size += len(text) - (len(old[1]) if old else 0)
+        self.texts[key[0]] = (key, text)
         while self.size > self.chars:
-            self.size -= len(self.texts.popitem(last=False)[1])
+            self.size -= len(self.texts.popitem(last=False)[1][1])
 
 
 def create_app(

@@ -12,7 +12,6 @@ from kumiki.agents.levels import level_note
 from kumiki.core.options import shown
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
-from kumiki.games.towerbrix.modes import makeable
 from kumiki.server.agents import LEVELS
 from kumiki.server.errors import BadRequest
 from kumiki.server.lobby import ABOUT
@@ -94,11 +93,10 @@ WEB_DEFAULTS: dict[str, dict[str, Any]] = {
 
 
 def towerbrix_totals(deck: str) -> dict[str, Any]:
-    """TowerBrix's ``total`` with this deck: at most the points of every card in it, and not the totals its 2- and
-    3-point cards cannot make (one short of them all); the engine refuses either."""
+    """TowerBrix's ``total`` with this deck, as the engine bounds it (``TowerBrix.total_bounds``)."""
     game: Any = load_game("towerbrix", deck=deck)
-    most = sum(card.points for card in game.deck)
-    return {"max": most, "except": [t for t in range(2, most + 1) if not makeable(t, game.twos, game.threes)]}
+    most, refused = game.total_bounds()
+    return {"max": most, "except": refused}
 
 
 # Options whose bounds follow another option's value (the catalog's ``bounds_by``): the form checks them as that value

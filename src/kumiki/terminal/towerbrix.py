@@ -17,7 +17,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.text import Text
 
 from kumiki.games.towerbrix.bricks import Brick
-from kumiki.games.towerbrix.hint import HINT_TOWERS, build_hint
+from kumiki.games.towerbrix.hint import build_hint
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
 from kumiki.terminal.play import HUMAN
@@ -294,9 +294,6 @@ def moves_text(state: TowerBrixState, show_all: bool = False) -> RenderableType:
                 row.append("  ".join(f"y={number(y)}: x={runs(xs, step)}" for y, xs in rows.items()))
                 lines.append(row)
     return Group(*lines)
-
-
-_TARGETS = HINT_TOWERS  # the hint's towers, kept by the game's own hint (a cache: the same table, the same hint)
 
 
 def hint_text(state: TowerBrixState) -> Text:

@@ -97,6 +97,12 @@ class TowerBrix(Game):
                 f"({twos} cards worth 2, {threes} worth 3)"
             )
 
+    def total_bounds(self) -> tuple[int, list[int]]:
+        """The ``total`` option's bounds with this deck, as the checks above refuse it (base game and challenges):
+        at most the points of every card, and never a total its 2- and 3-point cards cannot make."""
+        most = sum(card.points for card in self.deck)
+        return most, [t for t in range(2, most + 1) if not makeable(t, self.twos, self.threes)]
+
     def measure_limits(self) -> dict[str, tuple[float, float]]:
         """Rounds won and rounds played: 0 to ``rounds``; the team's score, points of cards held (a failed round
         scores 0): never below 0."""
