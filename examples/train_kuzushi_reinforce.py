@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.stats import Rate, wilson
+from kumiki.arena.intervals import Rate, wilson
 from kumiki.interop.gymnasium import make
 
 OPTIONS = {"players": 2, "size": 3}

@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import t
 from tests.helpers import CliRunner
 
-from kumiki.arena import stats, verdict
+from kumiki.arena import fairness, intervals, stats, variants, verdict
 
 # 4 deals of 3 games each: a share of 6/12, the deals' own shares 2/3, 1/3, 0, 1
 VALUES = [1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
@@ -33,9 +33,9 @@ def test_a_clustered_share_by_hand() -> None:
     variance = 4 / 3 * (0.25 + 0.25 + 2.25 + 2.25) / 144
     deff = variance / ((12 * 0.25 / 11) / 12)
     trials = 12 / deff * (t.ppf(0.975, 11) / t.ppf(0.975, 3)) ** 2
-    assert stats.cluster_variance(VALUES, DEALS) == (pytest.approx(variance), 4)
-    assert stats.effective_trials(VALUES, DEALS) == pytest.approx(trials)
-    rate = stats.clustered_rate(VALUES, DEALS)
+    assert intervals.cluster_variance(VALUES, DEALS) == (pytest.approx(variance), 4)
+    assert intervals.effective_trials(VALUES, DEALS) == pytest.approx(trials)
+    rate = intervals.clustered_rate(VALUES, DEALS)
     assert (rate.successes, rate.trials, rate.value) == (6, 12, 0.5)  # the counts are the games'
     assert (rate.low, rate.high) == pytest.approx(by_hand_wilson(0.5, trials))
 
@@ -47,7 +47,7 @@ def test_a_clustered_mean_by_hand() -> None:
     mean = sum(values) / 12
     sums = [sum(values[3 * c : 3 * c + 3]) - 3 * mean for c in range(4)]
     se = math.sqrt(4 / 3 * sum(s * s for s in sums) / 144)
-    found = stats.mean_interval(values, clusters=DEALS)
+    found = intervals.mean_interval(values, clusters=DEALS)
     assert found.value == pytest.approx(mean)
     assert (found.low, found.high) == pytest.approx((mean - t.ppf(0.975, 3) * se, mean + t.ppf(0.975, 3) * se))
 
@@ -57,18 +57,18 @@ def test_clustered_intervals_are_wider_on_alike_games_and_the_same_on_single_gam
     games are independent and the intervals are the plain ones."""
     values = [float(deal % 2) for deal in range(5) for _ in range(6)]
     deals = [deal for deal in range(5) for _ in range(6)]
-    naive, clustered = stats.wilson(sum(values), 30), stats.clustered_rate(values, deals)
+    naive, clustered = intervals.wilson(sum(values), 30), intervals.clustered_rate(values, deals)
     assert clustered.high - clustered.low > 2 * (naive.high - naive.low)
     lengths = [20.0 + 5 * (deal % 3) + game % 2 for deal in range(5) for game in range(6)]
-    naive_mean, clustered_mean = stats.mean_interval(lengths), stats.mean_interval(lengths, clusters=deals)
+    naive_mean, clustered_mean = intervals.mean_interval(lengths), intervals.mean_interval(lengths, clusters=deals)
     assert clustered_mean.high - clustered_mean.low > 2 * (naive_mean.high - naive_mean.low)
     single = list(range(30))
-    assert stats.clustered_rate(values, single) == naive
-    assert stats.mean_interval(lengths, clusters=single) == pytest.approx(naive_mean)
-    assert stats.clustered_rate(values, None) == naive
-    one_deal = stats.clustered_rate(values[:6], [0] * 6)
+    assert intervals.clustered_rate(values, single) == naive
+    assert intervals.mean_interval(lengths, clusters=single) == pytest.approx(naive_mean)
+    assert intervals.clustered_rate(values, None) == naive
+    one_deal = intervals.clustered_rate(values[:6], [0] * 6)
     assert (one_deal.low, one_deal.high) == (0.0, 1.0)  # one deal sets no limit on the others
-    assert math.isnan(stats.mean_interval(lengths[:6], clusters=[0] * 6).low)
+    assert math.isnan(intervals.mean_interval(lengths[:6], clusters=[0] * 6).low)
 
 
 def kozo_rows(shared: bool) -> list[dict[str, Any]]:
@@ -101,10 +101,10 @@ def test_in_a_game_of_chance_the_figures_count_deals_not_games() -> None:
     naive, clustered = stats.seat_wins(rows)[0], stats.seat_wins(rows, chance=True)[0]
     assert naive.value == clustered.value == 0.75 and clustered.trials == 32
     assert clustered.high - clustered.low > 1.5 * (naive.high - naive.low)
-    p_naive, test_naive = stats.fairness(rows)
-    p_clustered, test_clustered = stats.fairness(rows, chance=True)
+    p_naive, test_naive = fairness.fairness(rows)
+    p_clustered, test_clustered = fairness.fairness(rows, chance=True)
     assert test_naive == "exact multinomial" and p_naive < 0.01
-    assert test_clustered == stats.RAO_SCOTT and p_clustered > 0.1  # 8 deals, 6 to 2: no evidence
+    assert test_clustered == fairness.RAO_SCOTT and p_clustered > 0.1  # 8 deals, 6 to 2: no evidence
     assert (
         stats.lengths(rows, True).high - stats.lengths(rows, True).low
         > stats.lengths(rows).high - stats.lengths(rows).low
@@ -112,7 +112,7 @@ def test_in_a_game_of_chance_the_figures_count_deals_not_games() -> None:
     # every game on a deal of its own: nothing changes
     alone = kozo_rows(shared=False)
     assert stats.seat_wins(alone, chance=True) == stats.seat_wins(alone)
-    assert stats.fairness(alone, chance=True) == stats.fairness(alone)
+    assert fairness.fairness(alone, chance=True) == fairness.fairness(alone)
     assert stats.lengths(alone, True) == pytest.approx(stats.lengths(alone))
 
 
@@ -126,8 +126,8 @@ def test_variants_on_the_same_deals_are_compared_by_deal() -> None:
             row.update(winners=[0], ranks=[1, 2], scores=[1.0, 0.0])
     for row in a:
         row["options"] = {"players": 2, "x": 0}
-    naive = next(c for c in stats.variant_comparisons(a + b) if "share" in c.figure)
-    clustered = next(c for c in stats.variant_comparisons(a + b, chance=True) if "share" in c.figure)
+    naive = next(c for c in variants.variant_comparisons(a + b) if "share" in c.figure)
+    clustered = next(c for c in variants.variant_comparisons(a + b, chance=True) if "share" in c.figure)
     assert naive.difference == clustered.difference == pytest.approx(0.125)
     assert clustered.high - clustered.low > naive.high - naive.low
     assert clustered.p > naive.p
@@ -142,17 +142,17 @@ def test_variants_on_the_same_deals_are_compared_by_deal() -> None:
         per_deal.append(db - da)
     se = math.sqrt(8 / 7 * sum(x * x for x in per_deal))
     assert clustered.p == pytest.approx(2 * t.sf(0.125 / se, 7))
-    length = next(c for c in stats.variant_comparisons(a + b, chance=True) if c.figure == "game length")
+    length = next(c for c in variants.variant_comparisons(a + b, chance=True) if c.figure == "game length")
     assert length.difference == 0 and length.p == 1.0  # every deal as long in B as in A: no difference at all
 
 
 def test_a_share_with_one_game_on_a_side_has_no_verdict() -> None:
     """One game in B, won by seat 0: the two-proportion test read "higher in B" with a tiny p."""
-    a, b = stats.wilson(2, 20), stats.wilson(1, 1)
-    found = stats.compare_rates("o", "A", "B", "share", a, b).to_json()
+    a, b = intervals.wilson(2, 20), intervals.wilson(1, 1)
+    found = variants.compare_rates("o", "A", "B", "share", a, b).to_json()
     assert math.isnan(found["p"]) and math.isnan(found["low"]) and math.isnan(found["high"])
     assert verdict.comparison(found) == "no verdict (too few games)"
-    clustered = stats.compare_clustered(
+    clustered = variants.compare_clustered(
         "o", "A", "B", "f", "share", [0.0] * 18 + [1.0] * 2, list(range(20)), [1.0], [0]
     )
     assert verdict.comparison(clustered.to_json()) == "no verdict (too few games)"

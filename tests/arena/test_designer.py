@@ -15,7 +15,7 @@ import pytest
 from tests.helpers import CliRunner, assert_one_line_error
 
 from kumiki import arena
-from kumiki.arena import stats, verdict
+from kumiki.arena import fairness, intervals, stats, variants, verdict
 from kumiki.arena.ratings import rate, seat_advantage
 from kumiki.arena.sprt import sprt_state
 
@@ -75,14 +75,14 @@ def test_an_unbeaten_agent_is_named_and_its_missing_interval_said(tmp_path: Path
 
 
 def test_the_fairness_reading_never_claims_equal_seats() -> None:
-    even = [stats.wilson(3, 6), stats.wilson(3, 6)]
+    even = [intervals.wilson(3, 6), intervals.wilson(3, 6)]
     reading, sentence = verdict.fairness(even, 1.0, "exact multinomial", 6, 0, 1, 1)
     assert reading == "no evidence of an edge"
     assert (
         "No evidence that any seat wins more often" in sentence and "not evidence that the seats are equal" in sentence
     )
     assert "seat 1 (moves first) wins 50% [19, 81]" in sentence  # how large an edge the games still allow
-    skewed = [stats.wilson(80, 100), stats.wilson(20, 100)]
+    skewed = [intervals.wilson(80, 100), intervals.wilson(20, 100)]
     reading, sentence = verdict.fairness(skewed, 1e-9, "exact multinomial", 100, 5, 0, 4)
     assert reading == "seats differ" and "Evidence that the seats are not equal (p < 0.001" in sentence
     assert "seat 0 (moves first) wins 80%" in sentence and "one test among 4 option sets" in sentence
@@ -150,23 +150,23 @@ def test_cooperative_variants_compare_their_success_rates() -> None:
         }
 
     rows = [coop("green", True)] * 10 + [coop("pink", i < 2) for i in range(10)]
-    found = [c for c in stats.variant_comparisons(rows) if c.figure == "team success rate"]
+    found = [c for c in variants.variant_comparisons(rows) if c.figure == "team success rate"]
     assert len(found) == 1 and found[0].difference == pytest.approx(-0.8) and found[0].high < 0
 
 
 def test_a_tiny_p_value_is_kept_not_rounded_to_zero() -> None:
-    a, b = stats.wilson(5, 500), stats.wilson(495, 500)
-    compared = stats.compare_rates("o", "A", "B", "share", a, b).to_json()
+    a, b = intervals.wilson(5, 500), intervals.wilson(495, 500)
+    compared = variants.compare_rates("o", "A", "B", "share", a, b).to_json()
     assert 0 < compared["p"] < 1e-6
 
 
 def test_a_chi_square_on_few_games_says_it_is_approximate() -> None:
     rows = [{"seats": ["a", "b"], "winners": [0], "options": {}}] * 3
     rows += [{"seats": ["a", "b"], "winners": [0, 1], "options": {}}]  # a shared win: no exact test
-    _, test = stats.fairness(rows)
+    _, test = fairness.fairness(rows)
     assert test.startswith("chi-square, approximate")
     many = [{"seats": ["a", "b"], "winners": [s % 2], "options": {}} for s in range(30)] + rows
-    assert stats.fairness(many)[1] == "chi-square"
+    assert fairness.fairness(many)[1] == "chi-square"
 
 
 def test_the_sprt_reading_says_what_h0_and_h1_mean() -> None:
@@ -220,8 +220,8 @@ def test_the_machine_note_is_one_line(tmp_path: Path, run: CliRunner) -> None:
 def test_a_reading_never_contradicts_its_own_interval() -> None:
     """7 of 8 games to the first mover: the exact test gives p = 0.07, but the Wilson interval [53, 98] leaves out
     50%. The sentence said "No evidence ..." and, in the same breath, a range that excludes the fair share."""
-    rates = [stats.wilson(1, 8), stats.wilson(7, 8)]
-    p = stats._exact_multinomial_p([1, 7])
+    rates = [intervals.wilson(1, 8), intervals.wilson(7, 8)]
+    p = fairness._exact_multinomial_p([1, 7])
     assert p > verdict.SIGNIFICANCE
     reading, sentence = verdict.fairness(rates, p, "exact multinomial", 8, 0, 1, 1)
     assert reading == "borderline" and "No evidence" not in sentence
@@ -235,7 +235,7 @@ def test_a_comparison_without_a_test_has_no_verdict() -> None:
     def row(size: int, moves: int) -> dict[str, Any]:
         return {"options": {"size": size}, "seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "moves": moves}
 
-    found = [c.to_json() for c in stats.variant_comparisons([row(5, 30), row(6, 35)], "kuzushi")]
+    found = [c.to_json() for c in variants.variant_comparisons([row(5, 30), row(6, 35)], "kuzushi")]
     length = next(c for c in found if c["figure"] == "game length")
     assert math.isnan(length["p"]) and verdict.comparison(length) == "no verdict (too few games)"
 
@@ -249,7 +249,7 @@ def test_one_game_on_one_side_of_a_comparison_gives_no_verdict() -> None:
 
     rows = [row(5, moves) for moves in (18, 19, 20, 21, 22)] + [row(6, 35)]
     for found in (rows, rows[-1:] + rows[:-1]):  # the lone game in B, then in A
-        length = next(c.to_json() for c in stats.variant_comparisons(found, "kuzushi") if c.figure == "game length")
+        length = next(c.to_json() for c in variants.variant_comparisons(found, "kuzushi") if c.figure == "game length")
         assert math.isnan(length["p"]) and math.isnan(length["low"]) and math.isnan(length["high"])
         assert verdict.comparison(length) == "no verdict (too few games)"
 
@@ -313,10 +313,10 @@ def test_an_unbeaten_agent_of_a_gauntlet_met_only_the_focus(tmp_path: Path, run:
 def test_no_seat_moves_first_where_the_rounds_rotate_the_opener(tmp_path: Path, run: CliRunner) -> None:
     """Kozo's round r is opened by player r mod players: over several rounds no seat "moves first", and the report
     called seat 0 so (it asked who opens the first round only)."""
-    assert stats.first_mover("kozo", {"players": 2, "rounds": 3}) is None
-    assert stats.first_mover("kozo", {"players": 2, "rounds": 1}) == 0
-    assert stats.first_mover("kozo", {"players": 1, "rounds": 3}) == 0
-    assert stats.first_mover("kuzushi", {"players": 2}) == 1
+    assert variants.first_mover("kozo", {"players": 2, "rounds": 3}) is None
+    assert variants.first_mover("kozo", {"players": 2, "rounds": 1}) == 0
+    assert variants.first_mover("kozo", {"players": 1, "rounds": 3}) == 0
+    assert variants.first_mover("kuzushi", {"players": 2}) == 1
     study = arena.Study(
         name="rotating",
         game="kozo",
@@ -349,7 +349,7 @@ def test_a_variant_comparison_follows_seat_0_where_no_seat_opens_the_game() -> N
         for b in range(3)
         for rounds in (2, 3)
     ]
-    figures = [c.figure for c in stats.variant_comparisons(rows, "kozo")]
+    figures = [c.figure for c in variants.variant_comparisons(rows, "kozo")]
     assert "seat 0's share of the wins" in figures and not any("first mover" in f for f in figures)
 
 
@@ -364,7 +364,7 @@ def test_a_variant_whose_games_all_had_one_length_is_compared_without_a_warning(
     rows = [row(2, 3) for _ in range(8)] + [row(3, 4 + i % 2) for i in range(8)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        found = [c.to_json() for c in stats.variant_comparisons(rows, "kuzushi")]
+        found = [c.to_json() for c in variants.variant_comparisons(rows, "kuzushi")]
     length = next(c for c in found if c["figure"] == "game length")
     # by hand: B 4,5,4,5,… mean 4.5, sd 0.5345, t(7, 0.975) = 2.3646: 1.5 ± 0.4469
     assert (length["difference"], length["low"], length["high"]) == (1.5, 1.0531, 1.9469)
@@ -433,6 +433,6 @@ def test_a_histogram_of_whole_numbers_centres_each_bar_on_its_value() -> None:
 
 def test_an_even_split_has_an_exact_p_of_one() -> None:
     """Every outcome counted sums to 1 up to rounding: a 1-1 split was written 0.9999999999999998 in summary.json."""
-    assert stats._exact_multinomial_p([1, 1]) == 1.0
-    assert stats._exact_multinomial_p([2, 2, 2]) == 1.0
-    assert stats._exact_multinomial_p([0, 8]) == pytest.approx(2 / 256)  # a small p is not rounded
+    assert fairness._exact_multinomial_p([1, 1]) == 1.0
+    assert fairness._exact_multinomial_p([2, 2, 2]) == 1.0
+    assert fairness._exact_multinomial_p([0, 8]) == pytest.approx(2 / 256)  # a small p is not rounded

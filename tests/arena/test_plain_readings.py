@@ -15,7 +15,7 @@ import pytest
 from tests.helpers import CliRunner
 
 from kumiki import arena
-from kumiki.arena import stats, verdict
+from kumiki.arena import intervals, stats, verdict
 from kumiki.core.registry import load_game
 
 TEAM_STUDY = """
@@ -154,9 +154,9 @@ def test_a_count_near_its_largest_value_is_cut_there_and_elsewhere_untouched() -
     assert plain.high > 11  # what a bare t interval says, and what the report said
     cut = stats.measure_means(rows, limits={"tiles_left_seat_0": (0.0, 10.0)})["tiles_left_seat_0"]
     assert cut.high == 10.0 and cut.low == plain.low and cut.value == plain.value
-    free = stats.mean_interval([10.0, 11.0, 12.0], lower=0.0, upper=100.0)
-    assert free == stats.mean_interval([10.0, 11.0, 12.0])  # a bound the interval does not reach changes nothing
-    assert math.isnan(stats.mean_interval([2.0, 2.0], upper=2.0).high)  # no spread: still no interval
+    free = intervals.mean_interval([10.0, 11.0, 12.0], lower=0.0, upper=100.0)
+    assert free == intervals.mean_interval([10.0, 11.0, 12.0])  # a bound the interval does not reach changes nothing
+    assert math.isnan(intervals.mean_interval([2.0, 2.0], upper=2.0).high)  # no spread: still no interval
 
 
 def rating(agent: str, value: float, low: float | None, high: float | None) -> dict[str, Any]:
@@ -165,10 +165,10 @@ def rating(agent: str, value: float, low: float | None, high: float | None) -> d
 
 def test_the_ratings_say_who_is_stronger_and_whether_the_games_can_tell() -> None:
     table = [rating("b", 10.0, -80.0, 90.0), rating("a", 200.0, 120.0, 300.0), rating("c", -210.0, -300.0, -150.0)]
-    clear = verdict.ratings(table, {("a", "b"): stats.wilson(17, 20)})
+    clear = verdict.ratings(table, {("a", "b"): intervals.wilson(17, 20)})
     assert clear.startswith("Strongest first: a, b, c. a is rated highest (+200 [+120, +300]; b: +10 [-80, +90])")
     assert "is stronger than b" in clear and "85% [64, 95]" in clear and "more games" not in clear
-    unclear = verdict.ratings(table, {("a", "b"): stats.wilson(12, 20)})
+    unclear = verdict.ratings(table, {("a", "b"): intervals.wilson(12, 20)})
     assert "cannot yet tell it from b" in unclear and "60% [39, 78]" in unclear and "Play more games" in unclear
     # a gauntlet's others never meet: their rating intervals decide
     assert "lies wholly above b's" in verdict.ratings(table, {})
@@ -189,9 +189,9 @@ def test_the_seats_edge_skill_held_apart_is_said_in_words() -> None:
 
 
 def test_a_ladder_step_and_the_variants_are_read_in_words() -> None:
-    assert verdict.ladder_step("mcts", "greedy", stats.wilson(9, 10)) == "mcts is stronger than greedy"
-    assert verdict.ladder_step("mcts", "greedy", stats.wilson(1, 10)) == "mcts is weaker than greedy"
-    assert "play more games" in verdict.ladder_step("mcts", "greedy", stats.wilson(3, 10))
+    assert verdict.ladder_step("mcts", "greedy", intervals.wilson(9, 10)) == "mcts is stronger than greedy"
+    assert verdict.ladder_step("mcts", "greedy", intervals.wilson(1, 10)) == "mcts is weaker than greedy"
+    assert "play more games" in verdict.ladder_step("mcts", "greedy", intervals.wilson(3, 10))
     row = {
         "option": "players",
         "a": "players=2, size=5",
@@ -246,7 +246,7 @@ def test_a_round_robin_report_opens_each_section_with_its_reading(tmp_path: Path
         assert f"<p class='verdict'>{html.escape(summary[key])}</p>" in page
     step = summary["ladder"][1]
     assert step["agent"] == "greedy" and step["reading"] == verdict.ladder_step(
-        "greedy", "random2", stats.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
+        "greedy", "random2", intervals.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
     )
     assert f"<td>{html.escape(step['reading'])}</td>" in page
     assert summary["comparisons_reading"] == ""  # one option set: nothing to compare, and no section
@@ -304,10 +304,10 @@ def test_an_edge_from_few_seed_blocks_is_said_to_rest_on_too_few() -> None:
 
 
 def test_a_study_of_one_game_reads_one_game_not_one_games() -> None:
-    from kumiki.arena import stats as arena_stats
+    from kumiki.arena import intervals as arena_intervals
     from kumiki.arena import verdict as arena_verdict
 
-    rates = [arena_stats.wilson(0.0, 1.0), arena_stats.wilson(1.0, 1.0)]
+    rates = [arena_intervals.wilson(0.0, 1.0), arena_intervals.wilson(1.0, 1.0)]
     _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 1, 0, 1, 1)
     assert "(p = 1, exact multinomial, 1 game)." in sentence
     _, sentence = arena_verdict.fairness(rates, 1.0, "exact multinomial", 2, 0, 1, 1)

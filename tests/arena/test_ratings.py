@@ -154,7 +154,7 @@ def test_the_sprt_llr_by_hand() -> None:
 
 
 def test_wilson_by_hand_and_at_the_edges() -> None:
-    from kumiki.arena.stats import wilson
+    from kumiki.arena.intervals import wilson
 
     rate = wilson(30, 40)  # p = 0.75: centre 0.7281, half-width 0.1300
     assert (rate.value, round(rate.low, 4), round(rate.high, 4)) == (0.75, 0.5981, 0.8581)
@@ -164,7 +164,8 @@ def test_wilson_by_hand_and_at_the_edges() -> None:
 
 
 def test_a_mean_of_zeros_and_ones_is_a_rate_and_a_count_never_goes_below_zero() -> None:
-    from kumiki.arena.stats import mean_interval, measure_means, wilson
+    from kumiki.arena.intervals import mean_interval, wilson
+    from kumiki.arena.stats import measure_means
 
     held = mean_interval([1.0, 0.0], rate=True)
     assert 0.0 <= held.low <= held.value <= held.high <= 1.0
@@ -191,7 +192,7 @@ def test_a_game_is_one_trial_in_the_win_matrix_however_many_seats_an_agent_fills
 
 
 def test_the_fairness_test_is_exact_on_few_games() -> None:
-    from kumiki.arena.stats import fairness_p
+    from kumiki.arena.fairness import fairness_p
 
     rows = [{"seats": ["a", "b"], "winners": [0], "ranks": [1, 2], "options": {}}] * 6
     rows += [{"seats": ["a", "b"], "winners": [1], "ranks": [2, 1], "options": {}}] * 2
@@ -204,7 +205,8 @@ def test_the_fairness_test_is_exact_on_few_games() -> None:
 
 def test_in_a_game_of_teams_the_sides_are_tested_not_the_seats() -> None:
     """26 wins to 22 between two teams of two: one comparison (binomial p = 0.665), not four seats' (0.954)."""
-    from kumiki.arena.stats import fairness, seat_wins
+    from kumiki.arena.fairness import fairness
+    from kumiki.arena.stats import seat_wins
 
     rows = [
         {"seats": ["a", "b", "a", "b"], "teams": [0, 1, 0, 1], "winners": [0, 2] if i < 26 else [1, 3]}
@@ -220,7 +222,7 @@ def test_in_a_game_of_teams_the_sides_are_tested_not_the_seats() -> None:
 
 
 def test_a_mean_without_spread_has_no_interval() -> None:
-    from kumiki.arena.stats import mean_interval
+    from kumiki.arena.intervals import mean_interval
 
     same = mean_interval([1.0] * 15, lower=0.0)
     assert same.value == 1.0 and math.isnan(same.low) and math.isnan(same.high)
@@ -228,7 +230,8 @@ def test_a_mean_without_spread_has_no_interval() -> None:
 
 def test_a_first_mover_comparison_in_teams_compares_its_side() -> None:
     """Side 1 (Kuzushi's first mover's) wins 40 of 100 games on one size and 60 on the other: interval and p agree."""
-    from kumiki.arena.stats import mean_interval, variant_comparisons
+    from kumiki.arena.intervals import mean_interval
+    from kumiki.arena.variants import variant_comparisons
 
     rows = [
         {

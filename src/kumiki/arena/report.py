@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kumiki.arena import stats, verdict
+from kumiki.arena import fairness, intervals, stats, variants, verdict
 from kumiki.arena.results import STUDY_FILE
 from kumiki.arena.study import Sprt
 from kumiki.arena.tables import write_table
@@ -32,13 +32,13 @@ th { text-align: left; } td.n { text-align: right; font-variant-numeric: tabular
 """
 
 
-def _pct(rate: stats.Rate) -> str:
+def _pct(rate: intervals.Rate) -> str:
     if math.isnan(rate.value):
         return "–"
     return f"{100 * rate.value:.1f}% [{100 * rate.low:.1f}, {100 * rate.high:.1f}]"
 
 
-def _mean(mean: stats.Mean, digits: int = 1) -> str:
+def _mean(mean: intervals.Mean, digits: int = 1) -> str:
     if math.isnan(mean.value):
         return "–"
     if math.isnan(mean.low):
@@ -84,7 +84,7 @@ def _plots() -> Any:
     return plt
 
 
-def _seat_plot(rates: Sequence[stats.Rate], title: str, first: int | None = None) -> str:
+def _seat_plot(rates: Sequence[intervals.Rate], title: str, first: int | None = None) -> str:
     plt = _plots()
     from matplotlib.ticker import PercentFormatter
 
@@ -130,7 +130,7 @@ def _histogram(values: Sequence[float], label: str, title: str = "") -> str:
     return _svg(figure)
 
 
-def _by_ply(means: Sequence[stats.Mean]) -> str:
+def _by_ply(means: Sequence[intervals.Mean]) -> str:
     plt = _plots()
     figure, axes = plt.subplots(figsize=(4.8, 2.2))
     plies = range(1, len(means) + 1)
@@ -160,7 +160,7 @@ def _forest(ratings: Sequence[dict[str, Any]]) -> str:
     return _svg(figure)
 
 
-def _heatmap(matrix: dict[tuple[str, str], stats.Rate], agents: Sequence[str]) -> str:
+def _heatmap(matrix: dict[tuple[str, str], intervals.Rate], agents: Sequence[str]) -> str:
     plt = _plots()
     import numpy as np
 
@@ -211,8 +211,8 @@ def summarise(results: Results) -> dict[str, Any]:
         entry: dict[str, Any] = {"options": group[0]["options"], "label": label, "games": len(group)}
         rates = stats.seat_wins(group, chance)
         entry["seat_wins"] = [r.to_json() for r in rates]
-        entry["first_mover"] = stats.first_mover(study.game, group[0]["options"])
-        entry["fairness_p"], entry["fairness_test"] = stats.fairness(group, chance)
+        entry["first_mover"] = variants.first_mover(study.game, group[0]["options"])
+        entry["fairness_p"], entry["fairness_test"] = fairness.fairness(group, chance)
         competitive = [r for r in group if not stats.is_coop(r)]
         success = stats.coop_success(group, chance)
         draws = stats.draw_rate(group, chance)
@@ -263,7 +263,7 @@ def summarise(results: Results) -> dict[str, Any]:
         "option_sets": sets,
         "comparisons": [
             {**found, "reading": verdict.comparison(found)}
-            for found in (c.to_json() for c in stats.variant_comparisons(rows, study.game, chance))
+            for found in (c.to_json() for c in variants.variant_comparisons(rows, study.game, chance))
         ],
     }
     summary["comparisons_reading"] = verdict.comparisons(summary["comparisons"])
@@ -442,7 +442,7 @@ def _glance(summary: dict[str, Any], groups: dict[str, list[dict[str, Any]]], ch
     return parts
 
 
-def _length(game: str, group: Sequence[dict[str, Any]], chance: bool) -> stats.Mean:
+def _length(game: str, group: Sequence[dict[str, Any]], chance: bool) -> intervals.Mean:
     """An option set's game length, its interval within the longest game its rules allow."""
     return stats.lengths(group, chance, stats.measure_limits(game, group[0]["options"]))
 
@@ -570,7 +570,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "that shows.</p><table><tr><th>agent</th><th>against the one below</th><th>score</th><th>reading</th></tr>"
         )
         for step in summary["ladder"]:
-            rate = stats.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
+            rate = intervals.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
             mark = " class='real'" if rate.low > 0.5 or rate.high < 0.5 else ""
             parts.append(
                 f"<tr><td>{esc(step['agent'])}</td><td>{esc(step['below'])}</td>"

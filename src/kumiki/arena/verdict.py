@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kumiki.arena import stats
+from kumiki.arena import intervals, stats
 
 SIGNIFICANCE = 0.05
 
@@ -28,7 +28,7 @@ def games_text(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
-def share(rate: stats.Rate) -> str:
+def share(rate: intervals.Rate) -> str:
     """A share of the wins in whole percent with its interval: "67% [30, 90]"."""
     return f"{100 * rate.value:.0f}% [{100 * rate.low:.0f}, {100 * rate.high:.0f}]"
 
@@ -39,7 +39,7 @@ def seat_name(seat: int, first: int | None) -> str:
 
 
 def fairness(
-    rates: Sequence[stats.Rate],
+    rates: Sequence[intervals.Rate],
     p: float,
     test: str,
     games: int,
@@ -98,7 +98,7 @@ def fairness(
     )
 
 
-def cooperative(success: stats.Rate, solo: bool = False) -> str:
+def cooperative(success: intervals.Rate, solo: bool = False) -> str:
     """The sentence of a co-operative option set: how often the team met its goal, and how sure that is. A ``solo``
     game (one seat: no team, and no goal but the score) counts a game with a score above 0."""
     if not success.trials:
@@ -142,7 +142,7 @@ def _finite(low: float | None, high: float | None) -> bool:
     return low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
 
 
-def ratings(table: Sequence[Mapping[str, Any]], matrix: Mapping[tuple[str, str], stats.Rate]) -> str:
+def ratings(table: Sequence[Mapping[str, Any]], matrix: Mapping[tuple[str, str], intervals.Rate]) -> str:
     """Who is strongest, in words, and whether the games tell it apart from the next best: from their games
     against each other where they met (the top agent's score and its interval against the even 50%), else from
     whether their rating intervals overlap. ``table``: the summary's ratings, any order."""
@@ -259,7 +259,7 @@ def seat_advantage(
     return text[:1].upper() + text[1:]
 
 
-def ladder_step(agent: str, below: str, rate: stats.Rate) -> str:
+def ladder_step(agent: str, below: str, rate: intervals.Rate) -> str:
     """The reading of one step of a ladder: does ``agent`` beat the one below it?"""
     if not (math.isfinite(rate.low) and math.isfinite(rate.high)) or not rate.trials:
         return "no verdict (no games)"
