@@ -89,13 +89,13 @@ def measure(db: str, way: str) -> dict[str, Any]:
     """One start of the server over ``db`` (in this process): the figures as a dict."""
     from fastapi.testclient import TestClient
 
-    from kumiki.server import rooms
     from kumiki.server.app import create_app
+    from kumiki.server.hub import Hub
     from kumiki.server.limits import Limits
 
     if way == "at-start":
-        rooms.Hub.start_resume = old_walk  # type: ignore[method-assign]
-        rooms.Hub.resuming = lambda self: False  # type: ignore[method-assign]
+        Hub.start_resume = old_walk  # type: ignore[method-assign]
+        Hub.resuming = lambda self: False  # type: ignore[method-assign]
     began = time.perf_counter()
     client = TestClient(create_app(db, limits=Limits(http_burst=100_000), pool_factory=NeverAnswers))
     client.__enter__()

@@ -126,7 +126,7 @@ def test_a_stopped_hub_leaves_no_agent_process_behind(tmp_path: Any) -> None:
     import threading
 
     from kumiki.server.agents import make_pool
-    from kumiki.server.rooms import Hub
+    from kumiki.server.hub import Hub
     from kumiki.server.storage import Storage
 
     hub = Hub(Storage(f"sqlite:///{tmp_path}/hub.db"), lambda: make_pool(1))
@@ -147,7 +147,7 @@ def test_a_broken_pool_is_replaced_once_however_many_rooms_saw_it_break(tmp_path
     the first one is already retrying in."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from kumiki.server.rooms import Hub
+    from kumiki.server.hub import Hub
     from kumiki.server.storage import Storage
 
     hub = Hub(Storage(f"sqlite:///{tmp_path}/hub.db"), lambda: ThreadPoolExecutor(1))

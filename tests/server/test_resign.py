@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
 
 import kumiki
-from kumiki.server import rooms
+from kumiki.server import hub as hub_module
 from kumiki.server.storage import Storage
 
 ANN_BOB = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bob"}]
@@ -156,14 +156,14 @@ def test_a_computer_thinking_when_its_opponent_resigns_plays_nothing(
 ) -> None:
     """The computer is mid-thought when its opponent resigns: its move, when it comes, is not played."""
     thinking, go = threading.Event(), threading.Event()
-    choose = rooms.choose_move
+    choose = hub_module.choose_move
 
     def slow(*args: Any) -> str:
         thinking.set()
         go.wait(10)
         return choose(*args)
 
-    monkeypatch.setattr(rooms, "choose_move", slow)  # agents think in a thread here (conftest's pool)
+    monkeypatch.setattr(hub_module, "choose_move", slow)  # agents think in a thread here (conftest's pool)
     client = serve()
     # Kuzushi's first move is seat 1's: the computer there thinks as soon as ann sits down
     game = create(client, [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}], seed=6)

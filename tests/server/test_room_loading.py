@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kumiki.server import rooms
+from kumiki.server import hub as hub_module
 
 from .helpers import HUMAN, create, receive_until, url, view_at
 
@@ -24,13 +24,13 @@ SLOW = 0.8  # seconds a game takes to load here
 
 @pytest.fixture
 def slow_loading(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = rooms.rebuild
+    real = hub_module.rebuild
 
     def slow(*args: Any) -> Any:
         time.sleep(SLOW)  # a costly game to set up (holds the GIL no more than a real one's work would)
         return real(*args)
 
-    monkeypatch.setattr(rooms, "rebuild", slow)
+    monkeypatch.setattr(hub_module, "rebuild", slow)
 
 
 def _answered_meanwhile(client: TestClient, load: Any) -> float:
@@ -98,14 +98,14 @@ def test_two_connections_at_once_load_a_game_once(client: TestClient, monkeypatc
     game = create(client, [HUMAN, HUMAN], seed=3)
     hub = client.app.state.hub  # type: ignore[attr-defined]
     hub.rooms.pop(game["id"], None)
-    real, calls = rooms.rebuild, []
+    real, calls = hub_module.rebuild, []
 
     def counted(*args: Any) -> Any:
         calls.append(1)
         time.sleep(0.3)
         return real(*args)
 
-    monkeypatch.setattr(rooms, "rebuild", counted)
+    monkeypatch.setattr(hub_module, "rebuild", counted)
 
     def connect(seat: int) -> None:
         with client.websocket_connect(url(game, seat)) as ws:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kumiki.server import rooms
+from kumiki.server import hub as hub_module
 
 from .helpers import HUMAN, create, receive_until, resumed, url, view_at
 from .test_recovery import Stuck
@@ -45,14 +45,14 @@ def test_a_restarted_server_answers_while_its_stored_games_are_brought_back(
 ) -> None:
     people, versus = _stored_games(serve)
     replayed: list[str] = []
-    real = rooms.rebuild
+    real = hub_module.rebuild
 
     def slow(row: Any, moves: Any) -> Any:
         time.sleep(SLOW)  # a costly game to replay
         replayed.append(row.id)
         return real(row, moves)
 
-    monkeypatch.setattr(rooms, "rebuild", slow)
+    monkeypatch.setattr(hub_module, "rebuild", slow)
     second = serve()  # returns once the server has started: before, once all five games were replayed (3 s here)
     hub = second.app.state.hub  # type: ignore[attr-defined]
     lobby = second.get("/api/games")
@@ -89,7 +89,7 @@ def test_a_game_opened_while_the_games_are_brought_back_is_loaded_once(
     people, _versus = _stored_games(serve)
     counts: dict[str, int] = {}
     lock = threading.Lock()
-    real = rooms.rebuild
+    real = hub_module.rebuild
 
     def counted(row: Any, moves: Any) -> Any:
         time.sleep(SLOW / 2)
@@ -97,7 +97,7 @@ def test_a_game_opened_while_the_games_are_brought_back_is_loaded_once(
             counts[row.id] = counts.get(row.id, 0) + 1
         return real(row, moves)
 
-    monkeypatch.setattr(rooms, "rebuild", counted)
+    monkeypatch.setattr(hub_module, "rebuild", counted)
     second = serve()
     game = people[0]
     with second.websocket_connect(url(game, 0)) as ws:
@@ -118,7 +118,7 @@ def test_a_game_whose_replay_fails_unexpectedly_does_not_stop_the_others_coming_
     again, with nothing said but "Task exception was never retrieved". It is logged and the walk goes on."""
     people, versus = _stored_games(serve)
     replayed: list[str] = []
-    real = rooms.rebuild
+    real = hub_module.rebuild
 
     def failing(row: Any, moves: Any) -> Any:
         replayed.append(row.id)
@@ -126,7 +126,7 @@ def test_a_game_whose_replay_fails_unexpectedly_does_not_stop_the_others_coming_
             raise RuntimeError("the stand-or-fall linear program failed: HiGHS says 'Unknown'")
         return real(row, moves)
 
-    monkeypatch.setattr(rooms, "rebuild", failing)
+    monkeypatch.setattr(hub_module, "rebuild", failing)
     second = serve()
     resumed(second)
     hub = second.app.state.hub  # type: ignore[attr-defined]

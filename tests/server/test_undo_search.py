@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from kumiki.server import rooms
+from kumiki.server import hub as hub_module
 from kumiki.server.agents import choose_move, make_pool
 
 from .helpers import HUMAN, create, receive_until, url, view_at
@@ -125,7 +125,7 @@ def test_an_undo_frees_the_worker_of_a_real_pool_at_once(
     the position after the move played again gets the worker at once."""
     started = tmp_path / "started"
     monkeypatch.setenv("KUMIKI_TEST_STARTED", str(started))  # read by the worker, spawned after this
-    monkeypatch.setattr(rooms, "choose_move", first_search_slow)
+    monkeypatch.setattr(hub_module, "choose_move", first_search_slow)
     client = serve(pool_factory=lambda: make_pool(1))
     game = create(client, [EASY, HUMAN], seed=8, undo=True)
     with client.websocket_connect(url(game, 1)) as ws:

@@ -38,6 +38,7 @@ from kumiki.core.records import RESIGNED
 from kumiki.server.agents import make_pool, positions
 from kumiki.server.catalog import WEB_GAMES, catalog
 from kumiki.server.errors import BadRequest
+from kumiki.server.hub import Hub
 from kumiki.server.limits import Limits
 from kumiki.server.newgames import (
     import_record,
@@ -50,7 +51,6 @@ from kumiki.server.rooms import (
     REPLAY_ERRORS,
     UNAVAILABLE,
     Connection,
-    Hub,
     Refusal,
     Unreplayable,
     error_message,
