@@ -298,3 +298,15 @@ def test_a_card_s_one_or_a_means_at_least_one() -> None:
     assert pink["P46"].check(split)
     assert not parse_rule("at least 2 brick rests on gray").evaluate(split)  # so "two on either" would refuse it
     assert not parse_rule("at least 2 brick rests on red").evaluate(split)
+
+
+def test_p49_five_bricks_need_one_of_each_colour() -> None:
+    """P49 says "exactly five bricks: one of each colour": five bricks with two red ones and no gray one do not meet
+    it, neither in the thumbs-up helper during the build nor in the evaluation's list of cards."""
+    pink = {card.id: card for card in load_deck("pink")}
+    two_reds = built(["Y1 x 0,0", "B1 x 0,1", "R1 y 0,0", "P1 y 1,0", "R2 x 0,0.5"])
+    one_each = built(["Y1 x 0,0", "B1 x 0,1", "R1 y 0,0", "P1 y 1,0", "G x 0,0.5"])
+    assert len(two_reds) == len(one_each) == 5
+    assert not pink["P49"].check(Tower(two_reds))
+    assert pink["P49"].check(Tower(one_each))
+    assert not pink["P49"].check(Tower([*one_each, *built(["Y2 z 5,5"])]))

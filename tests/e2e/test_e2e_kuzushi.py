@@ -117,6 +117,24 @@ def test_play_against_the_computer_to_the_end_from_the_home_page(
     expect(page.get_by_test_id("error")).to_have_text("Paste a .kmk record above or choose its file first.")
 
 
+def test_each_players_tiles_left_show_under_the_board(server: Any, pages: Any) -> None:
+    """A supply that runs out ends the game (a BASE takes a tile and each of its FLAGS one more): every seat's
+    tiles left show under the board and follow the moves, as the cards in front of each player do at the table."""
+    created = server.create("kuzushi", [COMPUTER, HUMAN], tiles=8)
+    page = pages()
+    page.goto(server.url + created["seats"][1]["invite"])
+    until(page, "window.__kumiki.views > 0 && window.__kumiki.toMove === 1")
+    expect(page.get_by_test_id("tiles-left")).to_contain_text("Tiles left")
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"tiles-left-{seat}")).to_have_text(f"{seat} 8")
+    click_a_playable_cell(page)
+    wait_my_turn_or_over(page)
+    left = server.state(created["id"]).tiles_left()
+    assert left[0] < 8 and left[1] < 8
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"tiles-left-{seat}")).to_have_text(f"{seat} {left[seat]}")
+
+
 def test_reload_mid_game_shows_the_same_position(server: Any, pages: Any) -> None:
     created = server.post("/api/games", {"game": "kuzushi", "seats": [COMPUTER, HUMAN], "undo": True})
     page = pages()

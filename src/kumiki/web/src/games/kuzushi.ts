@@ -87,6 +87,7 @@ class KuzushiModule implements GameModule {
   private root!: HTMLElement;
   private ctx!: GameContext;
   private svg!: SVGSVGElement;
+  private left!: HTMLElement; // each seat's tiles still in its supply: a supply that runs out ends the game
   private msg: BoardUpdate | null = null;
   private cursor: [number, number] = [0, 0];
   private hovered: [number, number] | null = null;
@@ -102,7 +103,10 @@ class KuzushiModule implements GameModule {
       '<span><b class="glyph city">C</b> CITY</span><span><b class="glyph base">B</b> BASE</span>' +
       '<span><b class="glyph flag">F</b> FLAG</span><span><b class="glyph playable">·</b> playable</span>' +
       '<span title="every N×N square that still holds all the tiles lies inside this outline"><b class="glyph limit">▭</b> how far the N×N grid can still reach</span>';
-    root.append(this.svg, legend);
+    this.left = document.createElement("p");
+    this.left.className = "legend";
+    this.left.setAttribute("data-testid", "tiles-left");
+    root.append(this.svg, legend, this.left);
     this.svg.addEventListener("pointerover", (event) => {
       const cell = (event.target as Element).closest("[data-x]");
       if (cell) this.hovered = [Number(cell.getAttribute("data-x")), Number(cell.getAttribute("data-y"))];
@@ -184,6 +188,9 @@ class KuzushiModule implements GameModule {
     const span = 2 * r + 1;
     this.svg.setAttribute("viewBox", `0 0 ${span * UNIT} ${span * UNIT}`);
     this.svg.replaceChildren();
+    this.left.innerHTML = "Tiles left: " + view.tiles_left
+      .map((left, seat) => `<span data-testid="tiles-left-${seat}"><span class="swatch" style="background:${seatColour(seat)}">${seat}</span> ${left}</span>`)
+      .join(" ");
     const at = new Map<string, Cell>();
     let [minX, maxX, minY, maxY] = [0, 0, 0, 0];
     for (const cell of view.cells) {
