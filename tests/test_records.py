@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 import tracemalloc
 
@@ -283,10 +284,22 @@ def test_result_mismatch():
     assert record_error('[Game "kuzushi"]\n[tiles "2"]\n[Result "one"]\n\nB 1,0\n').line == 3
 
 
-def test_a_written_record_names_the_release_that_wrote_it() -> None:
-    state = kumiki.load_game("kuzushi", players=2).new_state()
-    text = kumiki.write_record(state)
-    assert f'[Generator "kumiki {kumiki.__version__}"]' in text.splitlines()
+def test_a_written_record_has_only_the_contracts_tags_unless_asked() -> None:
+    """CONTRACT.md reserves Game, Players, Seed, Result, Event, Date and PlayerN, and every other tag is an option: a
+    record written without extra tags holds nothing a reader of the contract alone would take for an unknown option
+    (a default ``Generator`` tag did: ``[Generator "kumiki 0.1.0"]`` read as the option ``Generator``)."""
+    reserved = {"Game", "Players", "Seed", "Result", "Event", "Date"}
+    for name in kumiki.games():
+        game = kumiki.load_game(name)
+        state = game.new_state(seed=3)
+        for _ in range(4):
+            if state.over:
+                break
+            state.play(state.legal_moves()[0])
+        text = kumiki.write_record(state, {"Player0": "alice"})
+        tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', text, re.M))
+        others = {t for t in tags if t not in reserved and not re.fullmatch(r"Player\d+", t)}
+        assert others <= set(game.options), (name, others - set(game.options))
     assert kumiki.__version__ and kumiki.__version__ != "0+unknown"  # the installed package's metadata
 
 

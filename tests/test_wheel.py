@@ -225,7 +225,7 @@ def test_the_installed_wheel_serves_the_page_its_assets_and_a_game(venv: Path, w
         summary = json.loads(_get(f"{base}/api/games/{created['id']}")[2])
         assert summary["moves"] == 1
         record = _get(f"{base}/api/games/{created['id']}/record")[2].decode()
-        assert f'[Generator "kumiki {kumiki.__version__}"]' in record.splitlines()
+        assert record.splitlines()[0] == '[Game "kuzushi"]' and record.rstrip().endswith("B 1,0")
     finally:
         stop(server)
         log.close()

@@ -293,13 +293,6 @@ def _quote(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def generator() -> str:
-    """What writes records: ``kumiki <version>``, so that a record says which release wrote it."""
-    from kumiki import __version__
-
-    return f"kumiki {__version__}"
-
-
 def _resigned_tag(state: State, extra: dict[str, Any]) -> int | None:
     """The seat a writer's ``Resigned`` tag names (written back as its number), or None; ValueError when it names
     no seat or the position cannot have been resigned (see ``_resigner``). A resigned state (``State.resign``)
@@ -332,10 +325,11 @@ def _off_board_result(given: str, players: int) -> str:
 def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
     """The record of ``state``'s game so far; ``tags`` adds or overrides informational tags (Event, Player0 …).
 
-    The ``Generator`` tag names the Kumiki release that wrote the record (a program that rewrites records may give
-    its own); reading does not need it. ``Resigned`` (a seat) says that seat gave the game up after the last move:
-    the record's ``Result`` is then every seat not on its side (``core.game.forfeit_winners``).
-    """
+    A ``Generator`` tag (the program that wrote the record) is written only when given: CONTRACT.md reserves
+    Game, Players, Seed, Result, Event, Date and Player0 … PlayerN, and a reader built on it alone takes any other tag
+    for an option of the game, so a record written without being asked carries none. ``Resigned`` (a seat) says that
+    seat gave the game up after the last move: the record's ``Result`` is then every seat not on its side
+    (``core.game.forfeit_winners``)."""
     if not isinstance(state, State):  # a caller's slip, said as the API says every other bad argument
         raise ValueError(f"write_record writes a game's State, not a {type(state).__name__}")
     if tags is not None and not isinstance(tags, Mapping):
@@ -373,7 +367,6 @@ def write_record(state: State, tags: Mapping[str, Any] | None = None) -> str:
             raise ValueError(f"tag 'Result' must be the game's result (\"{actual}\"), not {extra['Result']!r}")
     elif ended:  # an unfinished game has no result: no tag (not "*", no index list)
         extra["Result"] = actual
-    extra.setdefault("Generator", generator())
     for name, value in extra.items():  # every name passed the check above: letters, digits, underscores
         lines.append(f'[{name} "{_quote(str(value))}"]')
     lines.append("")
