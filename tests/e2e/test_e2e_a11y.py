@@ -44,3 +44,73 @@ def test_buttons_and_the_board_have_names(server: Any, pages: Any, game: str, se
     board = page.get_by_test_id("board")
     expect(board).to_have_attribute("role", "application")
     expect(board).to_have_accessible_name(re.compile("3D board"))
+
+
+def test_the_replay_buttons_have_names_in_words(server: Any, pages: Any) -> None:
+    page = pages()
+    created = server.create("blokus3d", ANN_VS_COMPUTER)
+    page.goto(f"{server.url}/replay/{created['id']}")
+    expect(page.get_by_test_id("replay-slider")).to_be_visible()
+    names = re.findall(r'button "([^"]*)"', page.locator("aside").aria_snapshot())
+    assert len(names) == 4, names
+    assert [name for name in names if not re.search(r"[A-Za-z]{2}", name)] == [], names  # not "⏮", "◀", "▶", "⏭"
+    expect(page.get_by_test_id("replay-next")).to_have_accessible_name("next move")
+
+
+def test_enter_on_a_focused_button_presses_that_button_not_the_games_key(server: Any, pages: Any) -> None:
+    """A keyboard player who tabs to a button and presses Enter gets that button: Enter on "Top view" or "ok" with a
+    piece chosen placed the piece instead (the game's Enter key), so those buttons could not be pressed so."""
+    page = pages()
+    created = server.create("blokus3d", ANN_VS_COMPUTER)
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.blokus")
+    page.keyboard.press("1")  # a piece chosen: its ghost stands at a legal place, which Enter alone would take
+    until(page, "window.__kumiki.blokus.ghost !== null")
+    page.get_by_test_id("top-button").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("window.__kumiki.ply") == 0  # no piece placed
+    page.get_by_test_id("board").focus()  # on the board Enter still places the piece
+    page.keyboard.press("Enter")
+    until(page, "window.__kumiki.ply >= 1")
+
+    page = pages()
+    created = server.create("towerbrix", [{"kind": "human", "name": "ann"}], players=1, mode="solo")
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    page.get_by_test_id("brick-Y1").focus()
+    page.keyboard.press("Enter")  # a brick in the tray: Enter picks it
+    assert page.evaluate("window.__kumiki.towerbrix.selected") == "Y1"
+    page.get_by_test_id("ok-button").focus()
+    page.keyboard.press("Enter")  # the thumbs-up, on an empty table: the page asks again, no brick is placed
+    expect(page.get_by_test_id("error")).to_contain_text("The tower cannot pass yet")
+    assert page.evaluate("window.__kumiki.ply") == 0
+
+
+# The contrast of each seat swatch's number on its colour (WCAG's ratio of relative luminances).
+SWATCH_CONTRASTS = """() => [...document.querySelectorAll('.swatch')].map((e) => {
+  const lum = (s) => {
+    const [r, g, b] = s.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(e);
+  const [a, b] = [lum(style.color), lum(style.backgroundColor)];
+  return [e.textContent, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+})"""
+
+
+def test_the_seat_numbers_on_their_colours_are_readable(server: Any, pages: Any) -> None:
+    """The seat swatches (the number on the seat's colour, in the score table and the games' panels) read at least
+    4.5:1, as WCAG asks of small text: white on orange read 2.3:1, on green 3.4:1."""
+    seats = [{"kind": "human", "name": "ann"}, *[{"kind": "agent", "level": "random"}] * 5]
+    for game, count in (("kuzushi", 6), ("towerbrix", 6), ("blokus3d", 2)):
+        page = pages()
+        created = server.create(game, seats[:count], players=count)
+        page.goto(server.url + created["seats"][0]["invite"])
+        until(page, "window.__kumiki.views > 0")
+        contrasts = page.evaluate(SWATCH_CONTRASTS)
+        assert len(contrasts) >= count, contrasts
+        assert [(text, round(ratio, 2)) for text, ratio in contrasts if ratio < 4.5] == [], game

@@ -109,6 +109,11 @@ def test_challenge_10_the_blind_seat_reads_what_the_others_describe(server: Any,
     until(bob, "window.__kumiki.ply >= 1")
     assert bob.evaluate("window.__kumiki.towerbrix.bricks") == []  # the blind seat sees no tower
     expect(bob.get_by_test_id("towerbrix-round")).to_contain_text("you do not see the tower")
+    # nor how many bricks it has (it read "bricks on the table: 0" under a tower of one)
+    expect(bob.get_by_test_id("towerbrix-edits")).to_have_text(
+        "Edits this attempt: 1 · bricks on the table: unseen (blind luck)"
+    )
+    expect(ann.get_by_test_id("towerbrix-edits")).to_have_text("Edits this attempt: 1 · bricks on the table: 1")
     ann.get_by_test_id("chat-input").fill("a yellow brick stands at the corner")
     ann.get_by_test_id("chat-input").press("Enter")
     expect(bob.get_by_test_id("chat-0")).to_have_text("ann: a yellow brick stands at the corner")

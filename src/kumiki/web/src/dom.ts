@@ -20,6 +20,16 @@ export function typing(event: KeyboardEvent): boolean {
   return !!target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/** True when Enter or Space presses the focused button or follows the focused link: the browser's own action, which
+ * a game's keys must not take over (Enter on a focused "ok", "Hint" or "Top view" placed the chosen piece instead).
+ * The chosen piece or axis of a picker (a tray, TowerBrix's axes) is left to the game: pressing it again would pick
+ * what is picked already, and Enter after clicking it places, as the help says. */
+export function pressing(event: KeyboardEvent): boolean {
+  if (event.key !== "Enter" && event.key !== " ") return false;
+  const control = (event.target as HTMLElement | null)?.closest?.("button, a[href], summary");
+  return !!control && !control.matches(".tray .selected, .towerbrix-axes .selected");
+}
+
 /** A player's name for a game's own panels, "(you)" after the viewer's seat (not after the tutorial's seat, named
  * "you": "you (you) made it fall"). */
 export function playerName(seats: { seat: number; name: string }[] | undefined, player: number, you: number | null): string {

@@ -2,7 +2,7 @@
 
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
-import { colourName, registerGame, seatColour } from "../module";
+import { colourName, registerGame, seatColour, swatchStyle } from "../module";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey } from "../polycube";
 import { Stage } from "../stage";
@@ -238,7 +238,7 @@ class Blokus3DModule implements GameModule, GhostActions {
       ...view.pieces_left.map((left, c) => {
         const line = document.createElement("div");
         line.setAttribute("data-testid", `colour-score-${c}`);
-        line.innerHTML = `<span class="swatch" style="background:${seatColour(c)}">${c}</span> ${visible[c]} seen − ${left.length} left = <b>${visible[c] - left.length}</b>`;
+        line.innerHTML = `<span class="swatch" style="${swatchStyle(c)}">${c}</span> ${visible[c]} seen − ${left.length} left = <b>${visible[c] - left.length}</b>`;
         return line;
       }),
     );
@@ -250,7 +250,7 @@ class Blokus3DModule implements GameModule, GhostActions {
       const c = ((view.colour_to_move ?? 0) + k) % n;
       const tag = document.createElement("span");
       tag.className = "swatch" + (k === 0 && view.colour_to_move !== null ? " now" : "") + (view.out.includes(c) ? " out" : "");
-      tag.style.background = seatColour(c);
+      tag.style.cssText = swatchStyle(c);
       tag.textContent = view.out.includes(c) ? `${c} out` : String(c);
       tag.title = `colour ${c} (player ${c % (this.ctx.playerCount || n)})`;
       this.order.append(tag, " ");
@@ -267,7 +267,7 @@ class Blokus3DModule implements GameModule, GhostActions {
       row.setAttribute("data-testid", `tray-colour-${c}`);
       const tag = document.createElement("span");
       tag.className = "swatch";
-      tag.style.background = seatColour(c);
+      tag.style.cssText = swatchStyle(c);
       tag.textContent = `${c}`;
       row.append(tag);
       if (view.out.includes(c)) row.append(" out");

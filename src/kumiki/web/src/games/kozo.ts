@@ -4,7 +4,7 @@
 
 import * as THREE from "three";
 import type { BoardUpdate, EndUpdate, GameContext, GameModule } from "../module";
-import { registerGame, seatColour } from "../module";
+import { registerGame, seatColour, swatchStyle } from "../module";
 import { capital, confirmWords, h, playerName } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
@@ -598,7 +598,7 @@ class KozoModule implements GameModule, GhostActions {
       const turn = line("", "kozo-turn");
       const tag = document.createElement("span");
       tag.className = "swatch";
-      tag.style.background = seatColour(view.to_move!);
+      tag.style.cssText = swatchStyle(view.to_move!);
       tag.textContent = String(view.to_move);
       turn.append(tag, ` ${this.playerName(view.to_move!)} to move`);
     }
@@ -619,7 +619,7 @@ class KozoModule implements GameModule, GhostActions {
     head.innerHTML = "<th>round</th>";
     for (let p = 0; p < players; p++) {
       const th = document.createElement("th");
-      th.innerHTML = `<span class="swatch" style="background:${seatColour(p)}">${p}</span>`;
+      th.innerHTML = `<span class="swatch" style="${swatchStyle(p)}">${p}</span>`;
       th.title = this.playerName(p);
       head.append(th);
     }

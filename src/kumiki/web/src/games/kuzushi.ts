@@ -1,7 +1,7 @@
 // Kuzushi as a 2D SVG grid: CITY, BASES and FLAGS differ by shape and letter as well as colour.
 
 import type { BoardUpdate, EndUpdate, GameContext, GameModule } from "../module";
-import { registerGame, seatColour } from "../module";
+import { registerGame, seatColour, swatchStyle } from "../module";
 import { countFrame, pointedAt } from "../hooks";
 
 interface Cell {
@@ -189,7 +189,7 @@ class KuzushiModule implements GameModule {
     this.svg.setAttribute("viewBox", `0 0 ${span * UNIT} ${span * UNIT}`);
     this.svg.replaceChildren();
     this.left.innerHTML = "Tiles left: " + view.tiles_left
-      .map((left, seat) => `<span data-testid="tiles-left-${seat}"><span class="swatch" style="background:${seatColour(seat)}">${seat}</span> ${left}</span>`)
+      .map((left, seat) => `<span data-testid="tiles-left-${seat}"><span class="swatch" style="${swatchStyle(seat)}">${seat}</span> ${left}</span>`)
       .join(" ");
     const at = new Map<string, Cell>();
     let [minX, maxX, minY, maxY] = [0, 0, 0, 0];

@@ -7,7 +7,7 @@
 
 import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
-import { registerGame, seatColour } from "../module";
+import { registerGame, seatColour, swatchStyle } from "../module";
 import { capital, confirmWords, h, playerName, touchScreen } from "../dom";
 import { hooks, pointedAt } from "../hooks";
 import { wake } from "../redraw";
@@ -528,7 +528,7 @@ class TowerBrixModule implements GameModule {
   }
 
   private swatch(player: number): HTMLElement {
-    return h("span", { class: "swatch", style: `background:${seatColour(player)}` }, String(player));
+    return h("span", { class: "swatch", style: swatchStyle(player) }, String(player));
   }
 
   private drawRound(): void {
@@ -541,7 +541,7 @@ class TowerBrixModule implements GameModule {
     else
       lines.push(
         h("div", { "data-testid": "towerbrix-progress" }, `Round ${v.round} of ${v.rounds} · attempt ${v.attempt}` + (v.total !== null ? ` · cards worth ${v.total}` : ` · ${v.cards_dealt} cards`)),
-        h("div", { "data-testid": "towerbrix-edits" }, `Edits this attempt: ${v.edits} · bricks on the table: ${v.bricks.length}`),
+        h("div", { "data-testid": "towerbrix-edits" }, `Edits this attempt: ${v.edits} · bricks on the table: ${v.bricks_hidden ? "unseen (blind luck)" : v.bricks.length}`),
       );
     lines.push(h("div", { "data-testid": "towerbrix-score" }, `Score: ${v.score}` + (v.round_points.length ? ` (rounds: ${v.round_points.map((p, i) => `${p}${v.round_success[i] ? "" : " ✗"}`).join(", ")})` : "")));
     if (v.verdict) lines.push(h("div", { class: "towerbrix-verdict", "data-testid": "towerbrix-verdict" }, `“${v.verdict}”`));

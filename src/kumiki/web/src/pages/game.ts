@@ -3,9 +3,9 @@
 import { api, GameSocket, setGameTitle, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type HintMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
-import { h, seatLabels, typing } from "../dom";
+import { h, pressing, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
-import { createGameModule, seatColour, type GameModule } from "../module";
+import { createGameModule, seatColour, swatchStyle, type GameModule } from "../module";
 import { gameResult, sidesOf } from "../result";
 
 /** Error codes about the connection, not a move: the server closes it after sending one. */
@@ -237,7 +237,7 @@ export function gamePage(app: HTMLElement, id: string): void {
       const row = h(
         "tr",
         { "data-testid": `score-${seat.seat}`, class: seat.seat === msg.to_move ? "to-move" : "" },
-        h("td", {}, h("span", { class: "swatch", style: `background:${seatColour(seat.seat)}` }, String(seat.seat))),
+        h("td", {}, h("span", { class: "swatch", style: swatchStyle(seat.seat) }, String(seat.seat))),
         h("td", {}, label + you + (seat.kind === "human" && !seat.connected ? " · away" : "") + (seat.kind === "open" ? " · waiting for a player (open table)" : "")),
         ...(teamed ? [h("td", { "data-testid": `team-${seat.seat}` }, team)] : []),
         h("td", { class: "score" }, String(msg.scores[seat.seat] ?? "")),
@@ -368,7 +368,7 @@ export function gamePage(app: HTMLElement, id: string): void {
   undo.addEventListener("click", () => socket.send({ type: "undo" }));
   hintButton.addEventListener("click", askHint);
   document.addEventListener("keydown", (event) => {
-    if (typing(event)) return;
+    if (typing(event) || pressing(event)) return;
     if (event.key.toLowerCase() === "u" && !undo.hidden) {
       socket.send({ type: "undo" });
       event.preventDefault();

@@ -30,14 +30,15 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const slider = h("input", { type: "range", min: "0", max: String(replay.moves.length), value: "0", "data-testid": "replay-slider", "aria-label": "move" });
   const buttons = h("div", { class: "replay-buttons" });
   const moves = h("ol", { class: "moves", "data-testid": "move-list" });
-  const steps: [string, string, () => number][] = [
-    ["⏮", "first", () => 0],
-    ["◀", "prev", () => ply - 1],
-    ["▶", "next", () => ply + 1],
-    ["⏭", "last", () => replay.moves.length],
+  // a symbol alone says nothing read aloud: each button is named in words for a screen reader
+  const steps: [string, string, string, () => number][] = [
+    ["⏮", "first", "first position", () => 0],
+    ["◀", "prev", "previous move", () => ply - 1],
+    ["▶", "next", "next move", () => ply + 1],
+    ["⏭", "last", "last move", () => replay.moves.length],
   ];
-  for (const [label, name, to] of steps) {
-    const b = h("button", { "data-testid": `replay-${name}`, title: name }, label);
+  for (const [label, name, words, to] of steps) {
+    const b = h("button", { "data-testid": `replay-${name}`, title: words, "aria-label": words }, label);
     b.addEventListener("click", () => show(to()));
     buttons.append(b);
   }
