@@ -336,8 +336,12 @@ class PlainTowerBrix:
         return complete and connected(in_use) and judge(in_use).stands
 
     def only_waits(self, text: str, seat: int) -> bool:
-        """An ok that puts up no new thumb (already up), or with free turns an ok on a tower that cannot pass yet."""
-        return text == "ok" and (seat in self.oks or (self.turns == "free" and not self.valid()))
+        """An ok that puts up no new thumb (already up), or with free turns an ok on a tower that cannot pass yet
+        while some other seat's thumb is down (the last thumb ends the build, valid or not)."""
+        if text != "ok":
+            return False
+        last = len(self.oks) == self.players - 1
+        return seat in self.oks or (self.turns == "free" and not last and not self.valid())
 
     def _evaluate(self, timed_out: bool = False) -> None:
         in_use = [self.bricks[b] for b in IDS if b in self.bricks]

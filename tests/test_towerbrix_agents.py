@@ -572,6 +572,21 @@ def test_an_ok_on_a_tower_that_cannot_pass_only_waits_with_free_turns() -> None:
     assert cycle.only_waits("ok", 0) == cycle.adds_nothing("ok", 0)
 
 
+def test_the_last_thumb_on_an_unfinished_tower_is_played_not_a_wait() -> None:
+    """With free turns, when every other seat has said ok on a tower that cannot pass, a computer's ok there is the
+    last thumb, not "I wait": nobody builds any more, and a server that never plays an "I wait" stalled the game (a
+    random teammate beside two people who had both said ok)."""
+    state = kumiki.load_game("towerbrix", players=3, turns="free").new_state(seed=1)
+    state.play("Y1 z 0,0", player=0)  # one brick: the tower cannot pass
+    state.play("ok", player=0)
+    assert state.only_waits("ok", 2)  # seat 1 still builds: seat 2's ok waits for it
+    state.play("ok", player=1)
+    assert not state.only_waits("ok", 2)  # the last thumb: played, and the build ends
+    assert state.only_waits("ok", 1)  # a thumb already up adds nothing, as before
+    state.play("ok", player=2)
+    assert state.evaluations and not state.evaluations[-1]["success"]
+
+
 def test_the_team_bench_plays_a_whole_round_as_the_rules_replay_it() -> None:
     """``bench.towerbrix_team --whole-round``: a round completed at its first attempt ends there; a round failed at
     every attempt is lost after the game's three (the first attempt is the same game either way)."""

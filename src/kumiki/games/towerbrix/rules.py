@@ -566,11 +566,15 @@ class TowerBrixState(State):
 
     def only_waits(self, move: Move | str, player: int) -> bool:
         """Also, with free turns, an ok on a tower that cannot pass yet (bricks missing, apart, or falling): a
-        computer's "I wait" (under the cycle a turn must be a move, and the ok says so): no thumb goes up."""
+        computer's "I wait" (under the cycle a turn must be a move, and the ok says so): no thumb goes up. Not when
+        every other seat's thumb is up: nobody is building any more, so that ok is the last one and ends the build
+        (waiting there, a computer waited for ever: a server does not play an "I wait")."""
         if not _is_ok(move):
             return False
-        free = self.game.options["turns"] == "free"
-        return player in self.oks or (free and bool(self.tower_problems()))
+        if player in self.oks:
+            return True
+        last = len(self.oks) == self.game.players - 1
+        return self.game.options["turns"] == "free" and not last and bool(self.tower_problems())
 
     def clock_only(self, move: Move) -> bool:
         """``time`` says challenge 2's time ran out: a clock plays it, never a player."""
