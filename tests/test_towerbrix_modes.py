@@ -478,3 +478,21 @@ def test_states_of_every_mode_pickle(options):
         twin.play(twin.game.parse_move(str(move)))
         state.play(move)
         assert twin.to_json() == state.to_json()
+
+
+def test_a_challenges_rule_shows_the_games_own_figures() -> None:
+    """The rule players read names this game's time limit and angles, not the options' names and defaults."""
+    timed = (
+        kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=2, time_limit=12)
+        .new_state(seed=1)
+        .to_json()
+    )
+    assert timed["challenge_rule"] == "the build lasts at most 12 seconds from its first move"
+    shaky = (
+        kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=5, shake_deg=2.5)
+        .new_state(seed=1)
+        .to_json()
+    )
+    assert "below 2.5°" in shaky["challenge_rule"] and "shake_deg" not in shaky["challenge_rule"]
+    pulled = kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=12).new_state(seed=1).to_json()
+    assert "at least 6°" in pulled["challenge_rule"]

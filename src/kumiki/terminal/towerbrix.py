@@ -160,7 +160,7 @@ def status_text(state: TowerBrixState) -> Text:
         text.append(f" · card points {data['total']}")
     if challenge is not None:
         text.append(f" · challenge {challenge.number} ({challenge.name}): ")
-        text.append(challenge.rule)
+        text.append(challenge.rule_for(state.game.options))
     text.append(_table(state, data))
     text.append("\n" + _score(state, data, "Score"))
     return _verdict(text, data)
@@ -179,7 +179,7 @@ def status_compact(state: TowerBrixState) -> Text:
     challenge = state.game.challenge
     if challenge is not None:
         text.append(f"\nChallenge {challenge.number} ({challenge.name}): ")
-        text.append(challenge.rule)
+        text.append(challenge.rule_for(state.game.options))
     text.append(_table(state, data))
     return _verdict(text, data)
 

@@ -9,7 +9,7 @@ Physical acts become the stability margin (the tilt-table margin of :mod:`kumiki
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -48,6 +48,15 @@ class Challenge:
     blind: bool = False
     waive_one: bool = False
     recorded: str = ""  # "time" (a front end runs the clock: state.clock()) or "silence" (recorded only)
+
+    def rule_for(self, options: Mapping[str, Any]) -> str:
+        """The rule with this game's own figures in place of the options' names (the players read "at most 12
+        seconds", not "time_limit seconds, 150 by default")."""
+        return (
+            self.rule.replace("a time limit (time_limit seconds, 150 by default)", f"{options['time_limit']:g} seconds")
+            .replace("shake_deg", f"{options['shake_deg']:g}°")
+            .replace("pull_deg", f"{options['pull_deg']:g}°")
+        )
 
 
 @dataclass(frozen=True)

@@ -668,7 +668,7 @@ class TowerBrixState(State):
             "verdict": verdict(self.score()) if self.over and g.mode in ("base", "solo") else None,
         }
         if g.challenge is not None:
-            data["challenge_rule"] = g.challenge.rule
+            data["challenge_rule"] = g.challenge.rule_for(g.options)
             if g.challenge.number in MAPS:
                 data["map"] = MAPS[g.challenge.number].to_json()
             if g.challenge.recorded == "time":
