@@ -219,6 +219,22 @@ def test_12_settling_foundations():
     assert any("shaky" in p for p in problems(12, SLAB, margin=4.0))
 
 
+def test_5_and_12_the_margin_shown_stands_on_its_side_of_the_threshold():
+    """A margin of 5.98° fails challenge 12's 6°: the problem said "margin 6.0° (at least 6° needed)", which reads as
+    met; it shows as many decimals as it takes to tell the margin from the threshold."""
+    assert problems(12, SLAB, margin=5.98) == ["too shaky: margin 5.98° (at least 6° needed)"]
+    assert problems(12, SLAB, margin=5.5) == ["too shaky: margin 5.5° (at least 6° needed)"]
+    assert problems(12, SLAB, margin=5.9999) == ["too shaky: margin 5.9999° (at least 6° needed)"]
+    sturdy = challenge_problems(5, bricks_of(SLAB), 3.5763, 2.0, 3.58, 6.0)
+    assert sturdy == []
+    sturdy = challenge_problems(5, bricks_of(SLAB), 3.041, 2.0, 3.04, 6.0)
+    assert sturdy == ["too sturdy: margin 3.04° (below 3.04° needed)"]  # not "3.0°"; equal is not below
+    assert challenge_problems(5, bricks_of(SLAB), 3.04, 2.0, 3.0, 6.0) == ["too sturdy: margin 3.0° (below 3° needed)"]
+    # a threshold its 6 digits do not write exactly is written as closely as the margin
+    shaky = challenge_problems(12, bricks_of(SLAB), 3.576334374, 2.0, 3.0, 3.5763345)
+    assert shaky == ["too shaky: margin 3.576334° (at least 3.576335° needed)"]
+
+
 # ----------------------------------------------------------------- challenges in play
 
 

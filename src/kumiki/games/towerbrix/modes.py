@@ -240,6 +240,19 @@ def on_the_table(count: int) -> str:
     return f"{count} brick touches the table" if count == 1 else f"{count} bricks touch the table"
 
 
+def margin_beside(margin: float, threshold: float, below: bool) -> tuple[str, str]:
+    """The margin and the threshold as a problem writes them: one decimal, or as many more as it takes for the
+    written margin to stand on its side of the written threshold (``below``: the margin is less than it), so a
+    margin of 5.98 short of 6 reads "5.98", not "6.0". The threshold keeps its own short form when that is exact."""
+    for places in range(1, 16):
+        shown = f"{margin:.{places}f}"
+        short = f"{threshold:g}"
+        need = short if float(short) == threshold else f"{threshold:.{places}f}"
+        if (float(shown) < float(need)) == below:
+            return shown, need
+    return repr(margin), repr(threshold)
+
+
 def challenge_problems(
     number: int, bricks: Sequence[Brick], margin_deg: float, long: float, shake_deg: float, pull_deg: float
 ) -> list[str]:
@@ -262,7 +275,8 @@ def challenge_problems(
         if on > 3:
             problems.append(f"{on_the_table(on)} (at most 3)")
         if margin_deg >= shake_deg:
-            problems.append(f"too sturdy: margin {margin_deg:.1f}° (below {shake_deg:g}° needed)")
+            shown, need = margin_beside(margin_deg, shake_deg, below=False)
+            problems.append(f"too sturdy: margin {shown}° (below {need}° needed)")
     elif number == 6 and not mirror_symmetric(bricks):
         problems.append("the tower is not mirror-symmetric")
     elif number == 7:
@@ -278,7 +292,8 @@ def challenge_problems(
         if on > 4:
             problems.append(f"{on_the_table(on)} (at most 4)")
         if margin_deg < pull_deg:
-            problems.append(f"too shaky: margin {margin_deg:.1f}° (at least {pull_deg:g}° needed)")
+            shown, need = margin_beside(margin_deg, pull_deg, below=True)
+            problems.append(f"too shaky: margin {shown}° (at least {need}° needed)")
     elif number == 13 and top < 5 * long - 1e-9:
         problems.append(f"the tower is {top:g} tall (at least {5 * long:g})")
     elif number == 14:
