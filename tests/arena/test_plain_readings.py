@@ -15,7 +15,7 @@ import pytest
 from tests.helpers import CliRunner
 
 from kumiki import arena
-from kumiki.arena import intervals, stats, verdict
+from kumiki.arena import intervals, report, stats, verdict
 from kumiki.core.registry import load_game
 
 TEAM_STUDY = """
@@ -399,3 +399,138 @@ def test_an_interval_ending_near_no_edge_is_flagged_only_when_few_blocks_decided
     assert "Caution: the seats' figures rest on only 4 of the 40" in verdict.seat_advantage(
         ends, 0, {2: 40}, "seed blocks", {2: 4}
     )
+
+
+def test_an_interval_end_that_leaves_out_zero_never_reads_zero() -> None:
+    # blokus3d, structure A against B, 20 games each: 25.6 → 26.1 moves, [+0.0055, +0.9945], p = 0.048, "higher in
+    # B"; written "[+0.0, +1.0]" beside "real" (its interval excludes zero), the designer read a contradiction.
+    row = {
+        "option": "structure",
+        "a": "players=3, structure=A",
+        "b": "players=3, structure=B",
+        "figure": "game length",
+        "unit": "moves",
+        "a_value": 25.6,
+        "b_value": 26.1,
+        "difference": 0.5,
+        "low": 0.0055,
+        "high": 0.9945,
+        "p": 0.04763,
+        "reading": "higher in B",
+    }
+    share = {**row, "figure": "first mover's (seat 0) share of the wins", "unit": "share", "a_value": 0.3}
+    share.update(b_value=0.5, difference=0.2, low=-0.00004, high=0.4, p=0.05, reading="no evidence of a difference")
+    assert "25.6 → 26.1 moves, +0.5 [+0.005, +1.0], p = 0.048" in verdict.comparisons([row])
+    cells = report._difference(row, "") + report._difference(share, "")
+    assert "[+0.005, +1.0]" in cells and "[-0.004, +40.0]" in cells and "+0.0," not in cells
+    assert verdict.interval_end(-0.04) == "-0.04" and verdict.interval_end(2.345) == "+2.3"
+
+
+def test_the_seats_plot_keeps_its_legend_off_the_bars() -> None:
+    # kuzushi on an 8×8 grid, greedy self-play: seat 1 won 181 of 200 games; its bar and interval ran up under the
+    # legend ("fair share", "share of wins, 95% interval") drawn in the plot's upper right corner.
+    pytest.importorskip("matplotlib")
+    figure = report._seat_figure([intervals.wilson(19, 200), intervals.wilson(181, 200)], "size=8", first=1)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    legend = axes.get_legend().get_window_extent(renderer)
+    boxes = [artist.get_window_extent(renderer) for artist in [*axes.patches, *axes.lines]]  # bars, caps, 50%
+    assert len(boxes) == 5 and not any(legend.overlaps(box) for box in boxes)
+    assert not legend.overlaps(axes.get_window_extent(renderer))
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+
+
+def test_a_seat_edge_pooled_over_option_sets_says_so() -> None:
+    # kuzushi, greedy self-play, sizes 4 and 8 (200 games each): the first mover won 35% on size 4 and 90% on size 8;
+    # the seats' section read "seat 1 (moves first) is +45 Elo ... above the average seat" alone, a size-4 edge too.
+    edge = [
+        {"players": 2, "seat": 0, "elo": -45.3, "low": -62.0, "high": -29.4},
+        {"players": 2, "seat": 1, "elo": 45.3, "low": 29.4, "high": 62.0},
+    ]
+    said = verdict.seat_advantage(edge, 1, {2: 400}, "seed blocks", {2: 350}, {2: 2})
+    assert said.endswith(
+        "unlikely to be chance alone. This pools the 2 option sets with 2 players: where the seats' edge changes "
+        "with the options, it is their blend, not any one set's (each set's own section gives its seats' shares)."
+    )
+    assert "pools" not in verdict.seat_advantage(edge, 1, {2: 400}, "seed blocks", {2: 350}, {2: 1})
+
+
+GRID_STUDY = """
+name = "kuz-grid"
+game = "kuzushi"
+format = "self-play"
+games = 20
+seed = 7
+
+[options]
+players = 2
+size = [4, 8]
+
+[agents]
+greedy = "greedy"
+"""
+
+
+def test_what_is_real_is_marked_so_in_every_table(tmp_path: Path, run: CliRunner) -> None:
+    # kuzushi, greedy self-play, sizes 4 and 8: the page says a difference is marked real (in red), yet the cells of
+    # "Variants compared", the seats' edge and each set's p read <td class='n' class='real'>, whose second class a
+    # browser drops: +55.5 pts [+47.1, +62.6], p < 0.001 stood in plain black.
+    from html.parser import HTMLParser
+
+    (tmp_path / "study.toml").write_text(GRID_STUDY)
+    games = []
+    for size, first_wins in ((4, 10), (8, 20)):
+        for block in range(20):
+            won = 1 if block < first_wins else 0
+            games.append(
+                {
+                    "index": len(games),
+                    "block": len(games),
+                    "options": {"players": 2, "size": size},
+                    "seats": ["greedy", "greedy"],
+                    "seed": 1000 + block,
+                    "scores": [9.0 if seat == won else 7.0 for seat in range(2)],
+                    "winners": [won],
+                    "ranks": [1 if seat == won else 2 for seat in range(2)],
+                    "teams": [0, 1],
+                    "moves": 13,
+                    "measures": {},
+                    "forfeit": None,
+                    "think_s": [0.0, 0.0],
+                }
+            )
+    (tmp_path / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    code, _, err = run("arena", "report", tmp_path)
+    assert code == 0, err
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.repeated: list[str] = []
+            self.classes: list[str] = []
+            self.real: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            names = [name for name, _ in attrs]
+            self.repeated += [f"{tag} {name}" for name in set(names) if names.count(name) > 1]
+            self.classes = [value or "" for name, value in attrs if name == "class"][:1]  # as a browser reads it
+
+        def handle_data(self, data: str) -> None:
+            if self.classes and "real" in self.classes[0].split():
+                self.real.append(data)
+            self.classes = []
+
+    page = Cells()
+    page.feed((tmp_path / "report.html").read_text())
+    assert page.repeated == []
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    share = next(c for c in summary["comparisons"] if c["unit"] == "share")
+    assert share["reading"] == "higher in B"
+    assert f"{100 * share['difference']:+.1f} pts" in page.real  # Variants compared
+    edge = summary["seat_advantage"][1]
+    assert edge["low"] > 0 and "+" + str(round(edge["elo"])) in page.real, (edge, page.real)  # the seats' edge
+    p = summary["option_sets"][1]["fairness_p"]
+    assert f"{p:.3g}" in page.real  # size 8: its own seats' test

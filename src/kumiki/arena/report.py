@@ -57,8 +57,9 @@ def _difference(c: dict[str, Any], mark: str) -> str:
     scale, unit = (100.0, " pts") if c["unit"] == "share" else (1.0, " moves")
     p = "–" if c["p"] != c["p"] else "< 1e-6" if c["p"] < 1e-6 else f"{c['p']:.3g}"
     return (
-        f"<td class='n'{mark}>{scale * c['difference']:+.1f}{unit}</td>"
-        f"<td class='n'>[{scale * c['low']:+.1f}, {scale * c['high']:+.1f}]</td><td class='n'>{p}</td></tr>"
+        f"<td class='n{mark}'>{scale * c['difference']:+.1f}{unit}</td>"
+        f"<td class='n'>[{verdict.interval_end(scale * c['low'])}, {verdict.interval_end(scale * c['high'])}]</td>"
+        f"<td class='n'>{p}</td></tr>"
     )
 
 
@@ -85,6 +86,10 @@ def _plots() -> Any:
 
 
 def _seat_plot(rates: Sequence[intervals.Rate], title: str, first: int | None = None) -> str:
+    return _svg(_seat_figure(rates, title, first))
+
+
+def _seat_figure(rates: Sequence[intervals.Rate], title: str, first: int | None = None) -> Any:
     plt = _plots()
     from matplotlib.ticker import PercentFormatter
 
@@ -100,9 +105,10 @@ def _seat_plot(rates: Sequence[intervals.Rate], title: str, first: int | None = 
     axes.set_ylabel("share of wins")
     axes.set_ylim(0, 1)
     axes.yaxis.set_major_formatter(PercentFormatter(1.0))
-    axes.legend(loc="upper right", fontsize=7, frameon=False)
+    # beside the plot, not in it: inside, a seat's tall bar (90% of the wins) ran under the legend's words
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     axes.set_title(f"{title}: each seat's share of the wins")
-    return _svg(figure)
+    return figure
 
 
 def _histogram_bins(values: Sequence[float]) -> int | list[float]:
@@ -292,8 +298,9 @@ def summarise(results: Results) -> dict[str, Any]:
             {"players": n, "units": units[n], "deciding": k, "few": verdict.few_deciding(k)}
             for n, k in deciding.items()
         ]
+        pooled = {n: len({stats.option_key(r["options"]) for r in games}) for n, games in per_players.items()}
         summary["seat_advantage_reading"] = verdict.seat_advantage(
-            summary["seat_advantage"], _common_first(sets), units, unit, deciding
+            summary["seat_advantage"], _common_first(sets), units, unit, deciding, pooled
         )
     if study.format == "ladder":
         summary["ladder"] = [
@@ -571,10 +578,10 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         )
         for step in summary["ladder"]:
             rate = intervals.Rate(step["successes"], step["trials"], step["value"], step["low"], step["high"])
-            mark = " class='real'" if rate.low > 0.5 or rate.high < 0.5 else ""
+            mark = " real" if rate.low > 0.5 or rate.high < 0.5 else ""
             parts.append(
                 f"<tr><td>{esc(step['agent'])}</td><td>{esc(step['below'])}</td>"
-                f"<td class='n'{mark}>{_pct(rate)}</td><td>{esc(step.get('reading', ''))}</td></tr>"
+                f"<td class='n{mark}'>{_pct(rate)}</td><td>{esc(step.get('reading', ''))}</td></tr>"
             )
         parts.append("</table>")
     if "seat_advantage" in summary:
@@ -587,11 +594,11 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
         )
         first = _common_first(summary["option_sets"])
         for s in summary["seat_advantage"]:
-            mark = " class='real'" if s["low"] > 0 or s["high"] < 0 else ""
+            mark = " real" if s["low"] > 0 or s["high"] < 0 else ""
             players = f"<td class='n'>{s['players']}</td>" if several else ""
             parts.append(
                 f"<tr>{players}<td>{esc(verdict.seat_name(s['seat'], first))}</td>"
-                f"<td class='n'{mark}>{_signed(s['elo'])}</td>"
+                f"<td class='n{mark}'>{_signed(s['elo'])}</td>"
                 f"<td class='n'>{_elo_interval(s['low'], s['high'])}</td></tr>"
             )
         parts.append("</table>")
@@ -632,9 +639,9 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             parts.append(f"<tr><td>{esc(verdict.seat_name(seat, first))} wins</td><td class='n'>{_pct(rate)}</td></tr>")
         p = entry["fairness_p"]
         if p == p:  # not NaN
-            mark = " class='real'" if p < 0.05 else ""
+            mark = " real" if p < 0.05 else ""
             test = esc(entry.get("fairness_test") or "chi-square")
-            parts.append(f"<tr><td>all seats equal? p ({test})</td><td class='n'{mark}>{p:.3g}</td></tr>")
+            parts.append(f"<tr><td>all seats equal? p ({test})</td><td class='n{mark}'>{p:.3g}</td></tr>")
         if rates:
             parts.append(
                 f"<tr><td>shared wins (draws)</td><td class='n'>{_pct(stats.draw_rate(group, chance))}</td></tr>"
@@ -707,7 +714,7 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "<th>B − A</th><th>95% interval</th><th>p</th><th>reading</th></tr>"
         )
         for c in summary["comparisons"]:
-            mark = " class='real'" if c["reading"] in ("higher in B", "lower in B") else ""
+            mark = " real" if c["reading"] in ("higher in B", "lower in B") else ""
             value_a, value_b = _value(c, "a_value"), _value(c, "b_value")
             parts.append(
                 f"<tr><td>{esc(c['option'])}</td><td>{esc(c['a'])}</td><td>{esc(c['b'])}</td><td>{esc(c['figure'])}</td>"

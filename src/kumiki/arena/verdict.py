@@ -23,6 +23,14 @@ def p_text(p: float) -> str:
     return f"p = {text}"
 
 
+def interval_end(value: float, digits: int = 1) -> str:
+    """An interval's end signed, to ``digits`` decimals, or to its first significant digit where those would round it
+    to zero: an end that leaves out 0 (a difference read as real) never reads "+0.0" or "-0.0" ("+0.005")."""
+    if value and math.isfinite(value) and round(value, digits) == 0:
+        return f"{value:+.1g}"
+    return f"{value:+.{digits}f}"
+
+
 def games_text(count: int) -> str:
     """A count of games in words: "1 game" ("1 games" read as a typo), "2 games"."""
     return f"{count} game" if count == 1 else f"{count} games"
@@ -206,12 +214,15 @@ def seat_advantage(
     units: Mapping[int, int] | None = None,
     unit: str = "",
     deciding: Mapping[int, int] | None = None,
+    pooled: Mapping[int, int] | None = None,
 ) -> str:
     """The seats' edge with skill held apart, in words, per number of players: the seat whose interval leaves out
     0 (an edge unlikely to be chance alone), or that no seat's edge is clear and how large one the games allow.
     ``units``: the bootstrap's independent units per number of players (``unit`` names them: "seed blocks"); below
     ``stats.FEW_BLOCKS`` an edge found is said to rest on too few of them. ``deciding``: how many of those units the
-    seats decided (``stats.seat_deciding_units``); where ``few_deciding``, the reading ends with its caution."""
+    seats decided (``stats.seat_deciding_units``); where ``few_deciding``, the reading ends with its caution.
+    ``pooled``: how many option sets each number of players has; where several, the reading says the figure is
+    their blend (first mover +45 Elo over sizes 4 and 8 of Kuzushi, where on size 4 the first mover won 35%)."""
     sentences = []
     counts = sorted({e["players"] for e in entries})
     for n in counts:
@@ -224,6 +235,12 @@ def seat_advantage(
             if decided is not None and few_deciding(decided)
             else ""
         )
+        sets = (pooled or {}).get(n, 1)
+        if sets > 1:
+            caution = (
+                f" This pools the {sets} option sets with {n} players: where the seats' edge changes with the options, "
+                "it is their blend, not any one set's (each set's own section gives its seats' shares)." + caution
+            )
         if not known:
             sentences.append(f"{prefix}no interval: the games do not show how large a seat's edge may be.{caution}")
             continue
@@ -303,10 +320,10 @@ def comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
         way = "higher" if c["reading"] == "higher in B" else "lower"
         if c["unit"] == "share":
             values = f"{100 * c['a_value']:.1f}% → {100 * c['b_value']:.1f}%"
-            diff = f"{100 * c['difference']:+.1f} pts [{100 * c['low']:+.1f}, {100 * c['high']:+.1f}]"
+            diff = f"{100 * c['difference']:+.1f} pts [{interval_end(100 * c['low'])}, {interval_end(100 * c['high'])}]"
         else:
             values = f"{c['a_value']:.1f} → {c['b_value']:.1f} {c['unit']}"
-            diff = f"{c['difference']:+.1f} [{c['low']:+.1f}, {c['high']:+.1f}]"
+            diff = f"{c['difference']:+.1f} [{interval_end(c['low'])}, {interval_end(c['high'])}]"
         where = f" (at {rest})" if rest else ""
         found.append(f"the {c['figure']} is {way} with {b} than with {a}{where}: {values}, {diff}, {p_text(c['p'])}")
     others = "" if len(real) == n else " The others show no evidence of a difference."
