@@ -495,3 +495,13 @@ def test_to_json_and_views_never_hand_out_the_states_own_evaluations():
         data["evaluations"][0]["success"] = True
     assert json.dumps(state.to_json(), sort_keys=True) == before
     assert json.dumps(twin.to_json(), sort_keys=True) == before
+
+
+def test_the_first_mover_is_named_only_where_one_seat_opens_the_whole_game() -> None:
+    """The cycle carries on across attempts and rounds, so only a one-round, one-attempt game under the cycle has a
+    seat that opens the whole game; with free turns nobody moves first (a report said "seat 0 (moves first)")."""
+    assert kumiki.load_game("towerbrix", players=3, rounds=1, attempts=1).first_mover() == 0
+    assert kumiki.load_game("towerbrix", players=3, rounds=1, attempts=3).first_mover() is None
+    assert kumiki.load_game("towerbrix", players=3).first_mover() is None
+    assert kumiki.load_game("towerbrix", players=3, rounds=1, attempts=1, turns="free").first_mover() is None
+    assert kumiki.load_game("towerbrix", players=1, mode="solo").first_mover() == 0

@@ -131,6 +131,15 @@ class TowerBrix(Game):
         written as the point's own digits (``3 * 0.2`` is 0.6000000000000001, ``3 / 5`` is 0.6)."""
         return steps / self.per_unit
 
+    def first_mover(self) -> int | None:
+        """Seat 0 opens the first build; the cycle then carries on across attempts and rounds, so a later attempt or
+        round opens at another seat, and with free turns nobody moves first: None there (a study's report then names
+        no seat "moves first")."""
+        o = self.options
+        if self.players == 1 or (o["turns"] == "cycle" and o["rounds"] == 1 and o["attempts"] == 1):
+            return 0
+        return None
+
     def make_encoding(self) -> TowerBrixEncoding:
         from kumiki.games.towerbrix.encoding import TowerBrixEncoding
 
