@@ -45,6 +45,26 @@ def test_a_named_level_is_the_web_apps_agent() -> None:
     assert move in state.legal_moves()
 
 
+@pytest.mark.parametrize("game", sorted(GAME_LEVELS))
+def test_a_named_level_pickles_and_plays_on_as_the_original(game: str) -> None:
+    """Its class was made by ``type()`` and taken for one of module ``abc``: pickle.dumps failed with "Can't pickle
+    <class 'abc.KozoLevels'>", and so did a Gymnasium environment with a level as its opponent."""
+    import pickle
+
+    agent = kumiki.load_agent(game, level="easy", seed=4)
+    twin = pickle.loads(pickle.dumps(agent))
+    assert type(twin) is type(agent) and twin.options == agent.options
+    state = kumiki.load_game(game).new_state(seed=2)
+    assert twin.choose(state) == agent.choose(state)
+
+
+def test_every_game_with_levels_has_its_named_agent() -> None:
+    from kumiki.agents.levels import GAME_LEVELS, level_agents
+
+    assert [cls.only_game for cls in level_agents()] == list(GAME_LEVELS)
+    assert all(cls.__module__ == "kumiki.agents.levels" for cls in level_agents())
+
+
 def test_a_named_level_refuses_another_game_and_an_unknown_level_in_one_line() -> None:
     state = kumiki.load_game("kuzushi").new_state()
     with pytest.raises(ValueError, match="kozo plays kozo only, not kuzushi"):

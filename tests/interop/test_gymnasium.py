@@ -292,10 +292,14 @@ def test_reset_takes_a_seed_as_pettingzoo_does() -> None:
             environment.reset(seed=seed)
 
 
-@pytest.mark.parametrize("opponents", [["greedy"], ["mcts:iterations=20"], ["tests.interop.test_gymnasium:FirstMove"]])
+@pytest.mark.parametrize(
+    "opponents",
+    [["greedy"], ["mcts:iterations=20"], ["tests.interop.test_gymnasium:FirstMove"], ["kuzushi:level=easy"]],
+)
 def test_an_environment_pickles_mid_episode_and_plays_on_the_same(opponents: list[str]) -> None:
     """Its opponents were made by a closure (``agent_maker``): pickle.dumps failed with "Can't pickle local object
-    'agent_maker.<locals>.make'", so a framework that ships environments to workers by pickling could not."""
+    'agent_maker.<locals>.make'", so a framework that ships environments to workers by pickling could not. A game's
+    level (the web app's computer) failed too: "Can't pickle <class 'abc.KuzushiLevels'>"."""
     import pickle
 
     environment = make("kuzushi", opponents=opponents, size=4)

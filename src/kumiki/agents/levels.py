@@ -139,10 +139,36 @@ class LevelAgent(Agent):
         return self.agent.choose(state)
 
 
+class KuzushiLevels(LevelAgent):
+    """kuzushi's easy, medium or hard computer, as in the web app (kuzushi:level=hard)."""
+
+    name = only_game = "kuzushi"
+
+
+class Blokus3dLevels(LevelAgent):
+    """blokus3d's easy, medium or hard computer, as in the web app (blokus3d:level=hard)."""
+
+    name = only_game = "blokus3d"
+
+
+class KozoLevels(LevelAgent):
+    """kozo's easy, medium or hard computer, as in the web app (kozo:level=hard)."""
+
+    name = only_game = "kozo"
+
+
+class TowerbrixLevels(LevelAgent):
+    """towerbrix's easy, medium or hard computer, as in the web app (towerbrix:level=hard)."""
+
+    name = only_game = "towerbrix"
+
+
+# Classes written out, not made by type() in a loop: pickle finds a class by its module and name, and a class made by
+# type() alone was taken for one of module abc (its metaclass's), so a level agent, and a Gymnasium environment
+# playing against one, did not pickle.
+_LEVEL_AGENTS: tuple[type[LevelAgent], ...] = (KuzushiLevels, Blokus3dLevels, KozoLevels, TowerbrixLevels)
+
+
 def level_agents() -> list[type[LevelAgent]]:
     """One named agent per game with levels: ``kuzushi``, ``blokus3d``, ``kozo``, ``towerbrix``."""
-    out: list[type[LevelAgent]] = []
-    for game in GAME_LEVELS:
-        doc = f"{game}'s easy, medium or hard computer, as in the web app ({game}:level=hard)."
-        out.append(type(f"{game.capitalize()}Levels", (LevelAgent,), {"name": game, "only_game": game, "__doc__": doc}))
-    return out
+    return list(_LEVEL_AGENTS)
