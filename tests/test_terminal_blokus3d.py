@@ -411,3 +411,16 @@ def test_the_result_note_with_two_colours_each_gives_the_players_scores_not_sums
         for player, score in enumerate(state.scores()):
             assert f"player {player} " in note
             assert f"(the better: {score:g})" in note.split(f"player {player} ")[1].split(";")[0]
+
+
+@pytest.mark.parametrize("players, colours", [(4, 1), (2, 2)])
+def test_the_colours_table_shows_the_pieces_left_and_who_moves_at_60_columns(players: int, colours: int) -> None:
+    """At 60 columns the pieces left were a column of "…" (eleven rows of them per colour) and "◀ to move" was cut."""
+    state = new_state(players=players, colours_per_player=colours)
+    names = ["you"] + ["blokus3d"] * (players - 1)
+    text = draw(view.colours_table(state, names), width=60)  # type: ignore[arg-type]
+    assert "…" not in text
+    assert "◀ to move" in text
+    assert text.count("I2 I3 V3 I4") == 4  # every colour's pieces, four to a line
+    assert all(len(line) <= 60 for line in text.splitlines())
+    assert len(text.splitlines()) <= 3 + 4 * 3

@@ -461,3 +461,14 @@ def test_the_plan_never_sees_a_size_drawn_later() -> None:
     before = state.rng.getstate()
     assert plan_round(state).moves == plan_round(other).moves
     assert state.rng.getstate() == before
+
+
+def test_the_points_table_shows_every_total_at_60_columns() -> None:
+    """In round 3 at 60 columns the totals were "…" (the one column that could give way); the headings fold now."""
+    state = play_out(kumiki.load_game("kozo", players=2).new_state(), seed=4)
+    assert state.over and len(state.points) == 3
+    text = draw(view.points_table(state, ["you", "kozo"]), width=60)  # type: ignore[arg-type]
+    assert "…" not in text and "total" in text
+    rows = [line.split() for line in text.splitlines() if line.startswith((" 0 ", " 1 "))]
+    assert [row[row.index("★") - 1 if "★" in row else -1] for row in rows] == [f"{s:g}" for s in state.scores()]
+    assert all(len(line) <= 60 for line in text.splitlines())

@@ -217,11 +217,11 @@ def pieces_drawn(state: Blokus3DState, colour: int) -> RenderableType:
 def colours_table(state: Blokus3DState, names: Sequence[str] | None = None) -> Table:
     """One row per colour: its player, score (squares on top minus pieces not placed), pieces left and state."""
     g = state.game
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     table.add_column("colour", no_wrap=True, min_width=10)
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=16)
-    table.add_column("top − left = score", justify="right", no_wrap=True, min_width=18)
-    table.add_column("pieces left", ratio=1)
+    table.add_column("top − left = score", justify="right", min_width=12)
+    table.add_column("pieces left", ratio=1, min_width=8)
     table.add_column("", no_wrap=True, min_width=9)
     scores = state.colour_scores()
     winners = state.winners()

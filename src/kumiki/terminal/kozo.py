@@ -356,14 +356,15 @@ def points_table(state: KozoState, names: Sequence[str] | None = None) -> Table:
     shown = list(range(max(0, started - ROUND_COLUMNS), started))
     earlier = list(range(shown[0])) if shown else []
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("")
+    table.add_column("", no_wrap=True)
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=24)
     if earlier:
         table.add_column(f"rounds 1–{len(earlier)}", justify="right")
     for r in shown:
         current = r == state.round and not state.over
-        table.add_column(f"round {r + 1}" + (" ◀" if current else ""), justify="right", no_wrap=True)
-    table.add_column("total", justify="right")
+        # The headings fold ("round" over "3 ◀") in a narrow terminal, rather than the totals becoming "…".
+        table.add_column(f"round {r + 1}" + (" ◀" if current else ""), justify="right")
+    table.add_column("total", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     faults = {(fall.round, fall.player) for fall in state.falls}
     scores = state.scores()
