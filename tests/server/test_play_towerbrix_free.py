@@ -8,6 +8,7 @@ import json
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.helpers import create, error, receive_until, url, view_at
 
@@ -217,3 +218,30 @@ def test_the_random_computer_plays_the_same_move_in_the_same_position() -> None:
         for seed in range(8)
     }
     assert len(others) > 1  # another game's seed, another move
+
+
+def test_two_computers_that_only_wait_beside_people_who_all_said_ok_end_the_build(
+    serve: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person has said ok on a tower that cannot pass and both computers answer ok too: neither ok was the last
+    thumb (the other computer's was down), so each was an "I wait" and the game stood still for ever (the random
+    level does so on a table of all eight bricks that stands apart: a few removals and ok are all it can play).
+    Nobody else may change the table: their oks are played and the tower is judged as it stands."""
+    from kumiki.server import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "choose_move", lambda *args: "ok")  # a computer that never builds
+    client, game = _free_game(serve, [{"kind": "human", "name": "ann"}, EASY_MATE, EASY_MATE])
+    with client.websocket_connect(url(game, 0)) as ann:
+        receive_until(ann, view_at(0))
+        ann.send_json({"type": "move", "ply": 0, "move": "Y1 z 0,0"})
+        receive_until(ann, view_at(1))
+        _stays(ann, 1)  # ann still builds: the computers' oks wait for her
+        ann.send_json({"type": "move", "ply": 1, "move": "ok"})
+        judged = receive_until(ann, view_at(2))
+        deadline = time.monotonic() + 5  # asked for, not waited on: a game that stands still sends nothing more
+        while not judged["view"]["evaluations"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+            ann.send_json({"type": "sync"})
+            judged = receive_until(ann, lambda m: m["type"] == "view")
+    assert judged["history"][:4] == ["Y1 z 0,0", "ok", "ok", "ok"] and sorted(judged["movers"][2:4]) == [1, 2]
+    assert not judged["view"]["evaluations"][0]["success"]

@@ -682,6 +682,19 @@ class Room:
         ply = len(self.state.history)
         return next((s for s in actors if self.is_agent(s) and self.passed.get(s) != ply), None)
 
+    def _waits_for_nobody(self, seat: int, move: str, ply: int) -> bool:
+        """Whether ``seat``'s "I wait" (``move``, which ``state.only_waits``) would wait for nobody: it puts up a
+        thumb (it adds something), and every other seat to act has given that move already (a person's ok: their
+        thumb is up) or is a computer waiting at this ply too. Then it is played: beside people who had all said ok,
+        two computers that both only waited stood the game still for ever (neither ok was the last thumb)."""
+        state = self.state
+        if state.adds_nothing(move, seat):
+            return False
+        return all(
+            s == seat or state.adds_nothing(move, s) or (self.is_agent(s) and self.passed.get(s) == ply)
+            for s in state.actors
+        )
+
     def _people_away(self) -> bool:
         """Where several seats may act at once, whether the game has people and none of them is connected."""
         return len(self.state.actors) > 1 and self.has_humans() and not self.players_connected()
@@ -769,7 +782,7 @@ class Room:
                     continue  # the position changed while it thought (an undo, a teammate's edit, a resignation)
                 if self._people_away():
                     continue  # its people left while it thought: nothing is played with none of them here
-                if together and self.state.only_waits(text, seat):
+                if together and self.state.only_waits(text, seat) and not self._waits_for_nobody(seat, text, ply):
                     self.passed[seat] = ply  # "I wait" (an ok on a tower that cannot pass): until the table changes
                     continue
                 if len(self.state.history) >= MAX_PLIES:
