@@ -504,6 +504,8 @@ def test_a_challenges_rule_shows_the_games_own_figures() -> None:
         .to_json()
     )
     assert timed["challenge_rule"] == "the build lasts at most 12 seconds from its first move"
+    odd = kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=2, time_limit=12.3456789)
+    assert "at most 12.3456789 seconds" in odd.new_state(seed=1).to_json()["challenge_rule"]  # not cut to 12.3457
     shaky = (
         kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=5, shake_deg=2.5)
         .new_state(seed=1)

@@ -53,9 +53,11 @@ class Challenge:
         """The rule with this game's own figures in place of the options' names (the players read "at most 12
         seconds", not "time_limit seconds, 150 by default")."""
         return (
-            self.rule.replace("a time limit (time_limit seconds, 150 by default)", f"{options['time_limit']:g} seconds")
-            .replace("shake_deg", f"{options['shake_deg']:g}°")
-            .replace("pull_deg", f"{options['pull_deg']:g}°")
+            self.rule.replace(
+                "a time limit (time_limit seconds, 150 by default)", f"{options['time_limit']:.10g} seconds"
+            )
+            .replace("shake_deg", f"{options['shake_deg']:.10g}°")
+            .replace("pull_deg", f"{options['pull_deg']:.10g}°")
         )
 
 
