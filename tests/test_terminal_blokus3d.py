@@ -424,3 +424,19 @@ def test_the_colours_table_shows_the_pieces_left_and_who_moves_at_60_columns(pla
     assert text.count("I2 I3 V3 I4") == 4  # every colour's pieces, four to a line
     assert all(len(line) <= 60 for line in text.splitlines())
     assert len(text.splitlines()) <= 3 + 4 * 3
+
+
+def test_how_to_play_with_two_colours_says_a_player_scores_the_better_colour() -> None:
+    """With two colours each the help said "one point for each square whose top cube is yours, minus 1 for each
+    piece you have not placed", which reads as both colours together; the score is the better colour's."""
+    game = kumiki.load_game("blokus3d", colours_per_player=2)
+    text = view.how_to_play(game)
+    assert "your score is your better colour's (not the sum of the two)" in text
+    assert "is yours" not in text
+    assert "is yours, minus 1 for each piece you have not placed" in view.how_to_play(kumiki.load_game("blokus3d"))
+    state = game.new_state()
+    for _ in range(6):
+        state.play(state.legal_moves()[0])
+    colours = state.colour_scores()
+    assert state.scores() == [max(colours[0], colours[2]), max(colours[1], colours[3])]
+    assert state.scores() != [colours[0] + colours[2], colours[1] + colours[3]]

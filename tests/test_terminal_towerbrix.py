@@ -365,3 +365,27 @@ def test_a_hint_on_a_map_after_a_brick_placed_elsewhere_leads_back_to_a_tower_on
         if move == "ok":
             break
     assert state.over and state.public_view()["round_success"] == [True]
+
+
+def test_how_to_play_says_which_bricks_the_deck_uses():
+    """The help said "build one tower with all the bricks": the green deck leaves the gray brick out, and the pink
+    deck needs only one brick of each colour (the evaluation finds no brick problem in a five-brick tower)."""
+    green, pink = (view.how_to_play(kumiki.load_game("towerbrix", deck=deck)) for deck in ("green", "pink"))
+    for text in (green, pink):
+        assert "all the bricks" not in text
+        assert "must all touch, face to face, and the tower must stand on its own" in text
+        assert "Never show your cards" in text
+    assert "all eight coloured bricks (the gray one is not used)" in green
+    assert "at least one brick of each of the five colours, gray included" in pink
+
+    five = ["Y1 x 0,0", "P1 x 0,1", "R1 x 0,2", "B1 x 0,3", "G x 0,4", "ok"]
+    state = kumiki.load_game("towerbrix", deck="pink", players=1, mode="solo").new_state(seed=1)
+    for move in five:
+        state.play(move)
+    assert state.to_json()["evaluations"][-1]["problems"] == []  # five bricks are a tower for the pink deck
+    state = kumiki.load_game("towerbrix", players=1, mode="solo").new_state(seed=1)
+    with pytest.raises(kumiki.IllegalMove, match="the gray brick is not used with the green deck"):
+        state.play("G z 0,0")
+    for move in [*five[:4], "ok"]:
+        state.play(move)
+    assert any("all eight coloured bricks" in p for p in state.to_json()["evaluations"][-1]["problems"])

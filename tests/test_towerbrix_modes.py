@@ -514,3 +514,27 @@ def test_a_challenges_rule_shows_the_games_own_figures() -> None:
     assert "below 2.5°" in shaky["challenge_rule"] and "shake_deg" not in shaky["challenge_rule"]
     pulled = kumiki.load_game("towerbrix", players=2, mode="challenge", challenge=12).new_state(seed=1).to_json()
     assert "at least 6°" in pulled["challenge_rule"]
+
+
+def test_the_options_help_gives_the_totals_the_engine_draws_and_allows():
+    """`kumiki games` and the web form said "see the rules for the totals" and let `total` run to 200: the help now
+    gives the totals each difficulty draws and the most a deck's cards make, as the engine has them."""
+    import re
+
+    from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS
+
+    docs = {option.name: option.doc for option in TOWERBRIX_OPTIONS}
+    for difficulty in ("easy", "medium", "hard"):
+        base = kumiki.load_game("towerbrix", difficulty=difficulty).base_total()
+        assert f"{difficulty} {base}" in docs["difficulty"]
+    challenge = [
+        kumiki.load_game("towerbrix", mode="challenge", challenge=1, difficulty=d).base_total()
+        for d in ("easy", "medium", "hard")
+    ]
+    assert f"(challenges: {', '.join(map(str, challenge))})" in docs["difficulty"]
+    for deck in ("green", "pink"):
+        most, _ = kumiki.load_game("towerbrix", deck=deck).total_bounds()
+        assert re.search(rf"\b{most} with the {deck}\b", docs["total"]), (deck, most)
+        kumiki.load_game("towerbrix", deck=deck, total=most)
+        with pytest.raises(ValueError, match=f"at most {most}"):
+            kumiki.load_game("towerbrix", deck=deck, total=most + 1)

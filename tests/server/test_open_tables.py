@@ -267,3 +267,28 @@ def test_players_taking_the_last_seat_at_once_leave_one_player_there_stored_and_
     assert client.get(f"/api/games/{game['id']}").json()["seats"][1]["name"] == winner["name"]
     with client.websocket_connect(f"/ws/games/{game['id']}?token={winner['token']}") as player:
         assert player.receive_json()["seat"] == 1
+
+
+def test_the_lobby_says_the_rules_that_options_on_the_form_change() -> None:
+    """The lobby gave the green deck's brick rule only (the form offers pink), did not say that a player with two
+    colours in Blokus 3D scores the better one, and said Kuzushi's flags are resolved after a BASE is placed (a
+    flipped FLAG resolves them too)."""
+    words = {name: str(about.public(name)) for name, about in ABOUT.items()}
+    assert "with the pink deck, at least one brick of each of the five colours, gray included" in words["towerbrix"]
+    assert load_game("towerbrix", deck="pink").usable[-1] == "G"  # the gray brick may be used with pink
+    assert "each player plays two colours and scores the better one" in words["blokus3d"]
+    state = load_game("blokus3d", colours_per_player=2).new_state()
+    for _ in range(6):
+        state.play(state.legal_moves()[0])
+    colours = state.colour_scores()
+    assert state.scores() == [max(colours[0], colours[2]), max(colours[1], colours[3])]
+    assert "After a BASE is placed or flipped, each of the four cells" in words["kuzushi"]
+    kuzushi = load_game("kuzushi").new_state()
+    for move in ("B 0,-1", "B -1,-2", "B -1,-1", "B 2,-1", "B -1,1"):  # the rules page's worked example
+        kuzushi.play(move)
+    kuzushi.play("B 1,1")
+    kuzushi.play("B 3,0")
+    kuzushi.play("B 1,-2")
+    assert kuzushi.cell(0, 2) is None
+    kuzushi.play("F -1,2")  # a flip: the empty cells beside it get player 1's flags
+    assert kuzushi.cell(0, 2) == ("flag", 1) and kuzushi.cell(-2, 2) == ("flag", 1)

@@ -70,9 +70,9 @@ ABOUT: dict[str, About] = {
             (
                 "Flags",
                 [
-                    "After a BASE is placed, each of the four cells beside it is looked at: the player with the "
-                    "most BASEs next to that cell gets a FLAG there (any other player's flag goes back to its "
-                    "owner). On a tie the cell is left empty.",
+                    "After a BASE is placed or flipped, each of the four cells beside it is looked at: the player "
+                    "with the most BASEs next to that cell gets a FLAG there (any other player's flag goes back to "
+                    "its owner). On a tie the cell is left empty.",
                     "BASEs and the CITY never leave the table; flags come and go.",
                 ],
             ),
@@ -135,7 +135,7 @@ ABOUT: dict[str, About] = {
             Preset(
                 "rumis",
                 "Two colours each",
-                "the two-player rule of Rumis: each player plays two colours",
+                "the two-player rule of Rumis: each player plays two colours and scores the better one",
                 {"players": 2, "colours_per_player": 2},
             ),
             Preset("four", "Four players", "one colour each, structure C, the steps", {"players": 4, "structure": "C"}),
@@ -208,8 +208,9 @@ ABOUT: dict[str, About] = {
             (
                 "The tower",
                 [
-                    "With the green deck the tower uses all eight coloured bricks; it must be connected and "
-                    "stand on its own (the physics judge decides).",
+                    "With the green deck the tower uses all eight coloured bricks (not the gray one); with the "
+                    "pink deck, at least one brick of each of the five colours, gray included. It must be "
+                    "connected and stand on its own (the physics judge decides).",
                 ],
             ),
             (

@@ -520,8 +520,18 @@ def how_to_play(game: Game) -> str:
             for p in range(g.players)
         )
         colours = f"Colours place in turn: {order} ({seats}). "
+        # a player's score is the better of their colours (Rumis), never the sum (docs/rules/blokus3d.md, Scoring)
+        score = (
+            "Score: each colour scores one point for each square whose top cube, seen from above, is that colour, "
+            "minus 1 for each of its pieces not placed; your score is your better colour's (not the sum of the two); "
+            "the highest score wins."
+        )
     else:
         colours = f"Colours place in turn: {order} (player i plays colour i). "
+        score = (
+            "Score: one point for each square whose top cube, seen from above, is yours, minus 1 for each piece you "
+            "have not placed; the highest score wins."
+        )
     described = f" ({g.structure.description})" if g.structure.description else ""
     return (
         "How to play Blokus 3D: every colour has the same eleven pieces, every shape of 2 to 4 cubes "
@@ -531,9 +541,8 @@ def how_to_play(game: Game) -> str:
         "height limit (the number after the slash on the map). The first piece of the game goes anywhere on the "
         "board; a colour's first piece must lie on the board and touch a face of a piece already placed; every "
         "later piece must touch a face of one of its own colour's pieces, beside it or resting on it (edges and "
-        "corners don't count). A colour that cannot place is out; the game ends when no colour can place. "
-        "Score: one point for each square whose top cube, seen from above, is yours, minus 1 for each piece you "
-        "have not placed; the highest score wins. Type a move as the piece and the cells x,y,z it covers "
+        f"corners don't count). A colour that cannot place is out; the game ends when no colour can place. {score} "
+        "Type a move as the piece and the cells x,y,z it covers "
         "(x to the east, y to the north, z the level, 0 on the board), in any order, e.g. "
         "T4 3,4,0 4,4,0 4,5,0 5,4,0. Commands: a piece name alone (T4) lists its placements, moves (legal moves "
         "by piece; moves all), hint (the best moves at once; hint 10), pieces (drawn), legend (the map's signs), "

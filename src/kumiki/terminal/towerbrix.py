@@ -331,8 +331,15 @@ def command(state: State, text: str) -> RenderableType | None:
     return None
 
 
+# what the tower must use, by the deck's brick rule (TowerBrixState.deck_problems): "all the bricks" with neither deck
+TOWER_BRICKS = {
+    "green": "all eight coloured bricks (the gray one is not used)",
+    "pink": "at least one brick of each of the five colours, gray included (the other bricks as you like)",
+}
 HOW_TO_BUILD = (
-    "TowerBrix: build one tower with all the bricks that meets every card. A turn is one edit or 'ok': "
+    "TowerBrix: together build one tower that meets every card, with {bricks}; when the build ends its bricks "
+    "must all touch, face to face, and the tower must stand on its own (the physics judge decides). Never show "
+    "your cards. A turn is one edit or 'ok': "
     "'Y1 z 0,0' places (or moves) brick Y1 upright, its long side along z, with its corner at 0,0, lowered "
     "until it rests ('Y1 x 0,0' or 'Y1 y 0,0' lays it flat along x or y; x east, y north, half units such as "
     "0.5 allowed); '-Y1' takes it away; 'ok' is a thumbs-up. The build ends when everyone has said ok since "
@@ -349,11 +356,12 @@ VOTE_HELP = (
 
 
 def how_to_play(game: Game) -> str:
+    text = HOW_TO_BUILD.format(bricks=TOWER_BRICKS[getattr(game, "bricks_rule", "green")])
     if not getattr(game, "votes_waive", False):
-        return HOW_TO_BUILD
+        return text
     from kumiki.games.towerbrix.rules import MAX_VOTES  # the rules' own limit (the game is loaded by now)
 
-    return HOW_TO_BUILD + VOTE_HELP.format(votes=MAX_VOTES)
+    return text + VOTE_HELP.format(votes=MAX_VOTES)
 
 
 def result_note(state: State) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from kumiki.core.options import Option, shown
 from kumiki.games.towerbrix.cards import DECKS, is_deck_file
+from kumiki.games.towerbrix.modes import BASE_TOTALS, CHALLENGE_TOTALS
 
 MODES = ("base", "intro", "solo", "challenge")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -85,10 +86,23 @@ TOWERBRIX_OPTIONS = (
         "difficulty",
         str,
         "medium",
-        "the cards' total: easy, medium, hard (see the rules for the totals)",
+        "the cards' points a round: "
+        + ", ".join(f"{name} {points}" for name, points in BASE_TOTALS.items())
+        + " (challenges: "
+        + ", ".join(map(str, CHALLENGE_TOTALS.values()))
+        + ")",
         choices=DIFFICULTIES,
     ),
-    Option("total", int, None, "an exact total of card points per round (overrides difficulty)", 2, 200, nullable=True),
+    Option(
+        "total",
+        int,
+        None,
+        "an exact total of card points per round (overrides difficulty; at most every card's points: 122 with the "
+        "green deck, 133 with the pink)",
+        2,
+        200,
+        nullable=True,
+    ),
     Option("rounds", int, lambda r: 1 if r["mode"] == "challenge" else 3, "rounds in a game", 1, 20),
     Option("attempts", int, 3, "attempts per round; a round still failed after them scores 0 (0: no limit)", 0, 100),
     Option("retry_drop", int, 2, "a failed round is replayed with this many points fewer (base game, solo)", 1, 10),
