@@ -145,3 +145,24 @@ def test_a_key_out_of_turn_or_from_a_spectator_says_why_nothing_happens(server: 
     watcher.keyboard.press("1")
     expect(watcher.get_by_test_id("error")).to_have_text("You are watching.")
     assert server.get(f"/api/games/{created['id']}")["moves"] == 0
+
+
+def test_an_orbit_drag_that_comes_back_where_it_began_places_nothing(server: Any, pages: Any) -> None:
+    """Turning the view by dragging left and back again ends a few pixels from where the button went down: a drag,
+    not a click (it placed the piece under the pointer)."""
+    created = server.create("blokus3d", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.toMove === 0")
+    page.get_by_test_id("piece-I3").click()
+    x, y = page.evaluate("window.__kumiki.blokus.project(5, 5, 0)")
+    page.mouse.move(x, y)
+    until(page, "window.__kumiki.blokus.ghost !== null")
+    page.mouse.down()
+    for step in [*range(1, 11), *range(9, -1, -1)]:
+        page.mouse.move(x + 20 * step, y)
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__kumiki.ply") == 0
+    page.mouse.click(x, y)  # a click still places
+    until(page, "window.__kumiki.ply >= 1")

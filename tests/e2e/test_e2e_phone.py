@@ -110,6 +110,10 @@ def test_kozo_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any) -> N
     assert ghost.startswith("L4 ") and phone.evaluate("window.__kumiki.kozo.step") == "piece"
     tap(phone, corner)  # the same place again: the piece goes down, the balance cube comes next
     until(phone, "window.__kumiki.kozo.step === 'balance'")
+    info = phone.get_by_test_id("ghost-info")  # the balance cube's hint names the buttons, not keys a phone lacks
+    expect(info).to_contain_text("tap a spot")
+    expect(info).to_contain_text("◀ ▶ choose), Place places, Back goes back.")
+    expect(info).not_to_contain_text("Enter")
     phone.get_by_test_id("ghost-next-place").tap()  # another spot, by the button
     chosen = phone.evaluate("window.__kumiki.kozo.move")
     assert chosen.startswith(ghost + " + ")
@@ -133,6 +137,32 @@ def test_towerbrix_on_a_phone(server: Any, phone: Page, assert_scene_drawn: Any)
     tap(phone, spot)  # the same place again: the brick goes down
     until(phone, "window.__kumiki.ply >= 1")
     expect(phone.get_by_test_id("move-list").locator("li").first).to_have_text(ghost)
+
+
+def test_a_finger_that_turns_the_view_and_comes_back_places_nothing(
+    server: Any, phone: Page, assert_scene_drawn: Any
+) -> None:
+    """A one-finger drag turns the view; one that ends where it began is still a drag, not the second tap that places
+    the piece (the ghost followed the finger, so lifting it was "a tap on the ghost" and played it)."""
+    open_3d_game(server, phone, assert_scene_drawn, "blokus3d", "window.__kumiki.toMove === 0")
+    phone.get_by_test_id("piece-I3").tap()
+    x, y = on_board(phone, "blokus", 3.5, 6.5, 0)
+    cdp = phone.context.new_cdp_session(phone)
+
+    def touch(kind: str, *points: tuple[float, float]) -> None:
+        touches = [{"x": px, "y": py, "id": index} for index, (px, py) in enumerate(points)]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touches})
+
+    view = phone.evaluate("window.__kumiki.blokus.project(5, 5, 0)")
+    touch("touchStart", (x, y))
+    for step in [*range(1, 8), *range(6, -1, -1)]:
+        touch("touchMove", (x - 15 * step, y))
+    touch("touchEnd")
+    phone.wait_for_timeout(500)
+    assert phone.evaluate("window.__kumiki.blokus.project(5, 5, 0)") != view  # the view turned
+    assert phone.evaluate("window.__kumiki.ply") == 0
+    tap(phone, [x, y])  # taps still play: the ghost is there, so this one places it
+    until(phone, "window.__kumiki.ply >= 1")
 
 
 def test_towerbrix_height_labels_fit_the_phones_board(server: Any, phone: Page, assert_scene_drawn: Any) -> None:

@@ -1,5 +1,7 @@
 // Polycube cells and shapes for the 3D games' ghosts: a shape is a piece's cells relative to their minimum corner.
 
+import { touchScreen } from "./dom";
+
 export type Cell = [number, number, number];
 
 /** The cells as a key, relative to their minimum corner and sorted, e.g. "0,0,0 1,0,0 1,1,0". */
@@ -75,6 +77,11 @@ export function ghostKey(event: KeyboardEvent, ghost: GhostActions): boolean {
   else if (event.key === "ArrowLeft" || event.key === "ArrowDown") ghost.nextPlace(-1);
   else return false;
   return true;
+}
+
+/** How to turn the piece to another orientation: the keys, or on a touch screen (no keys) the buttons below. */
+export function turnWords(): string {
+  return touchScreen() ? "the ↻ X, ↻ Y, ↻ Z buttons or Next fit" : "X, Y, Z or O";
 }
 
 /** The keys as buttons, for phones and touch screens (no keyboard): turn about X, Y, Z, the next orientation that

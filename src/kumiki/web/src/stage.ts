@@ -109,12 +109,27 @@ export class Stage {
     return buttons;
   }
 
-  /** Call `handler` on a click of the canvas: a press and release a few pixels apart at most, not an orbit drag. */
+  /** Call `handler` on a click of the canvas: one pointer pressed and released without going more than a few pixels
+   * from where it was pressed, not an orbit drag (even one that comes back where it began) nor a two-finger pinch. */
   onClick(handler: (event: PointerEvent) => void): void {
-    let down: [number, number] | null = null;
-    this.canvas.addEventListener("pointerdown", (e) => (down = [e.clientX, e.clientY]));
+    const pressed = new Set<number>();
+    let down: [number, number] | null = null; // where the press that may still be a click began
+    const away = (e: PointerEvent) => !down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) >= 5;
+    this.canvas.addEventListener("pointerdown", (e) => {
+      if (e.isPrimary) pressed.clear(); // the first finger of a new touch, or the mouse: no other pointer is down
+      pressed.add(e.pointerId);
+      down = pressed.size === 1 ? [e.clientX, e.clientY] : null;
+    });
+    this.canvas.addEventListener("pointermove", (e) => {
+      if (pressed.has(e.pointerId) && away(e)) down = null;
+    });
     this.canvas.addEventListener("pointerup", (e) => {
-      if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 5) handler(e);
+      pressed.delete(e.pointerId);
+      if (!away(e)) handler(e);
+      down = null;
+    });
+    this.canvas.addEventListener("pointercancel", (e) => {
+      pressed.delete(e.pointerId);
       down = null;
     });
   }

@@ -4,7 +4,7 @@ import * as THREE from "three";
 import type { BoardUpdate, GameContext, GameModule } from "../module";
 import { colourName, registerGame, seatColour, swatchStyle } from "../module";
 import { hooks, pointedAt } from "../hooks";
-import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, cellText, columnTops, ghostButtons, ghostKey, lowered, nextFittingShape, rotateShape, shapeKey, turnWords } from "../polycube";
 import { Stage } from "../stage";
 import { confirmWords } from "../dom";
 
@@ -340,7 +340,7 @@ class Blokus3DModule implements GameModule, GhostActions {
       ? this.ctx.interactive && this.legal.length ? "Pick a piece from your tray." : ""
       : this.choice
         ? `${this.choice.text} — ${confirmWords()} to place (${count} places in this orientation)`
-        : `${this.selected}: no legal place in this orientation — rotate with X, Y, Z or O`;
+        : `${this.selected}: no legal place in this orientation — rotate with ${turnWords()}`;
     hooks.blokus = { ...(hooks.blokus as object), selected: this.selected, shape: this.shape, ghost: this.choice?.text ?? null };
   }
 

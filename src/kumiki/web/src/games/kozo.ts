@@ -5,9 +5,9 @@
 import * as THREE from "three";
 import type { BoardUpdate, EndUpdate, GameContext, GameModule } from "../module";
 import { registerGame, seatColour, swatchStyle } from "../module";
-import { capital, confirmWords, h, playerName } from "../dom";
+import { capital, confirmWords, h, playerName, touchScreen } from "../dom";
 import { hooks, pointedAt } from "../hooks";
-import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey } from "../polycube";
+import { type Cell, type GhostActions, cellText, columnTops, drawIcon, ghostButtons, ghostKey, lowered, nextFittingShape, orientations, outlineSegments, rotateShape, shapeKey, turnWords } from "../polycube";
 import { wake } from "../redraw";
 import { Stage, disposeGroup } from "../stage";
 
@@ -797,11 +797,13 @@ class KozoModule implements GameModule, GhostActions {
     else if (!this.selected) text = "Your turn: pick a piece from the tray (or a key 1–9, 0, -, =).";
     else if (this.step === "balance" && this.choice)
       text = this.spot
-        ? `${this.spot.text} — now the balance cube: click a spot (${this.choice.moves.length} here; arrows choose), Enter places, Esc goes back.`
+        ? `${this.spot.text} — now the balance cube: ${touchScreen()
+          ? `tap a spot (${this.choice.moves.length} here; ◀ ▶ choose), Place places, Back goes back.` // no keys on a phone
+          : `click a spot (${this.choice.moves.length} here; arrows choose), Enter places, Esc goes back.`}`
         : "Choose a spot for the balance cube.";
     else if (this.choice)
       text = `${this.choice.key} — rests at level ${Math.min(...this.choice.cells.map((c) => c[2]))}. ${capital(confirmWords())} to put it here (${count} places in this orientation), then place its balance cube.`;
-    else text = `${this.selected}: no legal place in this orientation — turn it with X, Y, Z, or press O for the next one that fits.`;
+    else text = `${this.selected}: no legal place in this orientation — turn it with ${turnWords()}.`;
     this.info.textContent = text;
   }
 
@@ -843,7 +845,7 @@ class KozoModule implements GameModule, GhostActions {
     if (this.step === "piece") {
       if (!this.selected) return this.ctx.hint("Pick a piece from the tray first (keys 1–9, 0, -, =).");
       if (!this.choice)
-        return this.ctx.hint(`${this.selected} has no legal place in this orientation: turn it with X, Y, Z or press O.`);
+        return this.ctx.hint(`${this.selected} has no legal place in this orientation: turn it with ${turnWords()}.`);
       this.ctx.hint("");
       this.step = "balance";
       this.snap();
