@@ -113,6 +113,10 @@ def test_two_colours_each_the_status_names_the_colour_to_place_and_the_moves_wea
     expect(moves.nth(0)).to_have_css("border-left-color", "rgb(0, 114, 178)")  # colour 0: blue
     expect(moves.nth(1)).to_have_css("border-left-color", "rgb(230, 159, 0)")  # colour 1: orange
     expect(moves.nth(2)).to_have_css("border-left-color", "rgb(0, 158, 115)")  # colour 2: green, ann's second
+    # the scores say a player scores the better colour (the engine's rule), not the two colours' sum
+    expect(page.get_by_test_id("better-colour")).to_have_text(
+        "A player scores the better of their colours (player 0: 0 or 2; player 1: 1 or 3)."
+    )
 
 
 def test_the_move_controls_go_once_the_game_is_over(server: Any, pages: Any) -> None:

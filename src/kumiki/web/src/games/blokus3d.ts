@@ -243,6 +243,17 @@ class Blokus3DModule implements GameModule, GhostActions {
       }),
     );
     const n = view.pieces_left.length;
+    const players = this.ctx.playerCount || n;
+    if (n > players) {
+      // two colours each (Rumis): a player's score is the better of their colours, never the sum
+      const note = document.createElement("div");
+      note.className = "small";
+      note.setAttribute("data-testid", "better-colour");
+      const whose = Array.from({ length: players }, (_, p) =>
+        `player ${p}: ${Array.from({ length: n / players }, (_, k) => p + k * players).join(" or ")}`);
+      note.textContent = `A player scores the better of their colours (${whose.join("; ")}).`;
+      this.topScores.append(note);
+    }
     const order = document.createElement("span");
     order.textContent = "Turn order: ";
     this.order.replaceChildren(order);
