@@ -3,6 +3,10 @@ PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# A venv whose python runs no pip is made again: `python -m venv` that stopped half-way (Debian's python3.11
+# without python3.11-venv leaves .venv/bin/python, then fails at ensurepip) would fail every later run.
+VENV_READY = $(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV) \
+	|| python3 -m venv --clear $(VENV)
 WEB    := src/kumiki/web
 CLIENT := $(WEB)/dist/index.html
 CLIENT_SOURCES := $(wildcard $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts \
@@ -26,7 +30,7 @@ help:  ## list the targets
 
 # Exactly the locked versions (hashes checked), then Kumiki itself, editable, with no dependency resolution at all.
 $(STAMP): pyproject.toml $(LOCK)
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	@$(VENV_READY)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m pip check
@@ -40,7 +44,7 @@ $(CLIENT): $(CLIENT_SOURCES)
 client: $(CLIENT)  ## build the browser client (src/kumiki/web -> dist/)
 
 # What the browser and database tests need from the system: installed with apt when missing (root only).
-system-deps:
+system-deps:  ## install chromium and postgresql with apt when missing (as root; make test does it)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		missing=""; \
 		command -v chromium >/dev/null || missing="$$missing chromium"; \
@@ -79,7 +83,7 @@ test-latest: system-deps $(CLIENT)  ## the suite on the newest allowed versions,
 
 # Refresh the lock to the newest versions pyproject.toml allows (pip-compile reads pip's own index configuration).
 lock:  ## refresh requirements.lock (then run make test)
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	@$(VENV_READY)
 	@test -x $(BIN)/pip-compile || $(BIN)/python -m pip install --quiet $(PIP_TOOLS)
 	$(BIN)/pip-compile --quiet --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
 		--no-emit-trusted-host --no-emit-find-links $(EXTRAS) --output-file $(LOCK) pyproject.toml

@@ -446,3 +446,20 @@ def test_readme_names_the_node_versions_the_bundler_accepts() -> None:
     stated = re.search(r"On a fresh machine \(Python 3\.11, Node ([^—]*) with npm", readme)
     assert stated is not None
     assert stated[1] == " or ".join(f"{match[1]}+" for match in lowest if match)
+
+
+def test_readme_names_each_game_pages_presets() -> None:
+    """The README said each game's page offers the presets "Quick game" and "The box's game": Blokus 3D's and
+    TowerBrix's have no "Quick game". Each preset it quotes is on the pages it names ("on every page": all four)."""
+    from kumiki.server.lobby import ABOUT
+
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    stated = re.search(r"offers presets \((.*?)\) and makes a game", readme)
+    assert stated is not None, "README.md no longer lists the game pages' presets"
+    titles = {about.title: name for name, about in ABOUT.items()}
+    claims = re.findall(r'"([^"]+)"(?: (on every page|in [^,"]+))?', stated[1])  # a preset named alone: every page
+    assert claims, stated[1]
+    for label, where in claims:
+        pages = [titles[t] for t in re.split(r", | and ", where[3:])] if where.startswith("in ") else list(ABOUT)
+        for name in pages:
+            assert label in [preset.label for preset in ABOUT[name].presets], (label, name)
