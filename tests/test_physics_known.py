@@ -883,3 +883,41 @@ def test_the_solver_goes_back_to_its_own_choice_when_stopped_as_it_turns_to_the_
         assert real.getOptionValue("solver")[1] == "choose"
     finally:
         real.setOptionValue("solver", "choose")  # the shared solver as the next tests need it
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_cube_between_two_columns_has_nothing_to_rest_on_however_they_are_cut(split: bool) -> None:
+    """Found by an independent check: a column of two cubes (two boxes) has a face between them, and its edge, level
+    with the bottom of a cube set against the column's side, read as a line contact under that cube; grown by ε, two
+    such columns held up a cube with nothing under it (a knife edge, standing with ``tie: "stands"``) while the same
+    columns as one box each let it fall. The side of a column is flat: the cube has nothing to rest on either way."""
+    from kumiki.physics.forces import prepare
+
+    def column(name: str, x: float) -> Body:
+        boxes = ((x, 0, 0, x + 1, 1, 1), (x, 0, 1, x + 1, 1, 2)) if split else ((x, 0, 0, x + 1, 1, 2),)
+        return Body(name, boxes)
+
+    cube = Body("cube", ((1, 0, 1, 2, 1, 2),))
+    tower = Tower((column("a", 0), cube, column("b", 2)), tie="stands")
+    for verdict in (judge(tower), judge(tower, shortcuts=False)):
+        assert (verdict.stands, verdict.edge) == (False, False)
+        assert verdict.moving == ("cube",)
+    # The contacts found when the cube is added to the two columns are those found afresh: none under the cube.
+    grown = prepare(tower, prepare(Tower((column("a", 0), column("b", 2)), tie="stands")), 1)
+    touching = sorted((i.lower, i.upper, i.axis) for i in grown.interfaces)
+    assert touching == [(-1, 0, 2), (-1, 2, 2), (0, 1, 0), (1, 2, 0)]
+    assert [(i.lower, i.upper, i.axis, i.rects) for i in grown.interfaces] == [
+        (i.lower, i.upper, i.axis, i.rects) for i in prepare(tower).interfaces
+    ]
+
+
+def test_the_margin_leaves_out_a_line_contact_beside_an_area_of_the_same_contact() -> None:
+    """Found by an independent check: the tilt margin left out contacts made only of lines and points, but a line in
+    the same contact as an area (a cube on one ground rectangle, touching a second one along its edge) widened the
+    area's hull: the cube read 26.57° (it slides) instead of tipping over the first rectangle's edge at atan 0.2."""
+    cube = {"name": "c", "boxes": [[0, 0, 0, 1, 1, 1]]}
+    alone = analyse({"ground": [[0, 0, 0.6, 1]], "bodies": [cube]})
+    beside = analyse({"ground": [[0, 0, 0.6, 1], [1, 0, 2, 1]], "bodies": [cube]})
+    assert beside.stands and not beside.edge
+    assert beside.margin_deg == pytest.approx(math.degrees(math.atan(0.1 / 0.5)), abs=1e-6)
+    assert beside.margin_deg == pytest.approx(alone.margin_deg, abs=1e-9)

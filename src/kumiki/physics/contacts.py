@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import pairwise
 from statistics import median
 
 from kumiki.core.options import shown
@@ -114,11 +115,14 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
                             ou1, ov1 = min(box1[u + 3], box2[u + 3]), min(box1[v + 3], box2[v + 3])
                             if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
                                 continue
+                            rects = _touching(tower, b1, b2, axis, top, (ou0, ov0, max(ou1, ou0), max(ov1, ov0)), tol)
+                            if not rects:
+                                continue
                             key = (b1, b2, axis, round(top / quantum) * quantum)
                             interface = found.get(key)
                             if interface is None:
                                 interface = found[key] = Interface(b1, b2, axis, top)
-                            interface.rects.append((ou0, ov0, max(ou1, ou0), max(ov1, ov0)))
+                            interface.rects += rects
     for b, box in boxes:
         if box[2] <= tol:
             _ground_contact(b, box, tower, found)
@@ -174,17 +178,60 @@ def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float
                     ou1, ov1 = min(low_box[u + 3], up_box[u + 3]), min(low_box[v + 3], up_box[v + 3])
                     if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
                         continue
+                    rects = _touching(tower, lower, upper, axis, top, (ou0, ov0, max(ou1, ou0), max(ov1, ov0)), tol)
+                    if not rects:
+                        continue
                     key = (lower, upper, axis, round(top / max(tol * 100.0, 1e-300)))
                     interface = new.get(key)
                     if interface is None:
                         interface = new[key] = Interface(lower, upper, axis, top)
-                    interface.rects.append((ou0, ov0, max(ou1, ou0), max(ov1, ov0)))
+                    interface.rects += rects
     ground: dict[tuple[int, int, int, float], Interface] = {}
     for box in mine:
         if box[2] <= tol:
             _ground_contact(body, box, tower, ground)
     merged += [*new.values(), *ground.values()]
     return sorted(merged, key=lambda i: (i.lower, i.upper, i.axis, i.plane))
+
+
+def _touching(
+    tower: Tower, lower: int, upper: int, axis: int, plane: float, rect: tuple[float, float, float, float], tol: float
+) -> list[tuple[float, float, float, float]]:
+    """The parts of ``rect`` (where a top face of a box of ``lower`` meets a bottom face of a box of ``upper``) that
+    lie on the surface of both bodies. A touching area always does; a line or a point may lie on a face between two
+    boxes of one body instead (the edge of a 2-cube column against the side of a cube level with its middle), where
+    that body has matter on both sides of the plane: no contact there, or a body beside a column would hang from it.
+    """
+    u0, v0, u1, v1 = rect
+    if u1 - u0 > tol and v1 - v0 > tol:
+        return [rect]
+    u, v = IN_PLANE[axis]
+    covers = [
+        (box[u], box[v], box[u + 3], box[v + 3])
+        for body, side in ((lower, axis), (upper, axis + 3))
+        for box in tower.bodies[body].boxes
+        if abs(box[side] - plane) <= tol
+    ]  # the lower body's boxes just above the plane, the upper body's just below it
+
+    def covered(a: float, b: float) -> bool:
+        return any(c0 - tol <= a <= c1 + tol and d0 - tol <= b <= d1 + tol for c0, d0, c1, d1 in covers)
+
+    if not covers:
+        return [rect]
+    along = 0 if u1 - u0 > tol else 1 if v1 - v0 > tol else -1
+    if along < 0:  # a point
+        return [] if covered((u0 + u1) / 2, (v0 + v1) / 2) else [rect]
+    lo, hi = rect[along], rect[along + 2]
+    cuts = sorted({lo, hi, *(c[k] for c in covers for k in (along, along + 2) if lo < c[k] < hi)})
+    kept: list[tuple[float, float, float, float]] = []
+    for a, b in pairwise(cuts):
+        mid = (a + b) / 2
+        if covered(mid, (v0 + v1) / 2) if along == 0 else covered((u0 + u1) / 2, mid):
+            continue
+        if kept and kept[-1][along + 2] == a:
+            a = kept.pop()[along]
+        kept.append((a, v0, b, v1) if along == 0 else (u0, a, u1, b))
+    return kept
 
 
 def _check_overlaps(tower: Tower, boxes: list[tuple[int, tuple[float, ...]]], cell: float, tol: float) -> None:

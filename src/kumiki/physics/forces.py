@@ -14,7 +14,7 @@ from typing import Any
 import highspy
 import numpy as np
 
-from kumiki.physics.contacts import IN_PLANE, Interface, find_interfaces, interfaces_with, support_points
+from kumiki.physics.contacts import IN_PLANE, Interface, find_interfaces, hull, interfaces_with, support_points
 from kumiki.physics.model import Tower
 
 TOLERANCE = 1e-9  # faces closer than this (relative to the tower's size) touch
@@ -172,9 +172,14 @@ def points(setup: Setup, grow: float, area_only: bool = False) -> Points:
         axis = interface.axis
         u, v = IN_PLANE[axis]
         plane = interface.plane / s
-        if area_only and all(r[2] <= r[0] or r[3] <= r[1] for r in interface.rects):
-            continue
-        for a, b in support_points(interface, grow * s):
+        corners = support_points(interface, grow * s)
+        if area_only:
+            areas = [r for r in interface.rects if r[2] > r[0] and r[3] > r[1]]
+            if not areas:
+                continue
+            if len(areas) < len(interface.rects):  # the hull of the areas alone: a line beside them is left out too
+                corners = hull([c for u0, v0, u1, v1 in areas for c in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))])
+        for a, b in corners:
             p = [0.0, 0.0, 0.0]
             p[axis] = plane
             p[u] = a / s
