@@ -921,3 +921,37 @@ def test_the_margin_leaves_out_a_line_contact_beside_an_area_of_the_same_contact
     assert beside.stands and not beside.edge
     assert beside.margin_deg == pytest.approx(math.degrees(math.atan(0.1 / 0.5)), abs=1e-6)
     assert beside.margin_deg == pytest.approx(alone.margin_deg, abs=1e-9)
+
+
+def test_the_contacts_of_two_bodies_of_many_boxes_along_edges_cost_no_scan_of_their_boxes_each() -> None:
+    """Found by a review: whether a line or point contact lies on a face between two boxes of one body was asked of
+    every box of both bodies, for each such contact, so two checkerboards of unit cubes (800 boxes each, one on the
+    other, touching along 7,040 edges and corners) took a second to find their contacts (0.05 s before the rule;
+    20 times longer at twice the width). Each body's boxes are now looked at a few times, not once per contact."""
+    from collections.abc import Iterator
+
+    from kumiki.physics.contacts import find_interfaces, interfaces_with
+
+    looked = [0]
+
+    class Boxes(tuple[tuple[float, ...], ...]):
+        def __iter__(self) -> Iterator[tuple[float, ...]]:
+            for box in super().__iter__():
+                looked[0] += 1
+                yield box
+
+    n = 40
+    cells = [(x, y) for x in range(n) for y in range(n)]
+    black = Boxes((x, y, 0.0, x + 1.0, y + 1.0, 1.0) for x, y in cells if (x + y) % 2 == 0)
+    white = Boxes((x, y, 1.0, x + 1.0, y + 1.0, 2.0) for x, y in cells if (x + y) % 2 == 1)
+    tower = Tower((Body("black", black), Body("white", white)))
+    found = find_interfaces(tower, 1e-9 * n)
+    assert sum(len(i.rects) for i in found) == 7040  # every edge and corner where the two boards meet
+    assert looked[0] <= 20 * (len(black) + len(white))
+    looked[0] = 0
+    lone = find_interfaces(Tower((Body("black", black),)), 1e-9 * n)
+    grown = interfaces_with(tower, lone, 1, 1e-9 * n)
+    assert [(i.lower, i.upper, i.axis, sorted(i.rects)) for i in grown] == [
+        (i.lower, i.upper, i.axis, sorted(i.rects)) for i in found
+    ]
+    assert looked[0] <= 20 * (len(black) + len(white))

@@ -84,6 +84,7 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
     quantum = max(tol * 100.0, 1e-300)
     floor = math.floor
     found: dict[tuple[int, int, int, float], Interface] = {}
+    index: FaceIndex = {}
     for axis in (2, 0, 1):
         u, v = IN_PLANE[axis]
         # Faces on the - side of their box (bottoms, west and south faces), by plane and in-plane cell.
@@ -115,7 +116,8 @@ def find_interfaces(tower: Tower, tol: float) -> list[Interface]:
                             ou1, ov1 = min(box1[u + 3], box2[u + 3]), min(box1[v + 3], box2[v + 3])
                             if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
                                 continue
-                            rects = _touching(tower, b1, b2, axis, top, (ou0, ov0, max(ou1, ou0), max(ov1, ov0)), tol)
+                            rect = (ou0, ov0, max(ou1, ou0), max(ov1, ov0))
+                            rects = _touching(tower, b1, b2, axis, top, rect, tol, index)
                             if not rects:
                                 continue
                             key = (b1, b2, axis, round(top / quantum) * quantum)
@@ -160,6 +162,7 @@ def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float
         and box[5] >= lo[2]
     ]  # the boxes near the new body's bounding box
     new: dict[tuple[int, int, int, float], Interface] = {}
+    index: FaceIndex = {}
     for box in mine:
         for b, other in others:
             gaps = [max(box[a], other[a]) - min(box[a + 3], other[a + 3]) for a in range(3)]
@@ -178,7 +181,8 @@ def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float
                     ou1, ov1 = min(low_box[u + 3], up_box[u + 3]), min(low_box[v + 3], up_box[v + 3])
                     if ou1 - ou0 < -tol or ov1 - ov0 < -tol:
                         continue
-                    rects = _touching(tower, lower, upper, axis, top, (ou0, ov0, max(ou1, ou0), max(ov1, ov0)), tol)
+                    rect = (ou0, ov0, max(ou1, ou0), max(ov1, ov0))
+                    rects = _touching(tower, lower, upper, axis, top, rect, tol, index)
                     if not rects:
                         continue
                     key = (lower, upper, axis, round(top / max(tol * 100.0, 1e-300)))
@@ -194,8 +198,34 @@ def interfaces_with(tower: Tower, parent: list[Interface], body: int, tol: float
     return sorted(merged, key=lambda i: (i.lower, i.upper, i.axis, i.plane))
 
 
+# Per (body, side of its boxes, 0-5), the boxes by their face's plane on that side (rounded to 100 tolerances).
+FaceIndex = dict[tuple[int, int], dict[int, list[tuple[float, ...]]]]
+
+
+def _faces_in(
+    tower: Tower, body: int, side: int, plane: float, tol: float, index: FaceIndex
+) -> list[tuple[float, ...]]:
+    """The boxes of ``body`` whose face on ``side`` (0-2: the − side along that axis, 3-5: the + side) lies in
+    ``plane``; each body's boxes are indexed once per side, so a contact never scans all of a body's boxes."""
+    quantum = max(tol * 100.0, 1e-300)
+    by_plane = index.get((body, side))
+    if by_plane is None:
+        by_plane = index[body, side] = {}
+        for box in tower.bodies[body].boxes:
+            by_plane.setdefault(round(box[side] / quantum), []).append(box)
+    key = round(plane / quantum)  # a face within tol of the plane is at most one step of the rounding away
+    return [box for k in (key - 1, key, key + 1) for box in by_plane.get(k, ()) if abs(box[side] - plane) <= tol]
+
+
 def _touching(
-    tower: Tower, lower: int, upper: int, axis: int, plane: float, rect: tuple[float, float, float, float], tol: float
+    tower: Tower,
+    lower: int,
+    upper: int,
+    axis: int,
+    plane: float,
+    rect: tuple[float, float, float, float],
+    tol: float,
+    index: FaceIndex,
 ) -> list[tuple[float, float, float, float]]:
     """The parts of ``rect`` (where a top face of a box of ``lower`` meets a bottom face of a box of ``upper``) that
     lie on the surface of both bodies. A touching area always does; a line or a point may lie on a face between two
@@ -209,8 +239,7 @@ def _touching(
     covers = [
         (box[u], box[v], box[u + 3], box[v + 3])
         for body, side in ((lower, axis), (upper, axis + 3))
-        for box in tower.bodies[body].boxes
-        if abs(box[side] - plane) <= tol
+        for box in _faces_in(tower, body, side, plane, tol, index)
     ]  # the lower body's boxes just above the plane, the upper body's just below it
 
     def covered(a: float, b: float) -> bool:
