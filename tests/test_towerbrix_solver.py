@@ -393,3 +393,13 @@ def test_the_fast_map_fit_agrees_with_the_maps_rule(challenge: int) -> None:
                 if expected is None and not map_problems(moved, ground):
                     expected = (dx, dy)
         assert solver._fit(footprint, ground, 0.5) == expected
+
+
+def test_challenge_12s_threshold_is_the_one_asked_for() -> None:
+    """``kumiki solve --challenge 12`` asked the solver for the default 6° whatever the game's ``pull_deg``: a tower it
+    gave could fail a game played at 20°. Now the threshold is passed on, and checked like the game's option."""
+    answer = solve_cards(["G03"], challenge=12, steps=3000, pull_deg=20.0)
+    assert answer.status == "solved"
+    assert judge(answer.bricks, margin=True).margin_deg >= 20.0
+    with pytest.raises(ValueError, match=r"pull_deg \(--pull-deg\) is an angle from 0 to 90 degrees, not 100"):
+        solve_cards(["G03"], challenge=12, seconds=1, pull_deg=100.0)

@@ -521,6 +521,12 @@ def solve(
     deck: Annotated[str, typer.Option("--deck", help="green, pink or the path of a deck file.")] = "green",
     challenge: Annotated[int | None, typer.Option("--challenge", help="A challenge number (1-14).")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="The time limit.")] = 10.0,
+    shake_deg: Annotated[
+        float, typer.Option("--shake-deg", help="Challenge 5: the margin must be below this (degrees), as the game's.")
+    ] = 3.0,
+    pull_deg: Annotated[
+        float, typer.Option("--pull-deg", help="Challenge 12: the margin must be at least this (degrees).")
+    ] = 6.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Find a TowerBrix tower that meets the cards (see docs/towerbrix-solver.md), or say there is none."""
@@ -528,7 +534,9 @@ def solve(
         _only_towerbrix(game, "solve")
         from kumiki.games.towerbrix.solver import solve_cards
 
-        answer = solve_cards(card_ids.split(","), deck, challenge, seconds).to_json()
+        answer = solve_cards(
+            card_ids.split(","), deck, challenge, seconds, shake_deg=shake_deg, pull_deg=pull_deg
+        ).to_json()
         if as_json:
             sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
             return

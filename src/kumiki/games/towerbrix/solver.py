@@ -644,10 +644,14 @@ def solve_cards(
     seconds: float = 10.0,
     seed: int = 0,
     steps: int | None = None,
+    shake_deg: float = 3.0,
+    pull_deg: float = 6.0,
 ) -> Solution:
     """``solve`` on cards named by id (``G03``) from ``deck`` (green, pink or a deck file, played with the bricks the
     file names); ValueError names an unknown card, and CardError (a ValueError) a deck that cannot be read.
-    ``steps``: bound the search by steps instead of seconds (``solve``'s ``iterations``)."""
+    ``steps``: bound the search by steps instead of seconds (``solve``'s ``iterations``). ``shake_deg`` and
+    ``pull_deg``: challenges 5 and 12's thresholds, as the game's options of those names (a game played with others
+    asked the solver for the defaults' towers)."""
     deck_cards, bricks = read_deck(deck)
     by_id = {card.id: card for card in deck_cards}
     wanted = [c.strip() for c in card_ids if c.strip()]
@@ -660,7 +664,10 @@ def solve_cards(
         raise ValueError("a card is named twice")
     if not (seconds > 0 and math.isfinite(seconds)):  # inf would search forever where no tower exists
         raise ValueError(f"--seconds must be a positive number of seconds, and finite, not {seconds:g}")
-    rule, skip_one = challenge_rule(challenge) if challenge is not None else (None, False)
+    for name, value in (("shake_deg", shake_deg), ("pull_deg", pull_deg)):
+        if not 0.0 <= value <= 90.0:  # the game's own bounds for the two options (towerbrix/options.py)
+            raise ValueError(f"{name} (--{name.replace('_', '-')}) is an angle from 0 to 90 degrees, not {value:g}")
+    rule, skip_one = challenge_rule(challenge, shake_deg, pull_deg) if challenge is not None else (None, False)
     starts = map_starts(challenge) if challenge in MAPS else []  # a blind search almost never builds a bridge
     cards = [by_id[c] for c in wanted]
     # The refutation library holds no bridge: on a map it could only ever answer "none", so it is not swept; nor
