@@ -43,22 +43,16 @@ def nearest_makeable(points: int, twos: int, threes: int) -> int:
 class Challenge:
     number: int
     name: str
-    rule: str  # the digital rule, in our own words
+    rule: str  # the digital rule, in our own words; {time_limit}, {shake_deg}, {pull_deg}: the game's options
     fixed_bricks: bool = False
     blind: bool = False
     waive_one: bool = False
     recorded: str = ""  # "time" (a front end runs the clock: state.clock()) or "silence" (recorded only)
 
     def rule_for(self, options: Mapping[str, Any]) -> str:
-        """The rule with this game's own figures in place of the options' names (the players read "at most 12
-        seconds", not "time_limit seconds, 150 by default")."""
-        return (
-            self.rule.replace(
-                "a time limit (time_limit seconds, 150 by default)", f"{options['time_limit']:.10g} seconds"
-            )
-            .replace("shake_deg", f"{options['shake_deg']:.10g}°")
-            .replace("pull_deg", f"{options['pull_deg']:.10g}°")
-        )
+        """The rule with this game's own figures in its blanks (the players read "at most 12 seconds", not
+        "time_limit seconds, 150 by default")."""
+        return self.rule.format(**{name: f"{options[name]:.10g}" for name in ("time_limit", "shake_deg", "pull_deg")})
 
 
 @dataclass(frozen=True)
@@ -133,7 +127,7 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             2,
             "Time pressure",
-            "the build lasts at most a time limit (time_limit seconds, 150 by default) from its first move",
+            "the build lasts at most {time_limit} seconds from its first move",
             recorded="time",
         ),
         Challenge(
@@ -145,7 +139,7 @@ CHALLENGES: dict[int, Challenge] = {
         Challenge(
             5,
             "Shoddy construction",
-            "at least six bricks, at most three of them touch the table, and the margin is below shake_deg",
+            "at least six bricks, at most three of them touch the table, and the margin is below {shake_deg}°",
         ),
         Challenge(6, "Masterpiece", "the tower's shape (colours aside) is mirror-symmetric about a vertical plane"),
         Challenge(
@@ -166,7 +160,7 @@ CHALLENGES: dict[int, Challenge] = {
             "wholly on a bank or on its continuation off the map (x <= 2 or x >= 5); both banks carry a brick",
         ),
         Challenge(
-            12, "Settling foundations", "the margin is at least pull_deg and at most four bricks touch the table"
+            12, "Settling foundations", "the margin is at least {pull_deg}° and at most four bricks touch the table"
         ),
         Challenge(
             13, "High standards", "the tower is at least five standing bricks tall; one card may fail", waive_one=True

@@ -40,6 +40,7 @@ from kumiki.games.towerbrix.modes import (
     challenge_problems,
 )
 from kumiki.games.towerbrix.moves import lowered
+from kumiki.games.towerbrix.options import TOWERBRIX_OPTIONS
 from kumiki.games.towerbrix.scoring import bonus as _game_bonus
 
 GREEN_IDS: tuple[str, ...] = ("Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2")
@@ -664,9 +665,14 @@ def solve_cards(
         raise ValueError("a card is named twice")
     if not (seconds > 0 and math.isfinite(seconds)):  # inf would search forever where no tower exists
         raise ValueError(f"--seconds must be a positive number of seconds, and finite, not {seconds:g}")
+    spec = {o.name: o for o in TOWERBRIX_OPTIONS}  # the game's own bounds, not stated again
     for name, value in (("shake_deg", shake_deg), ("pull_deg", pull_deg)):
-        if not 0.0 <= value <= 90.0:  # the game's own bounds for the two options (towerbrix/options.py)
-            raise ValueError(f"{name} (--{name.replace('_', '-')}) is an angle from 0 to 90 degrees, not {value:g}")
+        low, high = spec[name].minimum, spec[name].maximum
+        assert low is not None and high is not None, "both options are bounded"
+        if not low <= value <= high:
+            raise ValueError(
+                f"{name} (--{name.replace('_', '-')}) is an angle from {low:g} to {high:g} degrees, not {value:g}"
+            )
     rule, skip_one = challenge_rule(challenge, shake_deg, pull_deg) if challenge is not None else (None, False)
     starts = map_starts(challenge) if challenge in MAPS else []  # a blind search almost never builds a bridge
     cards = [by_id[c] for c in wanted]
