@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -721,6 +722,148 @@ def test_text_that_is_no_serialized_state_is_a_one_line_value_error(text: str) -
         game.deserialize_state(text)
     assert "\n" not in str(caught.value)
     assert game.started == 0
+
+
+REPLAY_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("kuzushi", {}),
+    ("blokus3d", {}),
+    ("kozo", {"players": 3, "rounds": 4}),
+    ("kozo", {"random_size": True, "rounds": 4, "seed": 3}),
+    ("towerbrix", {"players": 3, "rounds": 2, "max_edits": 3, "seed": 2}),
+]
+
+
+def _played(game: Any, seed: int, plies: int | None = None) -> tuple[Any, list[int]]:
+    """A state of ``game`` after ``plies`` random actions (None: to the end), and the actions."""
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal() and (plies is None or len(state.history()) < plies):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state, state.history()
+
+
+def _same_position(restored: Any, state: Any) -> None:
+    assert restored.history() == state.history() and str(restored) == str(state)
+    assert restored.kumiki_state.to_json() == state.kumiki_state.to_json()
+    assert restored.legal_actions() == state.legal_actions() and restored.returns() == state.returns()
+    assert restored.current_player() == state.current_player() and restored.is_terminal() == state.is_terminal()
+    for seat in range(state.get_game().num_players()):
+        assert restored.observation_tensor(seat) == state.observation_tensor(seat)
+        assert restored.observation_string(seat) == state.observation_string(seat)
+
+
+@pytest.mark.parametrize(("name", "params"), REPLAY_CASES)
+def test_serialize_writes_the_history_and_deserialize_plays_it_again_on_this_game(
+    name: str, params: dict[str, Any]
+) -> None:
+    """``serialize()`` pickled the Kumiki state with its game and tables: 18-135 KB a state (Kuzushi 59 KB, Blokus 3D
+    119-135 KB, Kozo 49-68 KB, TowerBrix 18-27 KB). It is the history now, as OpenSpiel's own games write it, and the
+    game's name, options and seed; ``deserialize_state`` plays the actions again on its own Kumiki game (so the moves
+    share its encoding's objects), the same position with the same draws to come, to the end.
+
+    The bound: pyspiel writes each action as ``<seat>:<action>,`` (at most 9 characters: a seat of one digit, an
+    action below 1,000,000; TowerBrix numbers 101,410) and the pickled attributes in base64: the game's name and
+    options (TowerBrix's, the most, under 600 characters) and two numbers. 20 plies: under 2,000 characters, and
+    each ply adds what its action adds (and the count of moves a byte more)."""
+    import pickle
+
+    _, actions = _played(pyspiel.load_game(f"kumiki_{name}", params), seed=11)
+    game = pyspiel.load_game(f"kumiki_{name}", params)  # its first game is the same deal
+    late = min(20, len(actions) - 1)  # a late position still in play
+    assert late >= 8
+    state = game.new_initial_state()
+    start = len(state.serialize())
+    for action in actions[:late]:
+        state.apply_action(action)
+    text = state.serialize()
+    assert len(text) < 2000 and len(text) - start <= 9 * late + 4  # the pickled count of moves may take a byte more
+    assert len(pickle.dumps(state)) < 2000  # multiprocessing, Ray: the same few bytes
+    started = game.started
+    restored = game.deserialize_state(text)
+    assert game.started == started
+    assert restored.kumiki_state.game is game.kumiki_game  # the moves share the game's placements
+    twin = pickle.loads(pickle.dumps(state))
+    for action in actions[late:]:  # plays on identically, the same draws to come
+        _same_position(restored, state)
+        _same_position(twin, state)
+        for copy in (state, restored, twin):
+            copy.apply_action(action)
+    assert state.is_terminal()
+    _same_position(restored, state)
+    _same_position(game.deserialize_state(state.serialize()), state)
+
+
+def test_a_state_not_played_from_the_start_serializes_whole() -> None:
+    """A state of ``state_from`` (in mid-game: its history is not OpenSpiel's) does not replay from the history: it
+    serializes whole, as before, and reads back the same."""
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    state, _ = _played(game, seed=1, plies=3)
+    held = game.state_from(state.kumiki_state)
+    assert held.history() == []
+    restored = game.deserialize_state(held.serialize())
+    assert restored.kumiki_state.to_json() == state.kumiki_state.to_json()
+    assert restored.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name", ["kozo", "towerbrix"])
+def test_a_tampered_history_is_a_one_line_value_error(name: str) -> None:
+    """The history is played again: an action it cannot have played, or a history cut short, is the one-line
+    ValueError of text no ``serialize()`` wrote, and begins no game."""
+    params = {"players": 3, "random_size": True} if name == "kozo" else {"seed": 1}
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    state, actions = _played(game, seed=4, plies=6)
+    assert len(actions) == 6
+    lines = state.serialize().split("\n")
+    probe = pyspiel.load_game(f"kumiki_{name}", params).new_initial_state()  # the same deal
+    for action in actions[:3]:
+        probe.apply_action(action)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in probe.legal_actions())
+    seat = probe.current_player()
+    history = [f"{step.player}:{step.action}" for step in state.full_history()]
+    assert lines[0] == "history=" + ",".join(history)  # pyspiel's own line, which the test tampers with
+    tampered = [*history[:3], f"{seat}:{illegal}", *history[4:]]
+    texts = {
+        r"move 4: .+ is not a legal move now .+": "\n".join(["history=" + ",".join(tampered), *lines[1:]]),
+        r"a history of 5 actions, not 6": "\n".join(["history=" + ",".join(history[:5]), *lines[1:]]),
+        r"move 2: action 999999 is out of range .+": "\n".join(
+            ["history=" + ",".join([history[0], "0:999999", *history[2:]]), *lines[1:]]
+        ),
+    }
+    started = game.started
+    for reason, text in texts.items():
+        with pytest.raises(
+            ValueError, match=rf"^kumiki_{name}: not a state serialize\(\) wrote \({reason}\)$"
+        ) as caught:
+            game.deserialize_state(text)
+        assert "\n" not in str(caught.value)
+        assert game.started == started
+
+
+@pytest.mark.parametrize(
+    ("name", "mine", "other"),
+    [
+        ("kozo", {"players": 3}, {"players": 2}),
+        ("kozo", {"random_size": True, "seed": 1}, {"random_size": True, "seed": 1, "rounds": 2}),
+        ("towerbrix", {"players": 3, "max_edits": 4}, {"players": 3}),
+    ],
+)
+def test_a_history_serialized_by_other_options_is_refused_naming_both_games(
+    name: str, mine: dict[str, Any], other: dict[str, Any]
+) -> None:
+    """The history alone would play in a game of other options (the same actions may be legal there): the text
+    names the game and its options, and another game refuses it, naming both."""
+    game = pyspiel.load_game(f"kumiki_{name}", mine)
+    state, _ = _played(game, seed=2, plies=3)
+    reader = pyspiel.load_game(f"kumiki_{name}", other)
+    started = reader.started
+    theirs = re.escape(repr(game.kumiki_game))
+    with pytest.raises(
+        ValueError, match=rf"^kumiki_{name}: deserialize_state reads a state of this game \(.+\), not of {theirs}$"
+    ):
+        reader.deserialize_state(state.serialize())
+    assert reader.started == started
+    again = pyspiel.load_game(f"kumiki_{name}", mine)  # the same options, another game object: read back
+    assert again.deserialize_state(state.serialize()).kumiki_state.to_json() == state.kumiki_state.to_json()
 
 
 class AddedGame(Kuzushi):

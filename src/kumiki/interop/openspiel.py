@@ -184,16 +184,27 @@ class _Held:
 
     It also keeps the mover's legal actions of the position last asked for, ``(moves played, actions)``, so that
     ``apply_action`` checks an action against them without listing them again (a search asks for them, then
-    applies one to a clone, which shares the list: it is never changed)."""
+    applies one to a clone, which shares the list: it is never changed).
 
-    __slots__ = ("_legal", "state")
+    ``replayable``: the state is its game's start with its seed, then the actions of OpenSpiel's history (a state of
+    ``new_initial_state``), so it pickles as a ``_Replay`` of a few bytes (``serialize()``) instead of the Kumiki
+    state with its game and tables (tens of kilobytes); any other (``state_from``, a resampled deal) pickles whole."""
 
-    def __init__(self, state: State, legal: tuple[int, list[int]] | None = None) -> None:
+    __slots__ = ("_legal", "replayable", "state")
+
+    def __init__(self, state: State, legal: tuple[int, list[int]] | None = None, replayable: bool = False) -> None:
         self.state = state
         self._legal = legal
+        self.replayable = replayable
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.copy(), self._legal)
+        return _Held(self.state.copy(), self._legal, self.replayable)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = self.state
+        if self.replayable:
+            return _Replay, (state.game.name, state.game.options, getattr(state, "seed", None), len(state.history))
+        return _Held, (state,)
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move (ascending), listed once a position."""
@@ -203,6 +214,67 @@ class _Held:
         if legal is None or legal[0] != ply:
             legal = self._legal = (ply, state.game.encoding.legal_actions(state))
         return legal[1]
+
+    def play(self, action: int) -> None:
+        """Play ``action`` if it is among ``legal_actions()``, else raise IllegalMove saying why (ValueError for one
+        out of range)."""
+        state = self.state
+        if state.over:  # before decoding: an action read on a finished board can fail as another move (Kozo)
+            raise IllegalMove(f"action {action}: the game is over")
+        legal = self.legal_actions()
+        at = bisect_left(legal, action)
+        if at == len(legal) or legal[at] != action:
+            state.game.encoding.check_action(action)  # out of range: the one-line ValueError decode gives
+            raise IllegalMove(refusal(state, action))
+        state.play_unchecked(state.game.encoding.decode(action, state))  # the list has checked it
+
+
+class _Refused(ValueError):
+    """Text ``deserialize_state`` does not read, its message the one-line ValueError the game gives."""
+
+
+def _game_text(name: str, options: dict[str, Any]) -> str:
+    """A Kumiki game as its ``repr`` writes it, from its name and options (without loading it)."""
+    args = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    return f"kumiki.load_game({name!r}, {args})"
+
+
+class _Replay:
+    """What a replayable ``_Held`` pickles as: its game's name and options, the seed and the count of moves. Set on
+    a pyspiel state (``deserialize_state``: pyspiel sets the pickled attributes after reading the history), it is
+    rebuilt into the ``_Held`` of the game's start with that seed, the history's actions played on the state's OWN
+    Kumiki game, whose encoding's objects (Kozo's placements) the moves then share."""
+
+    __slots__ = ("name", "options", "plies", "seed")
+
+    def __init__(self, name: str, options: dict[str, Any], seed: int | None, plies: int) -> None:
+        self.name, self.options, self.seed, self.plies = name, options, seed, plies
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _Replay, (self.name, self.options, self.seed, self.plies)
+
+    def rebuilt(self, state: KumikiState) -> _Held:
+        """The Kumiki state of ``state``'s game played by ``state.history()``; ``_Refused`` if it is no state of that
+        game (ValueError naming both games) or the history does not replay (an illegal action, too many or few)."""
+        game = state.get_game()
+        mine: Game = game.kumiki_game
+        label = short_name(game.name_of_game)
+        if self.name != mine.name or self.options != mine.options:
+            theirs = _game_text(self.name, self.options)
+            raise _Refused(f"{label}: deserialize_state reads a state of this game ({mine!r}), not of {theirs}")
+        actions = state.history()
+        if len(actions) != self.plies:
+            raise _Refused(
+                f"{label}: not a state serialize() wrote (a history of {len(actions)} actions, not {self.plies})"
+            )
+        held = _Held(mine.new_state(seed=self.seed), replayable=True)
+        for ply, action in enumerate(actions):
+            try:
+                held.play(action)
+            except ValueError as error:  # IllegalMove is one
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                raise _Refused(f"{label}: not a state serialize() wrote (move {ply + 1}: {reason})") from None
+        return held
 
 
 class KumikiGame(pyspiel.Game):  # type: ignore[misc]
@@ -237,7 +309,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         if self.kumiki_game.has_chance():
             seed = (self.seed * 1_000_003 + self.started) % 2**31
             self.started += 1
-        return KumikiState(self, self.kumiki_game.new_state(seed=seed))
+        return KumikiState(self, self.kumiki_game.new_state(seed=seed), replayable=True)
 
     def state_from(self, state: State) -> KumikiState:
         """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki);
@@ -291,20 +363,24 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         return PartObserver(self.kumiki_game, public, perfect_recall, params)
 
     def deserialize_state(self, text: str) -> KumikiState:
-        """The state ``serialize()`` wrote (its history and attributes: the Kumiki state pickled, with its seeded
-        draws to come, so that a game with sampled chance reads back whole). pyspiel fills a new initial state, which
-        in a game with chance would count as a game begun: the count is put back, so the next game has the deal it
-        would have had.
+        """The state ``serialize()`` wrote. A state played from a new initial state serializes as OpenSpiel's own
+        games do, as its history (and the seed its draws come from: a game with sampled chance reads back whole),
+        and is read back by playing the actions again on this game (``_Replay``); one made otherwise
+        (``state_from``, ``resample_from_infostate``) as the Kumiki state pickled. pyspiel fills a new initial state,
+        which in a game with chance would count as a game begun: the count is put back, so the next game has the
+        deal it would have had.
 
-        pyspiel restores the attributes without replaying the moves, so a state another game (or the same game with
-        other options) serialized would be taken as it is: ValueError names both games instead. Text that is no
-        serialized state is a one-line ValueError too, not pyspiel's check or pickle's error."""
+        A state another game (or the same game with other options) serialized is a ValueError naming both games.
+        Text that is no serialized state (an action the history cannot have played among them) is a one-line
+        ValueError too, not pyspiel's check or pickle's error."""
         name = short_name(self.name_of_game)
         if not isinstance(text, str):
             raise ValueError(f"{name}: deserialize_state reads the text serialize() wrote, not a {type(text).__name__}")
         started = self.started
         try:
             state: KumikiState = super().deserialize_state(text)
+        except _Refused as error:  # the replay's own one-line reason
+            raise ValueError(str(error)) from None
         except Exception as error:  # pyspiel's checks of the three lines, base64, unpickling: any error of bad text
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise ValueError(f"{name}: not a state serialize() wrote ({reason})") from None
@@ -323,20 +399,27 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
 class KumikiState(pyspiel.State):  # type: ignore[misc]
     """A position of a Kumiki game as a pyspiel state; ``kumiki_state`` is the Kumiki ``State``."""
 
-    def __init__(self, game: KumikiGame, state: State) -> None:
+    def __init__(self, game: KumikiGame, state: State, replayable: bool = False) -> None:
         super().__init__(game)
-        self._held = _Held(state)
+        self._held = _Held(state, replayable=replayable)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel's ``deserialize_state`` sets the attributes ``serialize()`` pickled, after the history: a
+        ``_Replay`` is rebuilt here, on this state's own game, by playing that history again."""
+        if isinstance(value, _Replay):
+            value = value.rebuilt(self)
+        super().__setattr__(name, value)
 
     @property
     def kumiki_state(self) -> State:
         return self._held.state
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling: the game's parameters, the Kumiki state (which pickles, its seeded draws to come included, so a
-        state of a game with chance pickles too) and OpenSpiel's history; read back in a process that never called
-        ``register()``."""
+        """Pickling: the game's parameters, OpenSpiel's history and the held state (a ``_Replay`` of a few bytes
+        where the history replays it, else the Kumiki state, which pickles with its seeded draws to come); read back
+        in a process that never called ``register()``."""
         game = self.get_game()
-        return _restored_state, (game.name_of_game, dict(game.get_parameters()), self._held.state, self.history())
+        return _restored_state, (game.name_of_game, dict(game.get_parameters()), self._held, self.history())
 
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's TERMINAL once the game is over."""
@@ -355,15 +438,7 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         """Play ``action`` if it is among ``legal_actions()``, else raise IllegalMove saying why. ``play()`` alone
         would take some TowerBrix actions the list leaves out (a brick moved in one edit, a placement touching no
         brick, ``time``), which PettingZoo and Gymnasium refuse: the same actions are legal in every adapter."""
-        state = self._held.state
-        if state.over:  # before decoding: an action read on a finished board can fail as another move (Kozo)
-            raise IllegalMove(f"action {action}: the game is over")
-        legal = self._held.legal_actions()
-        at = bisect_left(legal, action)
-        if at == len(legal) or legal[at] != action:
-            state.game.encoding.check_action(action)  # out of range: the one-line ValueError decode gives
-            raise IllegalMove(refusal(state, action))
-        state.play_unchecked(state.game.encoding.decode(action, state))  # the list has checked it
+        self._held.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._held.state
@@ -532,11 +607,20 @@ def _load_registered(name: str, params: dict[str, Any], started: int = 0) -> Any
     return game
 
 
-def _restored_state(name: str, params: dict[str, Any], state: State, actions: list[int]) -> KumikiState:
+def _restored_state(
+    name: str, params: dict[str, Any], held: _Replay | _Held | State, actions: list[int]
+) -> KumikiState:
     """Unpickling a state: its game loaded again (``_load_registered``), OpenSpiel's history rebuilt by playing the
-    actions again from the game's start with the state's seed (as ``deserialize_state`` does; not for a state made
-    by ``state_from`` in mid-game, whose history is not the game's), then the unpickled Kumiki state held."""
+    actions again from the game's start with the state's seed (as ``deserialize_state`` does). A ``_Replay`` is that
+    state; else (a ``_Held``, or a Kumiki state as pickled before) the unpickled Kumiki state is held (the actions
+    not played for a state made by ``state_from`` in mid-game, whose history is not the game's)."""
     game = _load_registered(name, params)
+    if isinstance(held, _Replay):
+        restored = KumikiState(game, game.kumiki_game.new_state(seed=held.seed), replayable=True)
+        for action in actions:
+            restored.apply_action(action)
+        return restored
+    state = held.state if isinstance(held, _Held) else held
     restored = KumikiState(game, game.kumiki_game.new_state(seed=getattr(state, "seed", None)))
     if len(actions) == len(state.history):
         for action in actions:
