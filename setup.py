@@ -4,6 +4,10 @@ A wheel must carry ``kumiki/web/dist`` (the page and its hashed assets), so ``bu
 ``npm run build`` in ``src/kumiki/web`` when the bundle is missing or older than its sources; ``sdist`` does the
 same and ships the bundle built, so installing from an sdist needs no Node. Editable installs leave the client to
 ``make``.
+
+A wheel also carries the guides and the rules pages (``docs/*.md``, ``docs/rules/*.md``) as ``kumiki/docs/``: the help
+texts and the error messages name them, and ``kumiki docs PAGE`` reads them (``kumiki.guides``; an editable install
+reads ``docs/`` itself).
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
-WEB = Path(__file__).resolve().parent / "src" / "kumiki" / "web"
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "src" / "kumiki" / "web"
+# The pages a wheel carries, as globs under docs/: kumiki.guides.PATTERNS, which reads them, names the same.
+DOCS = ("*.md", "rules/*.md")
 BUNDLE = WEB / "dist" / "index.html"
 # Everything the bundle is made from, as the Makefile's CLIENT_SOURCES: public/ too (Vite copies it into dist/).
 SOURCES = ("index.html", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "src", "public")
@@ -52,6 +59,17 @@ class BuildPyWithClient(build_py):  # type: ignore[misc]  # setuptools' commands
         if not getattr(self, "editable_mode", False):
             build_client()
         super().run()
+        if not getattr(self, "editable_mode", False):
+            self.copy_docs()
+
+    def copy_docs(self) -> None:
+        """The guides and rules pages into the built package, as ``kumiki/docs/`` (none outside a source tree)."""
+        target = Path(self.build_lib) / "kumiki" / "docs"
+        for pattern in DOCS:
+            for page in sorted((ROOT / "docs").glob(pattern)):
+                destination = target / page.relative_to(ROOT / "docs")
+                self.mkpath(str(destination.parent))
+                self.copy_file(str(page), str(destination))
 
 
 class SdistWithClient(sdist):  # type: ignore[misc]  # setuptools' commands are untyped

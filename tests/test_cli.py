@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -440,3 +441,28 @@ def test_play_help_names_every_game_that_takes_hint() -> None:
     for game in ("Blokus 3D", "Kozo", "TowerBrix"):
         assert game in clause
     assert "Kuzushi" not in clause
+
+
+def test_no_help_screen_writes_a_type_beside_a_flag(cli: CliRunner) -> None:
+    """typer ≥ 0.2x writes ``<bool>`` beside every flag (``--json <bool>``, ``--help <bool>``), as if it took a
+    value: no help screen does; the options that take a value keep their type or metavar."""
+    import typer
+
+    from kumiki.cli import app
+
+    def paths(command: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+        subs = getattr(command, "commands", {})
+        return [path, *(p for name, sub in subs.items() for p in paths(sub, (*path, name)))]
+
+    screens = {}
+    for path in paths(typer.main.get_command(app)):
+        code, out, _err = cli(*path, "--help")
+        assert code == 0 and "--help" in out, path
+        assert "<bool>" not in out, path
+        screens[path] = out
+    assert len(screens) > 15
+    assert re.search(r"--json\s+Print one JSON object", screens[("replay",)])
+    assert re.search(r"--port\s+PORT \[1<=x<=65535\]", screens[("serve",)]) and "NAME=VALUE" in screens[("play",)]
+    assert "kumiki play [OPTIONS] [GAME]" in screens[("play",)]  # as every other argument: FILE, DIR, GAME
+    code, out, _err = cli("--version")
+    assert code == 0 and out.startswith("kumiki ")

@@ -95,6 +95,9 @@ def test_the_wheel_carries_the_built_client_and_no_client_sources(wheel: Path) -
     ):
         assert f"kumiki/{data}" in names
     assert "kumiki/py.typed" in names
+    # The guides and rules pages the help texts and messages name (kumiki docs PAGE reads them).
+    for page in ("physics", "arena", "server", "towerbrix-solver", "rules/kozo", "rules/towerbrix"):
+        assert f"kumiki/docs/{page}.md" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)  # MIT: the notice goes with every copy
 
 
@@ -177,6 +180,9 @@ def test_without_the_web_extra_serve_says_how_to_install_it(venv: Path) -> None:
     # The installed package knows its version from its metadata, the same one the repository's has.
     version = _run([kumiki_command, "--version"]).stdout.strip()
     assert version == f"kumiki {kumiki.__version__}"
+    # The pages the help texts name, read from the installed package (no docs/ folder beside it).
+    page = _run([kumiki_command, "docs", "physics"], cwd=venv).stdout
+    assert page == (ROOT / "docs" / "physics.md").read_text(encoding="utf-8")
 
 
 def test_the_installed_wheel_serves_the_page_its_assets_and_a_game(venv: Path, wheel: Path) -> None:

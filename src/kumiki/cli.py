@@ -200,7 +200,7 @@ def _game_options(players: int | None, size: int | None, options: list[str]) -> 
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="The game to play (see: kumiki games).")] = "kuzushi",
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game to play (see: kumiki games).")] = "kuzushi",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")] = None,
     size: Annotated[int | None, typer.Option("--size", help="Grid size (short for --option size=N).")] = None,
     option: Annotated[
@@ -424,6 +424,27 @@ def list_agents(
         console.print(Text("Example: kumiki play kuzushi --seat 0=mcts:iterations=3000,seed=2"))
 
 
+@app.command(name="docs")
+def show_docs(
+    page: Annotated[
+        str | None,
+        typer.Argument(metavar="PAGE", help="A page's name (physics, rules/kozo, or a game's name for its rules)."),
+    ] = None,
+) -> None:
+    """Print a guide or a game's rules as Markdown (the pages the help texts name); without PAGE, list them."""
+    from kumiki import guides
+
+    with _reported("kumiki docs"):
+        if page is None:
+            listing = guides.pages()
+            if not listing:
+                raise Failure(guides.MISSING)
+            width = max(map(len, listing))
+            sys.stdout.write("".join(f"{name:<{width}}  {guides.title(path)}\n" for name, path in listing.items()))
+            return
+        sys.stdout.write(guides.find(page).read_text(encoding="utf-8"))
+
+
 # ---------------------------------------------------------------------------------------------------------- physics
 
 
@@ -464,14 +485,16 @@ def _verdict_text(verdict: Any) -> str:
 
 @app.command()
 def stability(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A tower in JSON (see docs/physics.md); - reads stdin.")],
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="A tower in JSON (see: kumiki docs physics); - reads stdin.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")] = False,
 ) -> None:
     """Judge whether a tower of rigid blocks stands, and how much tilt it survives.
 
     The tower is a JSON object: "bodies", each with a "name", "boxes" (each x0, y0, z0, x1, y1, z1) and a
     "density"; optionally "ground" (rectangles x0, y0, x1, y1 at z = 0 that carry load; null is an endless table)
-    and "tie" ("falls" or "stands": what a body balanced exactly on an edge does). See docs/physics.md.
+    and "tie" ("falls" or "stands": what a body balanced exactly on an edge does). See: kumiki docs physics.
     """
     from kumiki.physics import TowerError, analyse
 
@@ -529,7 +552,7 @@ def solve(
     ] = 6.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Find a TowerBrix tower that meets the cards (see docs/towerbrix-solver.md), or say there is none."""
+    """Find a TowerBrix tower that meets the cards (see: kumiki docs towerbrix-solver), or say there is none."""
     with _reported("kumiki solve", as_json):
         _only_towerbrix(game, "solve")
         from kumiki.games.towerbrix.solver import solve_cards
@@ -557,7 +580,7 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to listen on (0.0.0.0: every interface).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option("--port", help="The TCP port.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="The TCP port.", min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option("--db", metavar="URL", help="Database URL (default: SQLite in the data directory)."),
@@ -583,7 +606,7 @@ def serve(
         ),
     ] = 200,
 ) -> None:
-    """Run the web app: lobby, games against the computer or friends, replays (see docs/server.md)."""
+    """Run the web app: lobby, games against the computer or friends, replays (see: kumiki docs server)."""
     with _reported("kumiki serve"):
         try:
             from kumiki.server.serve import serve as run_server
@@ -620,12 +643,31 @@ def prune(
         run_prune(db, idle_days, finished, yes, typer.echo)
 
 
+def _command() -> Any:
+    """The command ``app`` makes, with nothing beside its flags in the help: typer ≥ 0.2x writes ``<bool>`` beside
+    every flag, --help included, as if it took a value (``--json <bool>``); a flag's metavar "" shows nothing."""
+    command = typer.main.get_command(app)
+    _bare_flags(command)
+    return command
+
+
+def _bare_flags(command: Any) -> None:
+    """Every flag of ``command`` and its subcommands (their --help too) with metavar "": nothing beside it in the
+    help. A flag takes no value, so its metavar shows nowhere else."""
+    help_option = command.get_help_option(typer.Context(command))
+    for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+            param.metavar = ""
+    for subcommand in getattr(command, "commands", {}).values():
+        _bare_flags(subcommand)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """The ``kumiki`` console script. Exits with 0, 1 (a bug), 2 (bad input) or 130 (interrupted)."""
     args = sys.argv[1:] if argv is None else list(argv)
     _closed_streams_to_devnull()
     try:
-        code = app(args=args, prog_name="kumiki", standalone_mode=False)
+        code = _command()(args=args, prog_name="kumiki", standalone_mode=False)
         sys.stdout.flush()
     except ClickException as error:  # usage errors: an unknown flag, a missing argument, a bad number ...
         context = getattr(error, "ctx", None)

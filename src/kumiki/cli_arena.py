@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 arena_app = typer.Typer(
     name="arena",
-    help="Tournaments, ratings and balance studies (see docs/arena.md).",
+    help="Tournaments, ratings and balance studies (see: kumiki docs arena).",
     no_args_is_help=True,
 )
 
@@ -62,7 +62,7 @@ def _end_bar_line(quiet: bool, console: Console) -> None:
 @arena_app.command("run")
 def run_command(
     study_file: Annotated[
-        str, typer.Argument(metavar="STUDY.toml", help="The study file (as above; every key: docs/arena.md).")
+        str, typer.Argument(metavar="STUDY.toml", help="The study file (as above; every key: kumiki docs arena).")
     ],
     out: Annotated[str | None, typer.Option("--out", help="Results folder (default results/<name>/).")] = None,
     backend: Annotated[str, typer.Option("--backend", help="serial, pool (default) or ray.")] = "pool",

@@ -27,5 +27,5 @@ def refusal(state: State, action: int, player: int | None = None) -> str:
         return f"{move} is not a legal move now ({error})"
     return (
         f"{move} is legal, but not among legal_moves() (the game's action space: for TowerBrix its placement "
-        "space, docs/rules/towerbrix.md), so its action is masked"
+        "space, kumiki docs rules/towerbrix), so its action is masked"
     )

@@ -281,5 +281,5 @@ def _refuse_too_fine(setup: Setup) -> None:
                 raise TowerError(
                     f"{bodies[interface.upper].name} touches {lower} over a face {width / scale:.1e} of the tower's "
                     f"size wide, below the judge's knife-edge band (2 × {EPSILON:g}): too fine to tell a knife edge "
-                    "from a face (docs/physics.md, Knife edges)"
+                    'from a face (kumiki docs physics, "Knife edges and the tie rule")'
                 )
