@@ -269,7 +269,7 @@ def summarise(results: Results) -> dict[str, Any]:
         "option_sets": sets,
         "comparisons": [
             {**found, "reading": verdict.comparison(found)}
-            for found in (c.to_json() for c in variants.variant_comparisons(rows, study.game, chance))
+            for found in (c.to_json() for c in variants.variant_comparisons(rows, study.game, chance, study.seed))
         ],
     }
     summary["comparisons_reading"] = verdict.comparisons(summary["comparisons"])
@@ -687,7 +687,8 @@ def _html(results: Results, summary: dict[str, Any]) -> str:
             "A difference is <span class='real'>real</span> when its 95% interval excludes zero; “no evidence of a "
             "difference” means the interval still holds zero, and its ends show how large a difference the games "
             "allow. Shares are in percentage points, lengths in moves. "
-            f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
+            + (_every_seat_note(study.chance) if any(_is_spread(c) for c in summary["comparisons"]) else "")
+            + f"Every row is a test at the 5% level ({len(summary['comparisons'])} here): where the variants do not "
             "differ at all, about one row in twenty is still marked real by chance. "
             + (
                 (
@@ -733,3 +734,20 @@ def _value(c: dict[str, Any], key: str) -> str:
     if value != value:
         return "–"
     return f"{100 * value:.1f}%" if c["unit"] == "share" else f"{value:.1f}"
+
+
+def _is_spread(c: dict[str, Any]) -> bool:
+    return any(c["figure"] == variants.SPREAD.format(who) for who in ("seats'", "sides'"))
+
+
+def _every_seat_note(chance: bool) -> str:
+    """What the rows of a game of more than two seats add: every seat's share, and the spread of the shares."""
+    unit = "deals, drawn once for both variants" if chance else "seed blocks, each variant's drawn on its own"
+    return (
+        "With more than two seats (or sides) the first mover's share alone can hide a change: a variant may move "
+        "wins from seat 2 to seat 1 and leave the first mover's share as it was. So every seat's (or side's) share "
+        "is compared, as the first mover's is, and then the spread of the shares, the largest share minus the "
+        "smallest: 0 where every seat wins as often, so <i>lower in B</i> reads “B is fairer”. A spread has no "
+        f"closed-form interval: its interval and p come from {variants.SPREAD_RESAMPLES:,} bootstrap resamples of the "
+        f"{unit}, seeded by the study's seed. Even equal seats show some spread on few games, the more the fewer. "
+    )

@@ -7,7 +7,7 @@ import itertools
 import json
 import math
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -175,12 +175,14 @@ def first_mover(game: str, options: dict[str, Any]) -> int | None:
 
 
 def variant_comparisons(
-    rows: Sequence[dict[str, Any]], game: str | None = None, chance: bool = False
+    rows: Sequence[dict[str, Any]], game: str | None = None, chance: bool = False, seed: int = 0
 ) -> list[Comparison]:
     """For every two option sets that differ in exactly one option: the game length, (with the same number of
     seats) the first mover's share of the wins, B against A (seat 0's when ``game`` is not given), and for
-    co-operative games the team's success rate (what a designer of one asks of a variant). In a game of ``chance``
-    the two sets met the same deals: the games are clustered by deal, across both sets (``compare_clustered``)."""
+    co-operative games the team's success rate (what a designer of one asks of a variant). With more than two seats
+    (or sides, in a game of teams) every other seat's share too, and the spread of the seats' shares (``_every_seat``;
+    ``seed`` seeds its bootstrap). In a game of ``chance`` the two sets met the same deals: the games are clustered
+    by deal, across both sets (``compare_clustered``)."""
     sets: dict[str, dict[str, Any]] = {}
     for row in rows:
         sets.setdefault(json.dumps(row["options"], sort_keys=True), row["options"])
@@ -213,6 +215,9 @@ def variant_comparisons(
                 out.append(_clustered(differing[0], ka, kb, figure, "share", credits_a, games_a, credits_b, games_b))
             else:
                 out.append(compare_rates(differing[0], ka, kb, figure, rate_a, rate_b))
+            out += _every_seat(differing[0], ka, kb, wins_a, wins_b, groups[ka], groups[kb], seat, chance, seed)
+        elif wins_a and wins_b and len(wins_a) == len(wins_b):  # the variants open with different seats: each seat
+            out += _every_seat(differing[0], ka, kb, wins_a, wins_b, groups[ka], groups[kb], None, chance, seed)
         coop_a, coop_b = coop_success(groups[ka]), coop_success(groups[kb])
         if coop_a.trials and coop_b.trials:
             if chance:
@@ -258,3 +263,157 @@ def _clustered(
     ca, cb = deals(rows_a, True), deals(rows_b, True)
     assert ca is not None and cb is not None
     return compare_clustered(option, a, b, figure, unit, xa, ca, xb, cb)
+
+
+SPREAD = "{} spread of the wins (largest share − smallest; lower is fairer)"  # the seats' or the sides'
+SPREAD_RESAMPLES = 2000  # as the ratings' bootstrap (ratings.RESAMPLES): the ends move little between seeds
+SPREAD_CELLS = 4_000_000  # resamples drawn at once: at most this many counts (as ratings.BATCH_CELLS)
+
+
+def _every_seat(
+    option: str,
+    a: str,
+    b: str,
+    wins_a: Sequence[Rate],
+    wins_b: Sequence[Rate],
+    rows_a: Sequence[dict[str, Any]],
+    rows_b: Sequence[dict[str, Any]],
+    first: int | None,
+    chance: bool,
+    seed: int,
+) -> list[Comparison]:
+    """With more than two seats (or sides, in a game of teams: the sides win, as the fairness test counts them), the
+    first mover's share of the wins says little of the others: a variant may move wins from seat 2 to seat 1 and
+    leave it as it was. So, B against A: every other seat's (or side's) share of the wins, as the first mover's is
+    compared (``compare_rates``, or ``compare_clustered`` in a game of ``chance``), then the spread of the shares
+    (the largest share − the smallest: 0 where every seat wins as often, lower is fairer; ``compare_spreads``).
+    ``first``: the seat (or its side) the first mover's row compared already, or None where the variants open with
+    different seats and no such row was made (every seat's row then). Two seats or sides: nothing (the other's
+    share is the first's complement, bar shared wins and draws)."""
+    games_a, games_b = competitive(rows_a), competitive(rows_b)
+    teams = fixed_teams(games_a)
+    if teams is not None and teams != fixed_teams(games_b):
+        teams = None  # the first mover's row compared seats: so do these
+    seats = len(wins_a)
+    if teams is not None:
+        units = sorted(set(teams))
+        if len(units) < 3:
+            return []
+        lowest = {side: teams.index(side) for side in units}
+        credits_a = [side_credits(games_a, teams, side) for side in units]
+        credits_b = [side_credits(games_b, teams, side) for side in units]
+        names = [f"seat {lowest[side]}'s side share of the wins" for side in units]
+        skip = None if first is None else units.index(teams[first])
+        rates_a, rates_b = side_rates(games_a, teams), side_rates(games_b, teams)
+        plain_a, plain_b = [rates_a[side] for side in units], [rates_b[side] for side in units]
+        spread = SPREAD.format("sides'")
+    else:
+        if seats < 3:
+            return []
+        credits_a = [seat_credits(games_a, s) for s in range(seats)]
+        credits_b = [seat_credits(games_b, s) for s in range(seats)]
+        names = [f"seat {s}'s share of the wins" for s in range(seats)]
+        skip = first
+        plain_a, plain_b = list(wins_a), list(wins_b)  # as the first mover's row: a side's share split among its seats
+        spread = SPREAD.format("seats'")
+    out = []
+    for k, name in enumerate(names):
+        if k == skip:
+            continue
+        if chance:
+            out.append(_clustered(option, a, b, name, "share", credits_a[k], games_a, credits_b[k], games_b))
+        else:
+            out.append(compare_rates(option, a, b, name, plain_a[k], plain_b[k]))
+    out.append(compare_spreads(option, a, b, spread, credits_a, games_a, credits_b, games_b, chance, seed))
+    return out
+
+
+def compare_spreads(
+    option: str,
+    a: str,
+    b: str,
+    figure: str,
+    credits_a: Sequence[Sequence[float]],
+    rows_a: Sequence[dict[str, Any]],
+    credits_b: Sequence[Sequence[float]],
+    rows_b: Sequence[dict[str, Any]],
+    chance: bool,
+    seed: int = 0,
+) -> Comparison:
+    """B − A of the spread of the seats' shares of the wins (the largest share − the smallest; ``credits_x[k]``: each
+    game's win credited to seat k) with a 95% percentile bootstrap interval and the bootstrap's two-sided p-value
+    (twice the smaller share of resamples on either side of 0, counted as (k + 1) / (R + 1)). A spread has no
+    closed-form interval (the largest seat may change between resamples), so ``SPREAD_RESAMPLES`` resamples of the
+    units the ratings' bootstrap draws (``stats.bootstrap_unit``): seed blocks, each variant's drawn on its own (no
+    game of B replays one of A); in a game of ``chance`` the deals, drawn once for both variants (paired by deal).
+    Seeded: the same report every time. Even equal seats show a spread on few games, larger the fewer: read the
+    difference between like numbers of games. Fewer than 2 games a side, or one unit to draw: no verdict."""
+    import numpy as np
+
+    def spread_of(credits: Sequence[Sequence[float]]) -> float:
+        shares = [sum(c) / len(c) for c in credits]
+        return max(shares) - min(shares)
+
+    if len(rows_a) < 2 or len(rows_b) < 2:
+        va = spread_of(credits_a) if rows_a else math.nan
+        vb = spread_of(credits_b) if rows_b else math.nan
+        return Comparison(option, a, b, figure, "share", va, vb, vb - va, math.nan, math.nan, math.nan)
+    va, vb = spread_of(credits_a), spread_of(credits_b)
+    d = vb - va
+    from kumiki.arena.stats import bootstrap_unit
+
+    units_a = [bootstrap_unit(r, chance) for r in rows_a]
+    units_b = [bootstrap_unit(r, chance) for r in rows_b]
+    rng = np.random.default_rng(seed)
+
+    def tables(units: list[tuple[str, int]], credits: Sequence[Sequence[float]], order: list[tuple[str, int]]) -> Any:
+        """Per unit (in ``order``): the games and each seat's credit, summed."""
+        at = {u: i for i, u in enumerate(order)}
+        index = np.array([at[u] for u in units])
+        games = np.bincount(index, minlength=len(order)).astype(float)
+        wins = np.stack([np.bincount(index, weights=np.asarray(c, float), minlength=len(order)) for c in credits])
+        return games, wins.T  # units, units × seats
+
+    def spreads(counts: Any, games: Any, wins: Any) -> Any:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shares = (counts @ wins) / (counts @ games)[:, None]
+        return shares.max(axis=1) - shares.min(axis=1)
+
+    if chance:  # both variants met the same deals: one draw of deals for both
+        order = sorted(set(units_a) | set(units_b))
+        if len(order) < 2:
+            return Comparison(option, a, b, figure, "share", va, vb, d, math.nan, math.nan, math.nan)
+        ga, wa = tables(units_a, credits_a, order)
+        gb, wb = tables(units_b, credits_b, order)
+        batches = list(_draw_counts(rng, len(order)))
+        sa = np.concatenate([spreads(counts, ga, wa) for counts in batches])
+        sb = np.concatenate([spreads(counts, gb, wb) for counts in batches])
+    else:
+        order_a, order_b = sorted(set(units_a)), sorted(set(units_b))
+        if len(order_a) < 2 or len(order_b) < 2:
+            return Comparison(option, a, b, figure, "share", va, vb, d, math.nan, math.nan, math.nan)
+        ga, wa = tables(units_a, credits_a, order_a)
+        gb, wb = tables(units_b, credits_b, order_b)
+        sa = np.concatenate([spreads(counts, ga, wa) for counts in _draw_counts(rng, len(order_a))])
+        sb = np.concatenate([spreads(counts, gb, wb) for counts in _draw_counts(rng, len(order_b))])
+    found = sb - sa
+    found = found[np.isfinite(found)]  # a resample with no game of a variant (chance: its deals all undrawn)
+    if len(found) == 0:
+        return Comparison(option, a, b, figure, "share", va, vb, d, math.nan, math.nan, math.nan)
+    low, high = (float(x) for x in np.quantile(found, [0.025, 0.975]))
+    below, above = int((found <= 0).sum()), int((found >= 0).sum())
+    p = min(1.0, 2 * (min(below, above) + 1) / (len(found) + 1))
+    return Comparison(option, a, b, figure, "share", va, vb, d, min(low, d), max(high, d), p)
+
+
+def _draw_counts(rng: Any, units: int) -> Iterator[Any]:
+    """How often each of ``units`` units is drawn in each of ``SPREAD_RESAMPLES`` resamples with replacement, in
+    batches of resamples of at most ``SPREAD_CELLS`` counts (a study of 20,000 deals: not one array of 40 million)."""
+    import numpy as np
+
+    batch = max(1, min(SPREAD_RESAMPLES, SPREAD_CELLS // units))
+    for start in range(0, SPREAD_RESAMPLES, batch):
+        n = min(batch, SPREAD_RESAMPLES - start)
+        draws = rng.integers(0, units, (n, units))
+        flat = (np.arange(n)[:, None] * units + draws).ravel()
+        yield np.bincount(flat, minlength=n * units).reshape(n, units).astype(float)

@@ -325,7 +325,8 @@ def comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
             values = f"{c['a_value']:.1f} → {c['b_value']:.1f} {c['unit']}"
             diff = f"{c['difference']:+.1f} [{interval_end(c['low'])}, {interval_end(c['high'])}]"
         where = f" (at {rest})" if rest else ""
-        found.append(f"the {c['figure']} is {way} with {b} than with {a}{where}: {values}, {diff}, {p_text(c['p'])}")
+        the = "" if c["figure"].startswith("seat ") else "the "  # "seat 2's share", not "the seat 2's share"
+        found.append(f"{the}{c['figure']} is {way} with {b} than with {a}{where}: {values}, {diff}, {p_text(c['p'])}")
     others = "" if len(real) == n else " The others show no evidence of a difference."
     verb = "shows" if len(real) == 1 else "show"
     return (
