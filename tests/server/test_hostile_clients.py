@@ -463,3 +463,25 @@ def test_the_lobby_and_the_view_say_when_a_record_is_given(client: TestClient) -
     assert client.get(f"/api/games/{towerbrix['id']}").json()["record_ready"] is False
     with client.websocket_connect(url(towerbrix, 0)) as ws:
         assert receive_until(ws, view_at(0))["record_ready"] is False
+
+
+def test_computer_games_asked_for_at_once_stay_within_the_limit(client: TestClient) -> None:
+    """New games are made in the default thread pool, several at once: each request counted the computer games stored
+    before any of the others had stored its own, and eight asked for at once made six games of computers alone."""
+    from kumiki.server import newgames
+
+    body = {"game": "kozo", "seats": [{"kind": "agent", "agent": "random"}] * 2}
+    together = threading.Barrier(8)
+    codes: list[int] = []
+
+    def ask() -> None:
+        together.wait()
+        codes.append(client.post("/api/games", json=body).status_code)
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    assert sorted(codes) == [200] * newgames.MAX_COMPUTER_GAMES + [429] * (8 - newgames.MAX_COMPUTER_GAMES)
+    assert client.app.state.hub.storage.computer_games(0.0) == newgames.MAX_COMPUTER_GAMES  # type: ignore[attr-defined]

@@ -211,3 +211,37 @@ def test_a_record_is_imported_off_the_event_loop(client: TestClient, monkeypatch
 
     assert _answered_meanwhile(client, post) < SLOW / 2
     assert "id" in answer, answer
+
+
+@pytest.mark.parametrize(
+    "ask",
+    ["get record", "get game", "get replay", "get chat", "get games", "get tables", "post join"],
+)
+def test_a_slow_database_read_holds_no_other_request(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, ask: str
+) -> None:
+    """The record, a game's summary, its replay and chat, the lobby's lists and a join read the database on the event
+    loop: one slow query (a disk busy with a checkpoint, a PostgreSQL far away) held every game still meanwhile."""
+    game = create(client, [HUMAN, {"kind": "open"}], seed=3)
+    storage = client.app.state.hub.storage  # type: ignore[attr-defined]
+    for method in ("game", "games", "open_tables", "chat"):
+        real = getattr(storage, method)
+
+        def slow(*args: Any, real: Any = real) -> Any:
+            time.sleep(SLOW)  # a slow query (holds the GIL no more than one waiting for the database would)
+            return real(*args)
+
+        monkeypatch.setattr(storage, method, slow)
+    verb, what = ask.split()
+    path = {"games": "/api/games", "tables": "/api/tables", "game": f"/api/games/{game['id']}"}.get(
+        what, f"/api/games/{game['id']}/{what}"
+    )
+
+    def request() -> None:
+        if verb == "post":
+            response = client.post(f"/api/games/{game['id']}/join", json={"seat": 1, "name": "bob"})
+        else:
+            response = client.get(path)
+        assert response.status_code in (200, 409), response.text  # (a record of a game going on may be held back)
+
+    assert _answered_meanwhile(client, request) < SLOW / 2

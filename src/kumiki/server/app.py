@@ -230,8 +230,9 @@ def create_app(
             seconds = max(1, math.ceil(1.0 / limits.http_rate))
             raise BadRequest("too many requests: wait a moment and try again", 429, {"Retry-After": str(seconds)})
 
-    def summary(request: Request, game_id: str) -> dict[str, Any]:
-        row = hub_of(request).storage.game(game_id)
+    async def summary(request: Request, game_id: str) -> dict[str, Any]:
+        hub = hub_of(request)
+        row = await hub.read(hub.storage.game, game_id)  # (every read of the database off the event loop: Hub.read)
         if row is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         return listed(row)
@@ -262,7 +263,8 @@ def create_app(
     @app.get("/api/games")
     async def list_games(request: Request, limit: Annotated[int, Query(ge=1)] = 20) -> dict[str, Any]:
         limit = min(limit, 200)  # more is asked for a long list: the longest one it gives (a zero or less is refused)
-        return {"games": [listed(row) for row in hub_of(request).storage.games(limit)]}
+        hub = hub_of(request)
+        return {"games": [listed(row) for row in await hub.read(hub.storage.games, limit)]}
 
     @app.get("/api/tables")
     async def open_tables(request: Request, game: str | None = None) -> dict[str, Any]:
@@ -270,7 +272,8 @@ def create_app(
         if game is not None and game not in WEB_GAMES:
             raise BadRequest(f"unknown game {quoted(game)} (games: {', '.join(WEB_GAMES)})")
         tables = []
-        for row in hub_of(request).storage.open_tables(game):
+        hub = hub_of(request)
+        for row in await hub.read(hub.storage.open_tables, game):
             tables.append({**listed(row), "free": [s.seat for s in row.seats if s.kind == "open"]})
         return {"tables": tables}
 
@@ -283,7 +286,7 @@ def create_app(
             raise BadRequest('the request body is {"seat": k, "name": "your name"}')
         seat = body.get("seat")
         hub = hub_of(request)
-        row = hub.storage.game(game_id)
+        row = await hub.read(hub.storage.game, game_id)
         if row is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(row.seats):
@@ -299,12 +302,12 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict[str, Any]:
-        return summary(request, game_id)
+        return await summary(request, game_id)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> Response:
         hub = hub_of(request)
-        row = hub.storage.game(game_id)
+        row = await hub.read(hub.storage.game, game_id)
         if row is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
         records: RecordCache = request.app.state.records
@@ -332,7 +335,7 @@ def create_app(
             # a resignation is no rule: [Resigned] says who gave the game up, and the Result is every other side
             ended = {} if room.resigned is None else {RESIGNED: room.resigned}
             try:
-                kept = hub.storage.record_tags(game_id) if room.row.imported else {}
+                kept = await hub.read(hub.storage.record_tags, game_id) if room.row.imported else {}
                 event = {"Event": f"kumiki web game {game_id}", **kept}
                 text = write_record(room.state, {**event, **tags, **ended})
             except ValueError as error:  # a game stored before its options were checked for one line
@@ -361,11 +364,11 @@ def create_app(
     @app.get("/api/games/{game_id}/replay")
     async def get_replay(request: Request, game_id: str) -> Response:
         hub = hub_of(request)
-        row = hub.storage.game(game_id)
+        row = await hub.read(hub.storage.game, game_id)
         if row is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
-        resigned = hub.storage.resigned(game_id)  # before the moves: a resignation adds none, so they are its moves
-        stored = hub.storage.moves(game_id)
+        resigned = await hub.read(hub.storage.resigned, game_id)  # before the moves: a resignation adds none
+        stored = await hub.read(hub.storage.moves, game_id)
         texts = [text for _seat, text in stored]
         movers = [seat for seat, _text in stored]
 
@@ -424,7 +427,7 @@ def create_app(
             "teams": built.teams,
             "over": built.over,
             "resigned": resigned,
-            "chat": hub.storage.chat(game_id),
+            "chat": await hub.read(hub.storage.chat, game_id),
         }
         head = (compact_json(rest)[:-1] + ',"states":').encode()
 
@@ -442,9 +445,10 @@ def create_app(
     @app.get("/api/games/{game_id}/chat")
     async def get_chat(request: Request, game_id: str) -> list[dict[str, Any]]:
         hub = hub_of(request)
-        if hub.storage.game(game_id) is None:
+        if await hub.read(hub.storage.game, game_id) is None:
             raise BadRequest(f"no game {quoted(game_id)}", 404)
-        return hub.storage.chat(game_id)
+        chat: list[dict[str, Any]] = await hub.read(hub.storage.chat, game_id)
+        return chat
 
     @app.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "DELETE", "PATCH"])
     async def no_api(rest: str) -> None:

@@ -78,6 +78,11 @@ class Hub:
         """Run a storage write in the database thread and wait for its commit."""
         return await asyncio.get_running_loop().run_in_executor(self._writer, method, *args)
 
+    async def read(self, method: Callable[..., T], *args: Any) -> T:
+        """Run a storage read in a thread of the default pool, as a stored game's load is: a slow query (a disk busy
+        with a checkpoint, a PostgreSQL far away or waiting for a lock) on the event loop held every game still."""
+        return await asyncio.get_running_loop().run_in_executor(None, method, *args)
+
     def pool(self) -> Executor:
         if self._pool is None:
             self._pool = self._pool_factory()

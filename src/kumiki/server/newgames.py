@@ -4,9 +4,11 @@ as the API lists it."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import secrets
+import threading
 import time
 from typing import Any
 
@@ -42,6 +44,9 @@ OPEN_SEAT = "open seat"
 MIN_RECORD_SEED = -(2**31)  # an imported record's seed may also be negative (down to what a 32-bit column held)
 MAX_COMPUTER_GAMES = 2  # games with no human seat going at once: they must not slow the computers people play
 COMPUTER_GAME_IDLE_S = 600  # ... counting those that moved in the last ten minutes (a stuck one frees its place)
+# Held from counting the computer games to storing one more: new games are made in the default thread pool, several at
+# once, and eight asked for at once each counted the games before any was stored (six made, past MAX_COMPUTER_GAMES).
+_COMPUTER_GAMES_LOCK = threading.Lock()
 
 
 def check_option_text(option: str, value: str) -> None:
@@ -142,13 +147,8 @@ def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict
     humans = sum(s["kind"] in ("human", "open") for s in seats)
     if undo and humans > 1:
         raise BadRequest("undo is allowed only in a game with at most one human seat")
-    if not humans and storage.computer_games(time.time() - COMPUTER_GAME_IDLE_S) >= MAX_COMPUTER_GAMES:
-        raise BadRequest(
-            f"the server plays at most {MAX_COMPUTER_GAMES} games of computers alone at once (they share the "
-            "computer players' workers with everyone's games): wait for one to end",
-            429,
-            {"Retry-After": "30"},
-        )
+    if not humans:
+        _check_computer_games(storage)  # before the game is set up; again (under the lock) before it is stored
     game_id = secrets.token_urlsafe(9)
     state = game.new_state(seed=seed)
     now = time.time()
@@ -173,7 +173,10 @@ def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict
         seed_chosen=not drawn and game.has_chance(),  # the creator may know the deal: the others are told
         **result_columns(state),
     )
-    storage.create_game(row, rematch_of=rematch_of)
+    with _COMPUTER_GAMES_LOCK if not humans else contextlib.nullcontext():
+        if not humans:
+            _check_computer_games(storage)
+        storage.create_game(row, rematch_of=rematch_of)
     answer_seats = []
     for seat_row in rows:
         entry = seat_row.public()
@@ -186,6 +189,17 @@ def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict
     # record gives it once the game ends (record_ready). A seed the creator chose is theirs already.
     shown_seed = None if drawn and game.has_chance() else seed
     return {"id": game_id, "seats": answer_seats, "spectate": f"/game/{game_id}", "seed": shown_seed}
+
+
+def _check_computer_games(storage: Storage) -> None:
+    """Refuse one more game of computers alone where MAX_COMPUTER_GAMES of them are going."""
+    if storage.computer_games(time.time() - COMPUTER_GAME_IDLE_S) >= MAX_COMPUTER_GAMES:
+        raise BadRequest(
+            f"the server plays at most {MAX_COMPUTER_GAMES} games of computers alone at once (they share the "
+            "computer players' workers with everyone's games): wait for one to end",
+            429,
+            {"Retry-After": "30"},
+        )
 
 
 def import_record(storage: Storage, text: str) -> dict[str, Any]:
