@@ -188,6 +188,7 @@ def test_a_replay_asked_for_at_once_is_built_once_and_sent_in_pieces_of_one_body
     it is built or sent is built once, and each request sends that one body piece by piece as its reader takes it."""
     record = '[Game "kuzushi"]\n[Players "2"]\n[Seed "8"]\n\nB 1,0\nB -1,0\nB 0,1\n'
     game = client.post("/api/records", content=record).json()
+    client.app.state.replays_kept = app.RecordCache(0)  # type: ignore[attr-defined]  # none kept once sent: below
     builds = []
 
     def slow_positions(*args: Any) -> Any:
@@ -242,6 +243,35 @@ def test_a_replay_asked_for_at_once_is_built_once_and_sent_in_pieces_of_one_body
     assert len(sent) > (len(body) - len(sent[0])) // 100 and max(len(piece) for piece in sent[1:]) <= 100
     gc.collect()
     assert len(client.app.state.replay_bodies) == 0  # type: ignore[attr-defined]  # let go once sent
+
+
+def test_a_replay_of_a_game_that_cannot_change_is_built_once_and_kept(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each request built the replay anew: a client asking again and again for a long game's (a 765-move game: 12
+    MiB, 1.2 s of a core each time) kept up to two cores busy. A game over (or imported) cannot change: its replay is
+    kept once built (``REPLAY_CACHE_BYTES`` in all); a game going on is built for each request, as its moves change."""
+    record = '[Game "kuzushi"]\n[Players "2"]\n[Seed "8"]\n\nB 1,0\nB -1,0\nB 0,1\n'
+    imported = client.post("/api/records", content=record).json()["id"]
+    going = create(client, [HUMAN, HUMAN], seed=3)["id"]
+    builds: list[int] = []
+
+    def counted_positions(*args: Any) -> Any:
+        builds.append(1)
+        yield from positions(*args)
+
+    monkeypatch.setattr(app, "positions", counted_positions)
+    first = [client.get(f"/api/games/{imported}/replay") for _ in range(3)]
+    assert [a.status_code for a in first] == [200] * 3 and len({a.content for a in first}) == 1
+    assert len(builds) == 1  # built once, then sent as kept
+    gc.collect()
+    assert len(client.app.state.replay_bodies) == 1  # type: ignore[attr-defined]  # the kept body
+    for _ in range(2):
+        assert client.get(f"/api/games/{going}/replay").status_code == 200
+    assert len(builds) == 3  # a game going on: built for each request
+    kept = client.app.state.replays_kept  # type: ignore[attr-defined]
+    body = first[0].content
+    assert list(kept.texts) == [imported] and kept.size == len(body[body.index(b'"states":') + 9 : -1])  # its bytes
 
 
 def test_a_connection_that_does_not_read_is_dropped_by_the_size_of_what_waits_for_it() -> None:

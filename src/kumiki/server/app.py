@@ -85,6 +85,10 @@ MAX_REFUSED_REPLAYS = 2**16
 # characters in all (a record of the longest game the server keeps is under 1 MB); each keyed with its row's status,
 # moves and last change, so a game changed or deleted since (``kumiki prune``) is not served from here.
 RECORD_CACHE_CHARS = 32 * 2**20
+# Replays of games that can no longer change, kept once built (their bytes of positions in all): a replay is built
+# anew for each request otherwise, and one client asking again and again for a long game's (a 765-move game: 12 MiB,
+# 1.2 s of a core each time) kept up to two cores busy.
+REPLAY_CACHE_BYTES = 64 * 2**20
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
 <h1>Kumiki server</h1><p>The server runs, but the browser client is not built. Build it with
@@ -119,29 +123,32 @@ def _agent_tag(name: str, level: str | None) -> str:
 
 
 class RecordCache:
-    """Built records, one per game (its key's first item, the game's id) with the key it was built for, the most
-    recently used kept up to ``chars`` characters in all: a game changed since has another key, which misses."""
+    """Built records (or replays), one per game (its key's first item, the game's id) with the key it was built for,
+    the most recently used kept up to ``chars`` characters (bytes) in all: a game changed since has another key, which
+    misses."""
 
     def __init__(self, chars: int) -> None:
         self.chars = chars
         self.size = 0
-        self.texts: collections.OrderedDict[Any, tuple[tuple[Any, ...], str]] = collections.OrderedDict()
+        self.texts: collections.OrderedDict[Any, tuple[tuple[Any, ...], Any, int]] = collections.OrderedDict()
 
-    def get(self, key: tuple[Any, ...]) -> str | None:
+    def get(self, key: tuple[Any, ...]) -> Any:
         found = self.texts.get(key[0])
         if found is None or found[0] != key:
             return None
         self.texts.move_to_end(key[0])
         return found[1]
 
-    def put(self, key: tuple[Any, ...], text: str) -> None:
-        if len(text) > self.chars:
+    def put(self, key: tuple[Any, ...], item: Any, size: int | None = None) -> None:
+        """Keep ``item`` (``size`` characters; by default its length) for ``key``, the least recently used going."""
+        size = len(item) if size is None else size
+        if size > self.chars:
             return
         old = self.texts.pop(key[0], None)  # the same game's record, of this or an older version
-        self.size += len(text) - (len(old[1]) if old else 0)
-        self.texts[key[0]] = (key, text)
+        self.size += size - (old[2] if old else 0)
+        self.texts[key[0]] = (key, item, size)
         while self.size > self.chars:
-            self.size -= len(self.texts.popitem(last=False)[1][1])
+            self.size -= self.texts.popitem(last=False)[1][2]
 
 
 def create_app(
@@ -160,6 +167,7 @@ def create_app(
         app.state.replay_bodies = weakref.WeakValueDictionary()  # kept while a request builds or sends one
         app.state.replays_refused = {}  # game id -> (its moves' hash, the 413's line): replays refused as too large
         app.state.records = RecordCache(RECORD_CACHE_CHARS)
+        app.state.replays_kept = RecordCache(REPLAY_CACHE_BYTES)  # their bodies, so ``replay_bodies`` finds them
         hub.start_resume()  # the games still going come back in the background: the server answers at once
         try:
             yield
@@ -416,6 +424,8 @@ def create_app(
                 del refused[next(iter(refused))]
             refused[game_id] = (hash(key[1:]), error.message)
             raise
+        if built.over or row.imported:  # nothing changes it any more: kept, the most recently asked for first
+            request.app.state.replays_kept.put(key, shared, len(built.states))
         rest = {
             "game": row.game,
             "options": row.options,
