@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass, field
 
@@ -9,6 +10,21 @@ MAX_MESSAGE = 16 * 1024  # bytes in one WebSocket message
 MAX_BODY = 64 * 1024  # bytes in a JSON request body
 MAX_RECORD = 1024 * 1024  # bytes in an imported record
 SOCKETS_PER_ADDRESS = 200  # WebSockets open at once from one client address (a club behind one NAT shares one)
+RATED_ADDRESSES = 10_000  # addresses whose request rate is followed; past it, those back to a full bucket are let go
+
+
+def client_key(address: str) -> str:
+    """The address a client's limits count against: an IPv6 address's /64 (one home or phone is given a whole /64,
+    so counting each address let one client reset its own limits by changing address within it), else itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # no IP address (a test client's "testclient", "?")
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # an IPv4 client seen through an IPv6 socket
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 @dataclass
@@ -23,6 +39,10 @@ class TokenBucket:
     def __post_init__(self) -> None:
         if self.tokens < 0:
             self.tokens = self.burst
+
+    def full(self, now: float) -> bool:
+        """Refilled to its burst by ``now``: forgetting it changes nothing."""
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
     def take(self) -> bool:
         now = time.monotonic()
@@ -54,19 +74,33 @@ class Limits:
         return TokenBucket(self.ws_rate, self.ws_burst)
 
     def allow_http(self, address: str) -> bool:
-        if len(self.buckets) > 10_000:
-            self.buckets.clear()
-        bucket = self.buckets.setdefault(address, TokenBucket(self.http_rate, self.http_burst))
+        """Take one of ``address``'s game creations and imports (by its ``client_key``); False when it has none left."""
+        key = client_key(address)
+        if key not in self.buckets and len(self.buckets) >= RATED_ADDRESSES:
+            self._forget_idle()
+        bucket = self.buckets.setdefault(key, TokenBucket(self.http_rate, self.http_burst))
         return bucket.take()
+
+    def _forget_idle(self) -> None:
+        """Let go of the addresses whose bucket is full again (as a new one would be), and if that is not enough the
+        half least recently seen: the whole table was emptied before, so a client cycling through 10,000 addresses
+        reset the limit of the one it was held back on."""
+        now = time.monotonic()
+        kept = {key: bucket for key, bucket in self.buckets.items() if not bucket.full(now)}
+        if len(kept) >= RATED_ADDRESSES // 2:
+            kept = dict(sorted(kept.items(), key=lambda item: item[1].stamp)[len(kept) // 2 :])
+        self.buckets = kept
 
     def open_socket(self, address: str) -> bool:
         """Count one more WebSocket from ``address``; False (nothing counted) when it has as many as it may."""
+        address = client_key(address)
         if self.sockets.get(address, 0) >= self.sockets_per_address:
             return False
         self.sockets[address] = self.sockets.get(address, 0) + 1
         return True
 
     def close_socket(self, address: str) -> None:
+        address = client_key(address)
         left = self.sockets.get(address, 0) - 1
         if left > 0:
             self.sockets[address] = left
