@@ -981,3 +981,18 @@ def test_record_round_trip_of_a_hand_played_game():
     assert replayed.to_json() == state.to_json()
     assert names(replayed.history) == names(state.history)
     assert replayed.colour_to_move == state.colour_to_move
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [  # tomllib raises int()'s ValueError ("use sys.set_int_max_str_digits()") and a RecursionError for these
+        ("[S]\nx = 1" + "0" * 5000 + "\n", "not valid TOML: a number of over 4300 digits"),
+        ("[S]\nx = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML: arrays or tables nested too deeply"),
+    ],
+)
+def test_structure_files_tomllib_cannot_read_are_one_line(tmp_path, text, reason):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError) as caught:
+        kumiki.load_game("blokus3d", structure=str(path))
+    assert str(caught.value) == f"option 'structure': {path}: {reason}"

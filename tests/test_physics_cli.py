@@ -229,6 +229,13 @@ BAD_TOWERS = {
     "huge integer": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1' + "0" * 400 + "]]}]}", "too large"),
     "infinity": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, Infinity]]}]}', "finite number"),
     "nan": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, NaN]]}]}', "finite number"),
+    # json.loads raised int()'s ValueError, which said to call sys.set_int_max_str_digits()
+    "integer of 5000 digits": ('{"bodies": [{"boxes": [[0, 0, 0, 1, 1, 1' + "0" * 5000 + "]]}]}", "over 4300 digits"),
+    # the message quoted the whole value: a line of 60,000 characters
+    "long value": (
+        {"bodies": [{"boxes": [[0, 0, 0, 1, 1, [[0, 0, 0, 1, 1, 1]] * 3000]]}]},
+        "not [[0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]…",
+    ),
 }
 
 
@@ -245,6 +252,24 @@ def test_a_bad_tower_is_one_line_and_exit_2(cli, tmp_path: Path, kind: str) -> N
     assert set(error) == {"error"}
     assert reason in error["error"]
     assert line == f"{path}: {error['error']}"
+
+
+def test_a_bad_value_is_quoted_short_and_any_unknown_key_is_named() -> None:
+    """The messages quoted a bad value whole (a list of 3,000 boxes gave a line of 60,000 characters), and a dict
+    built in Python with keys of two types (an int and a text) raised sorted()'s TypeError instead of TowerError."""
+    from kumiki.physics import TowerError, analyse
+
+    body = {"boxes": [[0, 0, 0, 1, 1, 1]]}
+    for tower, words in [
+        ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, "x" * 10_000]]}]}, "finite number, not 'xxxx"),
+        ({"bodies": [body], "tie": "x" * 10_000}, '\'tie\' must be "falls" or "stands", not \'xxxx'),
+        ({"bodies": [{"boxes": [[0, 0, 0, 1, 1, [10**5000]]]}]}, "finite number, not a list"),
+        ({"bodies": [body], 1: 2, "wind": 3}, "unknown field 'wind'"),
+        ({"bodies": [{**body, 1: 2, "wind": 3}]}, "unknown field 'wind'"),
+    ]:
+        with pytest.raises(TowerError) as caught:
+            analyse(tower)
+        assert words in str(caught.value) and len(str(caught.value)) < 200, str(caught.value)
 
 
 def test_overlap_message_names_the_file_and_both_bodies(cli, tmp_path: Path) -> None:

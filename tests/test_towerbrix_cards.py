@@ -105,6 +105,9 @@ def test_a_user_deck_loads_from_a_path(tmp_path: Path) -> None:
         ("", "no cards"),
         ("cards = [1]\n", "card #1: must be a table"),
         (GOOD_CARD + "points = 3\n", "not valid TOML"),
+        # tomllib raises int()'s ValueError ("use sys.set_int_max_str_digits()") and a RecursionError for these
+        (GOOD_CARD.replace("points = 2", "points = 1" + "0" * 5000), "not valid TOML (a number of over 4300 digits)"),
+        (GOOD_CARD + "x = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML (arrays or tables nested too deeply)"),
     ],
 )
 def test_a_malformed_card_names_the_file_the_card_and_the_fault(tmp_path: Path, body: str, message: str) -> None:

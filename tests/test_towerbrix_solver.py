@@ -163,6 +163,7 @@ def test_cli_solve_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "towerbrix", "--cards", "G01", "--deck", "blue"], "blue: no such deck file"),
         (["cards", "towerbrix", "--deck", "blue"], "blue: no such deck file"),
         (["cards", "kozo"], "towerbrix only"),
+        (["cards", "x" * 5000], "towerbrix only, not '" + "x" * 38 + "…\n"),  # the 5,000 characters were shown
         (["solve", "towerbrix", "--cards", "G01", "--seconds", "inf"], "--seconds must be a positive number"),
         (["solve", "towerbrix", "--cards", "G01", "--seconds", "nan"], "--seconds must be a positive number"),
         # the message names the value given (it said "(not inf)" for -1 and 0 too)

@@ -25,7 +25,7 @@ from kumiki.cli_arena import arena_app
 from kumiki.cli_signals import Terminated, by_sigterm, sigterm_stops
 from kumiki.core.errors import RecordError
 from kumiki.core.game import Game, State, forfeit_winners
-from kumiki.core.options import Option, format_value, parse_value
+from kumiki.core.options import Option, format_value, parse_value, shown
 from kumiki.core.records import parse_record
 from kumiki.core.registry import game_class
 from kumiki.core.text import printable_only
@@ -459,6 +459,8 @@ def _load_tower(path: str) -> Any:
         raise Failure(f"line {error.lineno}, column {error.colno}: invalid JSON ({error.msg})", error.lineno) from None
     except RecursionError:
         raise Failure("invalid JSON (nested too deeply)") from None
+    except ValueError:  # int() refusing a number of over 4,300 digits (its message says to raise Python's limit)
+        raise Failure("invalid JSON (a number of over 4300 digits)") from None
     try:
         return tower_from_json(data)
     except OverflowError:  # a JSON integer too large for a float
@@ -516,7 +518,7 @@ def stability(
 
 def _only_towerbrix(game: str, command: str) -> None:
     if game != "towerbrix":
-        raise Failure(f"{command} is for towerbrix only, not {game!r}")
+        raise Failure(f"{command} is for towerbrix only, not {shown(game)}")
 
 
 @app.command()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.helpers import CliRunner, assert_one_line_error, cli_runner
 
 from kumiki import arena
@@ -71,6 +74,10 @@ def test_a_study_file_reads_and_round_trips(tmp_path: Path) -> None:
             "write it above the first [table])",
         ),
         (("size = 5", "size = 5\ngames = 4"), "(options.games: a key of the study itself? write it above"),
+        # tomllib raises int()'s ValueError (an internal error, exit status 1) and a RecursionError for these
+        (("size = 5", "size = 1" + "0" * 5000), "not valid TOML (a number of over 4300 digits)"),
+        (("size = 5", "size = " + "[" * 3000 + "]" * 3000), "not valid TOML (arrays or tables nested too deeply)"),
+        (("size = 5", 'size = "' + "x" * 5000 + '"'), "options: players=2, size=" + "x" * 39 + "…: option 'size'"),
     ],
 )
 def test_a_bad_study_is_one_line_naming_the_key(
@@ -259,3 +266,35 @@ def test_the_run_help_shows_a_study_that_reads(
         example.append(line.strip())
     study = arena.load_study(write(tmp_path, "\n".join(example)))
     assert study.game == "kuzushi" and len(study.option_sets()) == 2 and len(study.agents) == 2
+
+
+def test_an_option_set_in_a_message_is_one_short_line() -> None:
+    """The option set a refusal names was written with str(): a 5,000-character value made a message of 5,000
+    characters, a value with a line break a message of two lines, and a whole number of over 4,300 digits (a Study
+    built in Python) a bare ValueError from str() instead of the StudyError."""
+    for value, words in [
+        ("x" * 5000, "options: size=" + "x" * 39 + "…: option 'size'"),
+        ("a\nb", "options: size='a\\nb': option 'size'"),
+        (10**5000, "options: size=an integer of over 4000 digits: option 'size'"),
+    ]:
+        with pytest.raises(arena.StudyError) as caught:
+            arena.Study(name="t", game="kuzushi", agents={"r": "random"}, format="self-play", options={"size": value})
+        assert str(caught.value).startswith(words), str(caught.value)
+        assert "\n" not in str(caught.value) and len(str(caught.value)) < 400, str(caught.value)
+
+
+_ANY_VALUE = st.one_of(
+    st.text(max_size=3000),
+    st.integers(min_value=-(10**5000), max_value=10**5000),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(name=st.sampled_from(["players", "size", "tiles", "majority", "teams", "x" * 300]), value=_ANY_VALUE)
+def test_any_option_value_is_refused_in_one_short_line(name: str, value: Any) -> None:
+    try:
+        arena.Study(name="t", game="kuzushi", agents={"r": "random"}, format="self-play", options={name: value})
+    except arena.StudyError as error:
+        assert "\n" not in str(error) and len(str(error)) < 400, str(error)

@@ -16,6 +16,7 @@ from typing import Any
 
 from kumiki.agents import agent_from_spec
 from kumiki.agents.base import other_game
+from kumiki.core import tomltext
 from kumiki.core.options import shown
 from kumiki.core.registry import game_class, games, load_game
 
@@ -276,7 +277,15 @@ def _whole(key: str, value: Any, low: int, high: int) -> None:
 
 
 def _describe(options: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items()) or "the default options"
+    """An option set for a one-line message: each value as written, cut short (a value of 5,000 characters made a
+    message of 5,000), and as ``shown`` gives it when it is not one printable line or not text."""
+    return ", ".join(f"{_brief(k)}={_brief(v)}" for k, v in options.items()) or "the default options"
+
+
+def _brief(value: Any) -> str:
+    if isinstance(value, str) and value.isprintable():
+        return value if len(value) <= 40 else value[:39] + "…"
+    return shown(value)
 
 
 def _check_format(study: Study, players: int) -> None:
@@ -422,7 +431,7 @@ def _load_study(path: Path) -> Study:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise StudyError(f"{path}: cannot read the study ({reason})") from None
     try:
-        data = tomllib.loads(text)
+        data = tomltext.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise StudyError(f"{path}: not valid TOML ({error})") from None
     try:

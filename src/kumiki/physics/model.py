@@ -131,13 +131,13 @@ def merge_cells(cells: Iterable[tuple[int, int, int]]) -> list[tuple[int, int, i
 
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TowerError(f"{where} must be a finite number, not {value!r}")
+        raise TowerError(f"{where} must be a finite number, not {shown(value)}")
     try:
         number = float(value)
     except OverflowError:
         raise TowerError(f"{where} is too large a number") from None
     if not math.isfinite(number):
-        raise TowerError(f"{where} must be a finite number, not {value!r}")
+        raise TowerError(f"{where} must be a finite number, not {shown(value)}")
     return number
 
 
@@ -165,7 +165,8 @@ def tower_from_json(data: Any) -> Tower:
         raise TowerError("a tower is a JSON object with 'bodies' (and optionally 'ground' and 'tie')")
     unknown = set(data) - {"bodies", "ground", "tie"}
     if unknown:
-        raise TowerError(f"unknown field {sorted(unknown)[0]!r} (fields: bodies, ground, tie)")
+        # key=shown: a dict built in Python may mix keys of other types, which sorted() alone cannot order
+        raise TowerError(f"unknown field {shown(sorted(unknown, key=shown)[0])} (fields: bodies, ground, tie)")
     raw_bodies = data.get("bodies")
     if not isinstance(raw_bodies, list) or not raw_bodies:
         raise TowerError("'bodies' must be a non-empty list")
@@ -183,7 +184,7 @@ def tower_from_json(data: Any) -> Tower:
         at = f"bodies[{i}] ({name if len(name) <= 40 else shown(name)})"  # a long name cut short
         extra = set(raw) - {"name", "boxes", "density"}
         if extra:
-            raise TowerError(f"{at}: unknown field {shown(sorted(extra)[0])} (fields: name, boxes, density)")
+            raise TowerError(f"{at}: unknown field {shown(sorted(extra, key=shown)[0])} (fields: name, boxes, density)")
         boxes = raw.get("boxes")
         if not isinstance(boxes, list) or not boxes:
             raise TowerError(f"{at}: 'boxes' must be a non-empty list")
@@ -199,7 +200,7 @@ def tower_from_json(data: Any) -> Tower:
         ground = tuple(_rect(r, f"ground[{k}]") for k, r in enumerate(ground_raw))
     tie = data.get("tie", "falls")
     if tie not in TIES:
-        raise TowerError(f'\'tie\' must be "falls" or "stands", not {tie!r}')
+        raise TowerError(f'\'tie\' must be "falls" or "stands", not {shown(tie)}')
     return Tower(tuple(bodies), ground, tie)
 
 

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kumiki.core import tomltext
 from kumiki.core.options import shown
 
 SIZE = 10
@@ -67,7 +68,7 @@ def _from_table(name: str, table: Any, where: str) -> Structure:
 def load_file(text: str, where: str) -> dict[str, Structure]:
     """Every structure in a TOML text, by name, in file order."""
     try:
-        data = tomllib.loads(text)
+        data = tomltext.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{where}: not valid TOML: {error}") from None
     if not data:

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kumiki.core import tomltext
 from kumiki.core.options import shown
 from kumiki.games.towerbrix.conditions import ConditionError, Rule, Tower, parse_rule
 
@@ -79,7 +80,7 @@ def _read(name_or_path: str | Path) -> tuple[dict[str, Any], str]:
         named = source if source.isprintable() and len(source) <= 80 else shown(source)
         raise CardError(f"{named}: no such deck file (built-in decks: {', '.join(DECKS)})")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), source
+        return tomltext.loads(path.read_text(encoding="utf-8")), source
     except (OSError, UnicodeDecodeError) as error:
         raise CardError(f"{source}: cannot read ({error})") from None
     except tomllib.TOMLDecodeError as error:
