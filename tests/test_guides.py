@@ -97,6 +97,14 @@ def test_the_docs_command_lists_the_pages_and_takes_a_path_or_a_game(run: CliRun
     assert "no page 'nope'" in line and "rules/kozo" in line
 
 
+def test_a_long_page_name_is_cut_short_in_the_refusal(run: CliRunner) -> None:
+    """The name was quoted whole: a 3,000-character PAGE made a 3,000-character message (``shown`` cuts it)."""
+    code, out, err = run("docs", "x" * 3000)
+    assert code == 2 and not out
+    (line,) = err.splitlines()
+    assert "no page 'xxx" in line and "…" in line and "rules/kozo" in line and len(line) < 2000
+
+
 def test_the_built_package_carries_the_pages_and_reads_them_without_the_source(tmp_path: Path) -> None:
     """setup.py's build_py (what a wheel is made of) copies the pages into kumiki/docs/; the built package then
     prints them with no docs/ folder or source tree around it."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kumiki.core.options import shown
+
 # The pages shipped, as globs under docs/ (setup.py copies the same ones): the guides and the games' rules pages.
 PATTERNS = ("*.md", "rules/*.md")
 PACKAGED = Path(__file__).resolve().parent / "docs"
@@ -53,4 +55,4 @@ def find(name: str) -> Path:
     for candidate in (key, f"rules/{key}"):
         if candidate in known:
             return known[candidate]
-    raise ValueError(f"no page {name!r} (pages: {', '.join(known)})")
+    raise ValueError(f"no page {shown(name)} (pages: {', '.join(known)})")  # a long name cut short

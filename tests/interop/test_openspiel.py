@@ -805,6 +805,52 @@ def test_a_state_not_played_from_the_start_serializes_whole() -> None:
     assert restored.legal_actions() == state.legal_actions()
 
 
+@pytest.mark.parametrize("how", ["played", "resigned"])
+def test_a_state_whose_kumiki_state_changed_directly_pickles_and_serializes_whole(how: str) -> None:
+    """A state of ``new_initial_state`` whose Kumiki state was played (or resigned) directly, not through
+    ``apply_action``, is no longer its history replayed: it pickled as that history, so it read back as another
+    position (a move short, or not resigned) and ``deserialize_state`` refused it. It pickles whole, as before."""
+    import pickle
+
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    state, _ = _played(game, seed=0, plies=2)
+    kstate = state.kumiki_state
+    if how == "played":
+        kstate.play(kumiki.interop.decode(game.kumiki_game, state.legal_actions()[0], kstate))
+    else:
+        kstate.resign(0)
+    for restored in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+        assert restored.kumiki_state.to_json() == kstate.to_json()
+        assert restored.kumiki_state.over == kstate.over and restored.kumiki_state.resigned == kstate.resigned
+    clone = state.clone()
+    assert pickle.loads(pickle.dumps(clone)).kumiki_state.to_json() == kstate.to_json()
+
+
+def test_a_state_serialized_before_the_history_was_written_reads_back_and_plays_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``serialize()`` wrote the held Kumiki state with its slots (``_legal``, ``state``) before it wrote the history:
+    such a text read back lacked the slots added since, so its ``clone()`` (every search) was an AttributeError."""
+    import copyreg
+
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    state, _ = _played(game, seed=3, plies=3)
+    held = state._held
+    with monkeypatch.context() as patch:  # the text as serialize() wrote it then
+        patch.setattr(
+            kumiki_openspiel._Held,
+            "__reduce__",
+            lambda self: (copyreg.__newobj__, (kumiki_openspiel._Held,), (None, {"_legal": None, "state": self.state})),
+        )
+        text = state.serialize()
+    restored = game.deserialize_state(text)
+    assert restored.kumiki_state.to_json() == held.state.to_json()
+    twin = restored.clone()
+    twin.apply_action(twin.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    assert game.deserialize_state(twin.serialize()).kumiki_state.to_json() == state.kumiki_state.to_json()
+
+
 @pytest.mark.parametrize("name", ["kozo", "towerbrix"])
 def test_a_tampered_history_is_a_one_line_value_error(name: str) -> None:
     """The history is played again: an action it cannot have played, or a history cut short, is the one-line

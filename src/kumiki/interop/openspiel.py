@@ -186,23 +186,33 @@ class _Held:
     ``apply_action`` checks an action against them without listing them again (a search asks for them, then
     applies one to a clone, which shares the list: it is never changed).
 
-    ``replayable``: the state is its game's start with its seed, then the actions of OpenSpiel's history (a state of
-    ``new_initial_state``), so it pickles as a ``_Replay`` of a few bytes (``serialize()``) instead of the Kumiki
-    state with its game and tables (tens of kilobytes); any other (``state_from``, a resampled deal) pickles whole."""
+    ``replayable`` (the constructor's): the state is its game's start with its seed, then the actions of OpenSpiel's
+    history (a state of ``new_initial_state``), so it pickles as a ``_Replay`` of a few bytes (``serialize()``)
+    instead of the Kumiki state with its game and tables (tens of kilobytes); any other (``state_from``, a resampled
+    deal) pickles whole. ``played`` is the length of the history ``play`` left (None: not replayable): a Kumiki state
+    played or resigned directly (``kumiki_state.play``) is no longer its history replayed, and pickles whole too (its
+    replay was another position, a move short or not resigned)."""
 
-    __slots__ = ("_legal", "replayable", "state")
+    __slots__ = ("_legal", "played", "state")
 
     def __init__(self, state: State, legal: tuple[int, list[int]] | None = None, replayable: bool = False) -> None:
         self.state = state
         self._legal = legal
-        self.replayable = replayable
+        self.played: int | None = len(state.history) if replayable else None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.copy(), self._legal, self.replayable)
+        copy = _Held(self.state.copy(), self._legal)
+        copy.played = self.played
+        return copy
+
+    def __setstate__(self, saved: tuple[Any, dict[str, Any]]) -> None:
+        """A ``_Held`` pickled with its slots, as ``serialize()`` wrote it before it wrote the history: its Kumiki
+        state, held as any not replayed (the slots added since were missing, and its ``clone()`` failed)."""
+        self.state, self._legal, self.played = saved[1]["state"], None, None
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = self.state
-        if self.replayable:
+        if self.played == len(state.history) and state.resigned is None:
             return _Replay, (state.game.name, state.game.options, getattr(state, "seed", None), len(state.history))
         return _Held, (state,)
 
@@ -227,6 +237,8 @@ class _Held:
             state.game.encoding.check_action(action)  # out of range: the one-line ValueError decode gives
             raise IllegalMove(refusal(state, action))
         state.play_unchecked(state.game.encoding.decode(action, state))  # the list has checked it
+        if self.played is not None:
+            self.played = len(state.history)
 
 
 class _Refused(ValueError):
