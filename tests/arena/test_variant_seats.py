@@ -13,6 +13,7 @@ from typing import Any
 from kumiki import arena
 from kumiki.arena import variants
 from kumiki.arena.report import write_report
+from kumiki.arena.verdict import comparison
 
 SPREAD = variants.SPREAD.format("seats'")
 
@@ -146,3 +147,18 @@ def test_two_seats_or_two_sides_add_no_rows_and_a_game_of_chance_pairs_the_deals
     spread = found[SPREAD]
     assert spread.difference == 0 and spread.low == 0 and spread.high == 0 and spread.p == 1
     assert found["seat 1's share of the wins"].p == 1
+
+
+def test_spreads_over_unlike_numbers_of_games_get_no_verdict() -> None:
+    """A spread is overstated on few games: equal seats over 12 games against 150 were marked "less fair" in a quarter
+    of simulated studies. Where one option set has fewer than 80% of the other's games, the spreads are shown without
+    a verdict, and the reading says why; like numbers still get one."""
+    rows = _shares("A", (4, 4, 4), 0) + _shares("B", (50, 50, 50), 12)
+    unlike = next(c for c in variants.variant_comparisons(rows, "blokus3d") if c.figure == SPREAD).to_json()
+    assert unlike["no_verdict"] == "12 games against 150: a spread is overstated on fewer games"
+    assert unlike["low"] != unlike["low"] and unlike["p"] != unlike["p"]  # NaN: no interval, no test
+    assert comparison(unlike) == "no verdict (12 games against 150: a spread is overstated on fewer games)"
+    rows = _shares("A", (40, 40, 40), 0) + _shares("B", (34, 34, 32), 120)  # 100 against 120: like enough
+    like = next(c for c in variants.variant_comparisons(rows, "blokus3d") if c.figure == SPREAD).to_json()
+    assert "no_verdict" not in like and like["low"] <= like["difference"] <= like["high"]
+    assert comparison(like) == "no evidence of a difference"

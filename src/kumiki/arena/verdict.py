@@ -126,7 +126,7 @@ def cooperative(success: intervals.Rate, solo: bool = False) -> str:
 def comparison(c: Mapping[str, Any]) -> str:
     """The reading of one variant comparison (B against A), from its 95% interval (the mark the table shows)."""
     if any(v != v for v in (c["low"], c["high"], c.get("p", 0.0))):  # no interval, or no test (one game a side)
-        return "no verdict (too few games)"
+        return f"no verdict ({c.get('no_verdict') or 'too few games'})"
     if c["low"] > 0:
         return "higher in B"
     if c["high"] < 0:
