@@ -3,6 +3,7 @@ and the ladder studies that measure them (studies/<game>-levels.toml; docs/agent
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from pathlib import Path
 
@@ -88,3 +89,18 @@ def test_every_measured_level_is_at_least_100_elo_above_the_one_below_with_inter
     for levels in MEASURED.values():
         for found in levels.values():
             assert found.elo >= 100 and found.apart, found
+
+
+def test_towerbrix_levels_meet_every_card_more_often_as_they_rise_and_say_so_in_the_lobby() -> None:
+    """TowerBrix is co-operative: each level as a whole team on the same deals of its study, the share of rounds that
+    met every card; each level above the one below with its 95% interval apart (docs/agents.md, "Levels")."""
+    from kumiki.agents.levels import TEAM_RATES
+    from kumiki.arena.intervals import wilson
+
+    rates = TEAM_RATES["towerbrix"]
+    study = tomllib.loads((STUDIES / "towerbrix-levels.toml").read_text())
+    assert all(played == study["games"] for _met, played in rates.values())
+    for below, level in itertools.pairwise(LEVELS):
+        assert wilson(*rates[level]).low > wilson(*rates[below]).high, (below, level)
+    assert level_note("towerbrix", "hard") == "four such teammates meet every card in about 72% of rounds"
+    assert level_note("towerbrix", "easy").endswith("about 40% of rounds")  # every level: no level below is needed

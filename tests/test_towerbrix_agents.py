@@ -121,6 +121,30 @@ def test_a_fresh_teammate_rebuilds_the_memory_a_persistent_one_keeps() -> None:
     assert compared >= 5  # towers were given up on, and hands narrowed, along the way
 
 
+def test_a_teammate_that_does_not_read_the_table_keeps_every_hand_the_others_may_hold() -> None:
+    """The easy level (``reads=False``): the others' oks and edits tell it nothing, so every hand the cards' backs
+    allow stays possible all along (and a fresh one rebuilds that memory too); one that reads narrows them."""
+    narrowed = {}
+    for reads in (True, False):
+        game = kumiki.load_game("towerbrix", players=3, mode="base", deck="green", difficulty="easy")
+        agents = [kumiki.load_agent("towerbrix-teammate", iterations=300, seed=p, reads=reads) for p in range(3)]
+        state, first, changed = game.new_state(seed=8), {}, 0
+        while not state.evaluations:
+            player = state.to_move
+            if not reads and player in first:
+                fresh = kumiki.load_agent("towerbrix-teammate", iterations=300, seed=player, reads=False)
+                fresh._rebuild(state, player)  # type: ignore[attr-defined]
+                assert _memory(fresh)[-1] == first[player]
+            move = agents[player].choose(state)
+            if agents[player]._know is not None:  # type: ignore[attr-defined]  # (not after a turn apart, a vote)
+                hands = _memory(agents[player])[-1]
+                first.setdefault(player, hands)
+                changed += hands != first[player]
+            state.play(move)
+        narrowed[reads] = changed
+    assert narrowed[True] > 0 and narrowed[False] == 0
+
+
 def _fresh_move(state: object, iterations: int) -> str:
     """The move of a teammate created for this move only, as the web server asks."""
     seat = state.to_move  # type: ignore[attr-defined]

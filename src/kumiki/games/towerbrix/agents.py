@@ -272,6 +272,13 @@ class TeammateAgent(Agent):
             "iterations", int, 1500, "solver steps for one plan (the first tower gets three times as many)", 50, 10**9
         ),
         Option("seed", int, 0, "the solver's seed"),
+        Option(
+            "reads",
+            bool,
+            True,
+            "reads the others' cards from their oks and edits (false: plans for its own cards and what the deck may "
+            "hold, as if it had not watched the table: the easy level)",
+        ),
     )
 
     def __init__(self, /, **options: Any) -> None:
@@ -489,8 +496,11 @@ class TeammateAgent(Agent):
         edits: int,
     ) -> None:
         """What the others did since our last move, as far as the table shows it (the tower, the oks since the last
-        edit, the edit count): an ok on a sound tower, or an edit of one."""
+        edit, the edit count): an ok on a sound tower, or an edit of one. Nothing, for a teammate that does not read
+        the table (``reads`` false)."""
         assert self._know is not None
+        if not self.options["reads"]:
+            return
         oks = set(view.get("oks", ()))
         count = len(view["hand_sizes"])
         order = [(player + k) % count for k in range(1, count)]  # who moved since our last move, in turn
