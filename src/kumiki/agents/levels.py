@@ -114,7 +114,7 @@ def level_note(game: str, level: str) -> str:
     game, how often a team of that level met every card."""
     rate = TEAM_RATES.get(game, {}).get(level)
     if rate is not None:
-        return f"four such teammates meet every card in about {round(100 * rate[0] / rate[1])}% of rounds"
+        return f"a team of four wins about {round(100 * rate[0] / rate[1])}% of rounds"
     found = MEASURED.get(game, {}).get(level)
     if found is None:
         return ""
