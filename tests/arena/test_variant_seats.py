@@ -162,3 +162,37 @@ def test_spreads_over_unlike_numbers_of_games_get_no_verdict() -> None:
     like = next(c for c in variants.variant_comparisons(rows, "blokus3d") if c.figure == SPREAD).to_json()
     assert "no_verdict" not in like and like["low"] <= like["difference"] <= like["high"]
     assert comparison(like) == "no evidence of a difference"
+
+
+def test_a_set_interrupted_shows_its_spread_without_an_interval_and_the_opening_sentence_says_so(
+    tmp_path: Path,
+) -> None:
+    """A run stopped early leaves one option set with fewer games: its spread gets no verdict. The table shows a dash
+    for the missing interval (not "[+nan, +nan]"), and the opening sentence does not count that row among those
+    whose interval holds zero."""
+
+    def report(name: str, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "study.toml").write_text(
+            f'name = "{name}"\ngame = "blokus3d"\nformat = "self-play"\ngames = 120\nseed = 3\n'
+            '[options]\nplayers = 3\nstructure = ["A", "B"]\n[agents]\nrandom = "random"\n'
+        )
+        (folder / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        write_report(arena.Results(folder), folder / "report.html")
+        return json.loads((folder / "summary.json").read_text()), (folder / "report.html").read_text()
+
+    summary, page = report("alike", _shares("A", (40, 40, 40), 0) + _shares("B", (30, 30, 30), 120))
+    readings = {c["figure"]: c["reading"] for c in summary["comparisons"]}
+    assert readings[SPREAD] == "no verdict (120 games against 90: a spread is overstated on fewer games)"
+    assert "nan" not in page
+    sentence = summary["comparisons_reading"]
+    assert "every interval still holds zero" not in sentence
+    assert "(5 in all): 1 gives no verdict (its row says why), every other interval still holds zero." in sentence
+
+    summary, page = report("moved", _shares("A", (40, 40, 40), 0) + _shares("B", (10, 70, 10), 120))
+    sentence = summary["comparisons_reading"]
+    assert "seat 1's share of the wins is higher with structure=B" in sentence
+    assert "The others show no evidence" not in sentence
+    assert "Of the others, 1 gives no verdict (its row says why) and " in sentence
+    assert "nan" not in page and "<td class='n'>&lt; 1e-6</td>" in page  # escaped, as the rest of the page

@@ -55,10 +55,13 @@ def _mean(mean: intervals.Mean, digits: int = 1) -> str:
 def _difference(c: dict[str, Any], mark: str) -> str:
     """A comparison's cells: B − A, its interval and p (rates in percentage points, lengths in moves)."""
     scale, unit = (100.0, " pts") if c["unit"] == "share" else (1.0, " moves")
-    p = "–" if c["p"] != c["p"] else "< 1e-6" if c["p"] < 1e-6 else f"{c['p']:.3g}"
+    p = "–" if c["p"] != c["p"] else "&lt; 1e-6" if c["p"] < 1e-6 else f"{c['p']:.3g}"
+    ends = f"[{verdict.interval_end(scale * c['low'])}, {verdict.interval_end(scale * c['high'])}]"
+    if c["low"] != c["low"] or c["high"] != c["high"]:  # no interval (no verdict): a dash, as p's, not "[+nan, +nan]"
+        ends = "–"
     return (
         f"<td class='n{mark}'>{scale * c['difference']:+.1f}{unit}</td>"
-        f"<td class='n'>[{verdict.interval_end(scale * c['low'])}, {verdict.interval_end(scale * c['high'])}]</td>"
+        f"<td class='n'>{ends}</td>"
         f"<td class='n'>{p}</td></tr>"
     )
 

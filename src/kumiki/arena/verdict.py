@@ -303,14 +303,23 @@ def comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
         return ""
     real = [c for c in rows if c["reading"] in ("higher in B", "lower in B")]
     n = len(rows)
+    # a row with no interval (too few games, or a spread between unlike numbers of games) shows no evidence either way
+    undecided = sum(1 for c in rows if str(c["reading"]).startswith("no verdict"))
+    why = "its row says why" if undecided == 1 else "their rows say why"
     chance = (
         f" With {n} comparisons, about one in twenty is marked real by chance alone where the variants do not differ."
         if n > 1
         else ""
     )
     if not real:
+        held = "every interval still holds zero"
+        if undecided == n:
+            held = f"none has an interval yet: no verdict ({why})"
+        elif undecided:
+            gives = "gives" if undecided == 1 else "give"
+            held = f"{undecided} {gives} no verdict ({why}), every other interval still holds zero"
         return (
-            f"No comparison shows a difference between the variants ({n} in all): every interval still holds zero. "
+            f"No comparison shows a difference between the variants ({n} in all): {held}. "
             "That does not show the variants play alike: the intervals' ends give how large a difference is still "
             f"possible, and more games narrow them.{chance}"
         )
@@ -328,6 +337,11 @@ def comparisons(rows: Sequence[Mapping[str, Any]]) -> str:
         the = "" if c["figure"].startswith("seat ") else "the "  # "seat 2's share", not "the seat 2's share"
         found.append(f"{the}{c['figure']} is {way} with {b} than with {a}{where}: {values}, {diff}, {p_text(c['p'])}")
     others = "" if len(real) == n else " The others show no evidence of a difference."
+    if undecided:
+        plain = n - len(real) - undecided
+        gives = "gives" if undecided == 1 else "give"
+        others = f" Of the others, {undecided} {gives} no verdict ({why})"
+        others += f" and {plain} {'shows' if plain == 1 else 'show'} no evidence of a difference." if plain else "."
     verb = "shows" if len(real) == 1 else "show"
     return (
         f"{len(real)} of {n} comparisons {verb} a difference unlikely to be chance alone: "
