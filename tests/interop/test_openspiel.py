@@ -937,3 +937,86 @@ def test_register_takes_a_game_added_since_that_has_an_encoding() -> None:
     finally:
         for name in (AddedGame.name, "no_encoding_added"):
             _GAMES.pop(name, None)
+
+
+def test_a_state_held_whole_keeps_its_history_through_pickle_and_deepcopy() -> None:
+    """A state of ``state_from`` (held whole) played on with ``apply_action`` pickled without OpenSpiel's history:
+    ``pickle`` and ``copy.deepcopy`` (which pickles) gave ``history() == []`` and ``move_number() == 0``, where
+    ``serialize()`` and ``clone()`` kept the actions."""
+    import copy
+    import pickle
+
+    game = pyspiel.load_game("kumiki_blokus3d")
+    played, _ = _played(game, seed=2, plies=6)
+    state = game.state_from(played.kumiki_state)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[-1])
+    twin = state.clone()
+    for restored in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), pickle.loads(pickle.dumps(twin))):
+        assert restored.history() == state.history() and len(restored.history()) == 3
+        assert restored.move_number() == state.move_number()
+        assert restored.kumiki_state.to_json() == state.kumiki_state.to_json()
+        assert restored.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("towerbrix", {"players": 2, "rounds": 1, "max_edits": 3, "seed": 7}), ("kozo", {"random_size": True})],
+)
+def test_cloning_a_state_begins_no_game(name: str, params: dict[str, Any]) -> None:
+    """pyspiel's ``clone()`` (and ``child()``, every search's) makes a new initial state and then copies the
+    attributes: each clone counted as a game begun, so a search (MCTS, ``evaluate_bots``) changed the deal of every
+    game after it, and two bots compared on one seed met other deals."""
+    import copy
+
+    plain = pyspiel.load_game(f"kumiki_{name}", params)
+    searched = pyspiel.load_game(f"kumiki_{name}", params)
+    plain.new_initial_state()
+    state = searched.new_initial_state()
+    twin = state.clone()
+    state.child(state.legal_actions()[0])
+    copy.deepcopy(state)
+    state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(1, 0.0, 1.0))
+    searched.deserialize_state(twin.serialize())
+    assert searched.started == plain.started == 1
+    assert searched.new_initial_state().kumiki_state.to_json() == plain.new_initial_state().kumiki_state.to_json()
+
+
+def test_a_history_without_its_state_is_a_one_line_value_error() -> None:
+    """Text whose pickled attributes are empty (no state) read back as the new initial state under a history of
+    moves never played: ``history()`` said three actions while the position, legal actions and returns were the
+    start's."""
+    import base64
+    import pickle
+
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    state, _ = _played(game, seed=1, plies=3)
+    lines = state.serialize().split("\n")
+    text = "\n".join([*lines[:2], "__dict__=" + base64.b64encode(pickle.dumps({})).decode()])
+    with pytest.raises(ValueError, match=r"^kumiki_kuzushi: not a state serialize\(\) wrote \(.+\)$"):
+        game.deserialize_state(text)
+
+
+@pytest.mark.parametrize(("name", "params"), [*SIM_CASES[:4], ("kozo", {"random_size": True, "rounds": 1})])
+def test_an_observation_tensor_begins_no_game_and_is_pyspiels(name: str, params: dict[str, Any]) -> None:
+    """pyspiel's ``state.observation_tensor()`` (``rl_environment`` asks for it every step) and
+    ``game.observation_tensor_shape()`` / ``_size()`` made a new initial state to learn the tensor's size: each
+    counted as a game begun, so the deals of later games depended on how many observations were read. The tensors
+    are pyspiel's own, value for value."""
+    game = pyspiel.load_game(f"kumiki_{name}", params)
+    plain = pyspiel.load_game(f"kumiki_{name}", params)
+    state, _ = _played(game, seed=5, plies=2)
+    plain.new_initial_state()
+    for player in range(game.num_players()):
+        assert state.observation_tensor(player) == pyspiel.State.observation_tensor(state, player)
+        assert state.information_state_tensor(player) == []
+    assert state.observation_tensor() == pyspiel.State.observation_tensor(state)
+    assert game.observation_tensor_shape() == pyspiel.Game.observation_tensor_shape(game)
+    assert game.observation_tensor_size() == pyspiel.Game.observation_tensor_size(game)
+    game.started = plain.started = 1  # pyspiel's own calls above count; the overridden ones below must not
+    for player in range(game.num_players()):
+        state.observation_tensor(player)
+    game.observation_tensor_shape(), game.observation_tensor_size()
+    assert game.new_initial_state().kumiki_state.to_json() == plain.new_initial_state().kumiki_state.to_json()
+    with pytest.raises(ValueError, match=r"^observation_tensor: player is a seat 0…\d, not 7$"):
+        state.observation_tensor(7)

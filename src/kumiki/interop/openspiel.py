@@ -193,12 +193,13 @@ class _Held:
     played or resigned directly (``kumiki_state.play``) is no longer its history replayed, and pickles whole too (its
     replay was another position, a move short or not resigned)."""
 
-    __slots__ = ("_legal", "played", "state")
+    __slots__ = ("_legal", "begun", "played", "state")
 
     def __init__(self, state: State, legal: tuple[int, list[int]] | None = None, replayable: bool = False) -> None:
         self.state = state
         self._legal = legal
         self.played: int | None = len(state.history) if replayable else None
+        self.begun: int | None = None  # new_initial_state's count of games begun, this one included (not copied)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         copy = _Held(self.state.copy(), self._legal)
@@ -208,11 +209,15 @@ class _Held:
     def __setstate__(self, saved: tuple[Any, dict[str, Any]]) -> None:
         """A ``_Held`` pickled with its slots, as ``serialize()`` wrote it before it wrote the history: its Kumiki
         state, held as any not replayed (the slots added since were missing, and its ``clone()`` failed)."""
-        self.state, self._legal, self.played = saved[1]["state"], None, None
+        self.state, self._legal, self.played, self.begun = saved[1]["state"], None, None, None
+
+    def replays(self) -> bool:
+        """Whether the state is its game's start with its seed and then OpenSpiel's history (a ``_Replay``)."""
+        return self.played == len(self.state.history) and self.state.resigned is None
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = self.state
-        if self.played == len(state.history) and state.resigned is None:
+        if self.replays():
             return _Replay, (state.game.name, state.game.options, getattr(state, "seed", None), len(state.history))
         return _Held, (state,)
 
@@ -314,6 +319,23 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         self.kumiki_game = kgame
         self.seed = int(params.get("seed", 0))
         self.started = 0
+        self.observer = Observer(kgame, False, None)  # state.observation_tensor's (OpenSpiel's default observer)
+
+    def observation_tensor_shape(self) -> list[int]:
+        """The shape of a seat's observation tensor. pyspiel's (for a Python game) wrote the tensor of a new initial
+        state to learn it, at every ``state.observation_tensor()`` too: each counted as a game begun."""
+        return [int(n) for n in self.observer.dict["observation"].shape]
+
+    def observation_tensor_size(self) -> int:
+        """The number of values of a seat's observation tensor (``observation_tensor_shape``)."""
+        return int(self.observer.tensor.size)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """Empty: there is no information-state tensor (the game type says so), with no new initial state made."""
+        return []
+
+    def information_state_tensor_size(self) -> int:
+        return 0
 
     def new_initial_state(self, *args: Any) -> KumikiState:
         """The start of a new game (with chance, the next seed of this game's sequence)."""
@@ -321,7 +343,10 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         if self.kumiki_game.has_chance():
             seed = (self.seed * 1_000_003 + self.started) % 2**31
             self.started += 1
-        return KumikiState(self, self.kumiki_game.new_state(seed=seed), replayable=True)
+        state = KumikiState(self, self.kumiki_game.new_state(seed=seed), replayable=True)
+        if seed is not None:
+            state._held.begun = self.started
+        return state
 
     def state_from(self, state: State) -> KumikiState:
         """A pyspiel state holding a copy of a Kumiki ``state`` of this game (for OpenSpiel bots in Kumiki);
@@ -400,6 +425,10 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
             self.started = started
         held = getattr(state, "_held", None)
         self._check_game(held.state if isinstance(held, _Held) else None, "deserialize_state reads")
+        actions = len(state.history())
+        # text whose attributes hold no state leaves the new initial state's, under a history it never played
+        if isinstance(held, _Held) and held.played is not None and held.played != actions:
+            raise ValueError(f"{name}: not a state serialize() wrote (a history of {actions} actions, no state)")
         return state
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -420,6 +449,15 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         ``_Replay`` is rebuilt here, on this state's own game, by playing that history again."""
         if isinstance(value, _Replay):
             value = value.rebuilt(self)
+        if name == "_held":
+            # pyspiel's clone() (and child(), and every search) and deserialize_state make a new initial state and
+            # then set the copied attributes: that state was no game begun, and the next game keeps its deal (the
+            # count of games begun went up with every clone, so a search changed the deals of the games after it)
+            old = self.__dict__.get("_held")
+            if old is not None and old.begun is not None:
+                game = self.get_game()
+                if game.started == old.begun:
+                    game.started -= 1
         super().__setattr__(name, value)
 
     @property
@@ -431,7 +469,34 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         where the history replays it, else the Kumiki state, which pickles with its seeded draws to come); read back
         in a process that never called ``register()``."""
         game = self.get_game()
-        return _restored_state, (game.name_of_game, dict(game.get_parameters()), self._held, self.history())
+        params = dict(game.get_parameters())
+        held = self._held
+        if not held.replays():  # pyspiel's own text keeps OpenSpiel's history of a state held whole (state_from)
+            return _deserialized_state, (game.name_of_game, params, self.serialize())
+        return _restored_state, (game.name_of_game, params, held, self.history())
+
+    def _seat(self, player: int | None, what: str) -> int:
+        """``player``, or the seat to move if None; ValueError unless a seat of the game."""
+        seat = self.current_player() if player is None else player
+        players = self._held.state.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < players:
+            raise ValueError(f"{what}: player is a seat 0…{players - 1}, not {seat!r}")
+        return int(seat)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (the seat to move if None), flat, as pyspiel's: the game's default
+        observer written for this state alone. pyspiel's made a new initial state first to learn the tensor's size
+        (``observation_tensor_shape``), so every call counted as a game begun and changed the next game's deal."""
+        seat = self._seat(player, "observation_tensor")
+        observer = self.get_game().observer
+        observer.set_from(self, seat)
+        values: list[float] = observer.tensor.tolist()
+        return values
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Empty: there is no information-state tensor (the game type says so)."""
+        self._seat(player, "information_state_tensor")
+        return []
 
     def current_player(self) -> int:
         """The seat to move, or OpenSpiel's TERMINAL once the game is over."""
@@ -638,6 +703,14 @@ def _restored_state(
         for action in actions:
             restored.apply_action(action)
     restored._held = _Held(state)
+    return restored
+
+
+def _deserialized_state(name: str, params: dict[str, Any], text: str) -> KumikiState:
+    """Unpickling a state held whole (``state_from``, ``resample_from_infostate``, a Kumiki state played directly):
+    ``serialize()``'s text read back by its game loaded again, which keeps OpenSpiel's history (the actions applied
+    since, which ``_restored_state`` dropped: ``history()`` and ``move_number()`` were empty)."""
+    restored: KumikiState = _load_registered(name, params).deserialize_state(text)
     return restored
 
 
