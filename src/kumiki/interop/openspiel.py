@@ -335,6 +335,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         return []
 
     def information_state_tensor_size(self) -> int:
+        """0: there is no information-state tensor (``information_state_tensor_shape``)."""
         return 0
 
     def new_initial_state(self, *args: Any) -> KumikiState:
