@@ -145,3 +145,27 @@ def test_without_the_pages_the_docs_command_says_so_in_one_line(
         code, out, err = run(*args)
         assert code == 2 and not out
         assert err == f"kumiki docs: {guides.MISSING}\n"
+
+
+def test_on_a_terminal_a_page_is_laid_out_in_a_pager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped, a page is its Markdown as it is (the tests above); on a terminal, laid out (no '#' before a heading,
+    tables drawn) and shown through the pager, so that a page of 500 lines does not scroll past."""
+    from rich.console import Console
+
+    shown: list[str] = []
+
+    class Pager:
+        def show(self, content: str) -> None:
+            shown.append(content)
+
+    console = Console(width=100, force_terminal=True, color_system=None)
+    monkeypatch.setattr(cli, "_console", lambda: console)
+    monkeypatch.setattr(console, "pager", lambda **_: console.__class__.pager(console, pager=Pager()))  # type: ignore[misc]
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["docs", "rules/kozo"])
+    assert ended.value.code == 0
+    (page,) = shown
+    raw = guides.pages()["rules/kozo"].read_text(encoding="utf-8")
+    heading = next(line for line in raw.splitlines() if line.startswith("# "))
+    assert heading[2:] in page and heading not in page  # the heading laid out, without its '#'

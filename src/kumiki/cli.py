@@ -431,7 +431,8 @@ def show_docs(
         typer.Argument(metavar="PAGE", help="A page's name (physics, rules/kozo, or a game's name for its rules)."),
     ] = None,
 ) -> None:
-    """Print a guide or a game's rules as Markdown (the pages the help texts name); without PAGE, list them."""
+    """Print a guide or a game's rules (the pages the help texts name); without PAGE, list them. On a terminal the
+    Markdown is shown laid out (headings, tables) in a pager; piped, it is written as it is."""
     from kumiki import guides
 
     with _reported("kumiki docs"):
@@ -442,7 +443,15 @@ def show_docs(
             width = max(map(len, listing))
             sys.stdout.write("".join(f"{name:<{width}}  {guides.title(path)}\n" for name, path in listing.items()))
             return
-        sys.stdout.write(guides.find(page).read_text(encoding="utf-8"))
+        text = guides.find(page).read_text(encoding="utf-8")
+        if not sys.stdout.isatty():
+            sys.stdout.write(text)
+            return
+        from rich.markdown import Markdown
+
+        console = _console()
+        with console.pager(styles=True):
+            console.print(Markdown(text))
 
 
 # ---------------------------------------------------------------------------------------------------------- physics
