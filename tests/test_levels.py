@@ -104,3 +104,17 @@ def test_towerbrix_levels_meet_every_card_more_often_as_they_rise_and_say_so_in_
         assert wilson(*rates[level]).low > wilson(*rates[below]).high, (below, level)
     assert level_note("towerbrix", "hard") == "a team of four wins about 72% of rounds"
     assert level_note("towerbrix", "easy").endswith("about 40% of rounds")  # every level: no level below is needed
+
+
+def test_the_servers_towerbrix_levels_table_names_the_shipped_teammates() -> None:
+    """docs/server.md's TowerBrix table of the levels (their times a move) still named the teammates of 300 and 800
+    steps after easy became 50 steps not reading the table and medium 150."""
+    import re
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text()
+    for level in LEVELS:
+        row = re.search(rf"^\s*\| `{level}` \| `towerbrix-teammate`, (\d+) steps a plan([^|]*)\|", docs, re.M)
+        assert row is not None, level
+        options = level_spec("towerbrix", level)[1]
+        assert int(row[1]) == options["iterations"], level
+        assert ("reads=false" in row[2]) == (options.get("reads") is False), level

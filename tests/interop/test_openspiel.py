@@ -1020,3 +1020,60 @@ def test_an_observation_tensor_begins_no_game_and_is_pyspiels(name: str, params:
     assert game.new_initial_state().kumiki_state.to_json() == plain.new_initial_state().kumiki_state.to_json()
     with pytest.raises(ValueError, match=r"^observation_tensor: player is a seat 0…\d, not 7$"):
         state.observation_tensor(7)
+
+
+def test_observation_tensors_read_from_several_threads_are_each_states_own() -> None:
+    """``state.observation_tensor()`` wrote each state's tensor into one buffer of its game (``game.observer``) and
+    then read it back: two threads observing states of one game (a thread pool of ``rl_environment``s) got each
+    other's tensors (1,705 of 18,000 calls in six threads on Kozo). Each call now writes a tensor of its own."""
+    import sys
+    import threading
+
+    game = pyspiel.load_game("kumiki_kozo")
+    states = [_played(game, seed=seed, plies=plies)[0] for seed, plies in enumerate(range(6))]
+    expected = [[pyspiel.State.observation_tensor(s, p) for p in range(game.num_players())] for s in states]
+    assert len({str(e) for e in expected}) == len(states)  # six different positions
+    wrong = [0]
+
+    def observe(at: int) -> None:
+        for k in range(3000):
+            if states[at].observation_tensor(k % 2) != expected[at][k % 2]:
+                wrong[0] += 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=observe, args=(at,)) for at in range(len(states))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong[0] == 0
+    copy = states[0].observation_tensor(0)
+    copy[0] = 99.0  # a list of its own: changing it changes no later tensor
+    assert states[0].observation_tensor(0) == expected[0][0]
+
+
+def test_a_game_begun_while_a_clone_deals_keeps_a_deal_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clone's throwaway initial state took its count of games begun after its deal: a game begun meanwhile (another
+    thread's, simulated here by one begun during that deal) raised the count first, the clone took that game's count
+    for its own and gave it back, and the next game was dealt that game's deal again."""
+    game = pyspiel.load_game("kumiki_towerbrix", {"players": 2, "rounds": 1, "max_edits": 3, "seed": 7})
+    state = game.new_initial_state()
+    deal = game.kumiki_game.new_state
+    meanwhile: list[Any] = []
+
+    def new_state(**options: Any) -> Any:
+        made = deal(**options)
+        if not meanwhile:
+            meanwhile.append(None)
+            meanwhile[0] = game.new_initial_state()  # another game begun while the clone's state was dealt
+        return made
+
+    monkeypatch.setattr(game.kumiki_game, "new_state", new_state)
+    state.clone()
+    monkeypatch.undo()
+    after = game.new_initial_state()
+    assert after.kumiki_state.to_json() != meanwhile[0].kumiki_state.to_json()  # not its deal again

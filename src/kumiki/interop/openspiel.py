@@ -319,7 +319,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         self.kumiki_game = kgame
         self.seed = int(params.get("seed", 0))
         self.started = 0
-        self.observer = Observer(kgame, False, None)  # state.observation_tensor's (OpenSpiel's default observer)
+        self.observer = Observer(kgame, False, None)  # the observation tensor's shape (OpenSpiel's default observer)
 
     def observation_tensor_shape(self) -> list[int]:
         """The shape of a seat's observation tensor. pyspiel's (for a Python game) wrote the tensor of a new initial
@@ -340,13 +340,12 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, *args: Any) -> KumikiState:
         """The start of a new game (with chance, the next seed of this game's sequence)."""
-        seed = None
+        seed = begun = None
         if self.kumiki_game.has_chance():
             seed = (self.seed * 1_000_003 + self.started) % 2**31
-            self.started += 1
+            self.started = begun = self.started + 1  # taken before the deal: a game begun meanwhile counts after it
         state = KumikiState(self, self.kumiki_game.new_state(seed=seed), replayable=True)
-        if seed is not None:
-            state._held.begun = self.started
+        state._held.begun = begun
         return state
 
     def state_from(self, state: State) -> KumikiState:
@@ -485,13 +484,15 @@ class KumikiState(pyspiel.State):  # type: ignore[misc]
         return int(seat)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The observation tensor of ``player`` (the seat to move if None), flat, as pyspiel's: the game's default
-        observer written for this state alone. pyspiel's made a new initial state first to learn the tensor's size
-        (``observation_tensor_shape``), so every call counted as a game begun and changed the next game's deal."""
+        """The observation tensor of ``player`` (the seat to move if None), flat, as pyspiel's: the tensor the
+        game's default observer writes, for this state alone. pyspiel's made a new initial state first to learn the
+        tensor's size (``observation_tensor_shape``), so every call counted as a game begun and changed the next
+        game's deal.
+        Written into an array of its own, not the game's observer's: states of one game observed from several
+        threads read each other's tensors from that shared buffer."""
         seat = self._seat(player, "observation_tensor")
-        observer = self.get_game().observer
-        observer.set_from(self, seat)
-        values: list[float] = observer.tensor.tolist()
+        tensor = self.get_game().kumiki_game.encoding.observe(self._held.state, seat)
+        values: list[float] = np.asarray(tensor, np.float32).ravel().tolist()  # as the observer's float32 tensor
         return values
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
