@@ -386,6 +386,30 @@ def test_the_final_board_marks_the_winner() -> None:
     assert "★ winner" in draw(state)
 
 
+@pytest.mark.parametrize("width", [60, 80])
+def test_six_players_board_fits_a_24_line_terminal(width: int) -> None:
+    """Six players' 10×10 grid and table took 22 rows at 60 and at 80 columns (the table too wide to stand beside
+    the grid), so the board's top left the screen: a short terminal gets the compact table now."""
+    from tests.helpers import short_terminal
+
+    state = play_out(new_state(players=6), seed=2, moves=40)
+    session, out = short_terminal(state, width=width)
+    session.show_board()
+    text = out.getvalue()
+    assert len(text.splitlines()) <= 24 - 3
+    assert all(len(line) <= width for line in text.splitlines())
+    assert " y" in text and " x" in text and "CITY" in text  # the whole grid and the legend
+    scores, left = state.scores(), state.tiles_left()
+    rows = dict(re.findall(r" (\d) +human +(\d+ +-?\d+)", text))  # seat -> its tiles left and score
+    assert {int(seat): row.split() for seat, row in rows.items()} == {
+        seat: [str(left[seat]), f"{scores[seat]:g}"] for seat in range(6)
+    }
+    assert "◀" in text
+    tall, out = short_terminal(state, width=width, height=60)
+    tall.show_board()
+    assert "◀ to move" in out.getvalue()  # a tall terminal keeps the full table
+
+
 def test_a_tie_on_points_explains_the_tie_break() -> None:
     for seed in range(50):
         state = new_state()

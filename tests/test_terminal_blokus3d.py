@@ -200,6 +200,31 @@ def test_hint_ranks_moves_by_what_they_gain_at_once() -> None:
     assert str(top.move) in text and "on top, +1 for the piece; covers 2 of blue's\n" in text
 
 
+def test_moves_by_piece_keep_each_move_whole_at_60_columns() -> None:
+    """At 60 columns a line of two four-cube moves folded in the middle of the second move ("T4 3,3,0 3,4,0" on one
+    line, "3,5,0 4,4,0  …" at the start of the next): such a piece's moves go one to a line now."""
+    state = new_state()
+    legal = [str(m) for m in state.legal_moves()]
+    wide = draw(view.moves_text(state))
+    shown = [m for m in legal if m in wide]
+    text = draw(view.moves_text(state), width=60)
+    lines = text.splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    assert all(any(move in line for line in lines) for move in shown)  # every move shown whole, on one line
+    assert "  I2    40  I2 3,3,0 3,3,1   I2 3,3,0 3,4,0  …" in lines  # two to a line where they fit
+    assert "  T4    40  T4 3,3,0 3,4,0 3,4,1 3,5,0" in lines
+
+
+def test_the_game_over_screen_on_a_short_terminal_offers_no_command() -> None:
+    """The compact board at the game's end said "More: 'legend' …, 'pieces' …, 'board all' …" after the last
+    prompt: commands nobody could type any more."""
+    state = play_out(new_state(players=4), seed=3)
+    assert state.over
+    text = draw(view.render_compact(state), width=60)
+    assert "game over" in text and "★" in text
+    assert "More:" not in text
+
+
 def test_moves_by_piece_and_a_piece_alone() -> None:
     state = new_state()
     legal = [str(m) for m in state.legal_moves()]

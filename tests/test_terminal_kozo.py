@@ -172,6 +172,19 @@ def test_moves_are_counted_and_grouped_by_piece() -> None:
     assert view.command(state, FIRST) is None  # a move is not a command
 
 
+def test_moves_keep_every_count_at_60_columns() -> None:
+    """At 60 columns the example move took all the room and the counts became "…" (moves, and the headings); the
+    example folds now."""
+    state = new_state()
+    text = draw(view.command(state, "moves"), width=60)
+    assert "…" not in text
+    assert "piece   size   placements   moves" in text
+    l4 = [m for m in state.legal_moves() if m.piece == "L4"]
+    row = next(line for line in text.splitlines() if line.startswith("L4 "))
+    assert row.split()[:4] == ["L4", "4", str(len({m.cells for m in l4})), str(len(l4))]
+    assert all(len(line) <= 60 for line in text.splitlines())
+
+
 def test_random_size_restricts_moves_and_placements() -> None:
     state = new_state(seed=3, random_size=True)
     size = state.required_size

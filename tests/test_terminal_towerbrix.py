@@ -137,6 +137,22 @@ def test_the_final_board_shows_the_last_tower_and_no_build_going_on():
     assert "Score 0 (rounds: 0)" in text
 
 
+def test_the_game_over_screen_on_a_short_terminal_shows_every_layer_and_no_command():
+    """The last screen came after the last prompt, yet at 60 columns it left the lower layers out ("… 2 lower
+    layers: 'tower' shows every layer") and ended "More: 'tower' …, 'board all' …": commands nobody could type."""
+    state = kumiki.load_game("towerbrix", players=1, mode="solo", rounds=1, attempts=1).new_state(seed=1)
+    for edit in ("Y1 x 0,0", "Y2 x 6,0", "P1 x 0,0", "P2 x 0,0", "R1 x 0,0", "R2 x 0,0", "ok"):
+        state.play(edit)
+    assert state.over
+    from tests.helpers import draw as draw_at
+
+    text = draw_at(view.render_compact(state, ["you"]), width=60)
+    assert all(f"z={z}" in text for z in range(5))
+    assert "YYYY········yyyy" in text
+    assert "'tower'" not in text and "More:" not in text
+    assert all(len(line) <= 60 for line in text.splitlines())
+
+
 def test_how_to_play_says_what_the_axis_and_moves_mean():
     text = view.how_to_play(kumiki.load_game("towerbrix"))
     assert "lists listed" not in text and "x along 'x'/'y'" not in text  # the words did not parse

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, cast
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -357,7 +357,8 @@ def render_compact(state: State, names: Sequence[str] | None = None) -> Renderab
     parts.append(colours_lines(blokus, names))
     if blokus.colour_to_move is not None:
         parts.append(pieces_line(blokus, blokus.colour_to_move))
-    parts.append(more_line())
+    if not blokus.over:  # the game-over screen has no prompt left to type them at
+        parts.append(more_line())
     return Group(*parts)
 
 
@@ -430,21 +431,39 @@ def moves_text(state: Blokus3DState, show_all: bool = False) -> RenderableType:
         f", by piece ({len(by_piece)} piece{'s' * (len(by_piece) != 1)}; type a piece name such as "
         f"{next(iter(by_piece))} for its placements, 'moves all' for every move, 'hint' for suggestions):"
     )
-    lines = [head]
-    for name, moves in by_piece.items():
-        shown = [str(move) for move in moves[:each]]
-        for start in range(0, len(shown), PER_LINE):
+    rows = [(name, len(moves), [str(move) for move in moves[:each]]) for name, moves in by_piece.items()]
+    return Group(head, PieceMoves(rows))
+
+
+class PieceMoves:
+    """``moves``' lines: each piece, its count and a few of its moves, PER_LINE to a line, or one to a line for a
+    piece whose lines are wider than the console (folded, a move was cut in two between its cells)."""
+
+    def __init__(self, rows: list[tuple[str, int, list[str]]]) -> None:
+        self.rows = rows  # (piece, its legal moves, the moves shown)
+
+    @staticmethod
+    def lines(name: str, count: int, shown: list[str], per_line: int) -> list[Text]:
+        out = []
+        for start in range(0, len(shown), per_line):
             line = Text()
             if start == 0:
                 line.append(f"  {name:<3}", style="bold")
-                line.append(f" {len(moves):>4}  ")
+                line.append(f" {count:>4}  ")
             else:
                 line.append(" " * 12)
-            line.append("   ".join(shown[start : start + PER_LINE]))
-            if start + PER_LINE >= len(shown) and len(moves) > len(shown):
+            line.append("   ".join(shown[start : start + per_line]))
+            if start + per_line >= len(shown) and count > len(shown):
                 line.append("  …", style="dim")
-            lines.append(line)
-    return Group(*lines)
+            out.append(line)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for row in self.rows:
+            lines = self.lines(*row, PER_LINE)
+            if any(line.cell_len > options.max_width for line in lines):
+                lines = self.lines(*row, 1)
+            yield from lines
 
 
 def placements_text(state: Blokus3DState, name: str, show_all: bool = False) -> Text:

@@ -555,12 +555,14 @@ def moves_text(state: KozoState, show_all: bool = False) -> RenderableType:
         + (f" of size {state.required_size}, the size drawn" if state.required_size is not None else "")
         + "). A placement is where the piece comes to rest; each goes with any free balance cube spot.",
     )
+    # The counts never give way; on a narrow terminal the example folds between its cells instead (it took all the
+    # room, and the counts became "…").
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("piece")
-    table.add_column("size", justify="right")
-    table.add_column("placements", justify="right")
-    table.add_column("moves", justify="right")
-    table.add_column("for example", no_wrap=True)
+    table.add_column("piece", no_wrap=True)
+    table.add_column("size", justify="right", no_wrap=True)
+    table.add_column("placements", justify="right", no_wrap=True)
+    table.add_column("moves", justify="right", no_wrap=True)
+    table.add_column("for example")
     for name, moves in by_piece.items():
         table.add_row(name, str(g.size[name]), str(len(by_placement(moves))), str(len(moves)), str(moves[0]))
     first = next(iter(by_piece))

@@ -105,9 +105,11 @@ def legend() -> Text:
     return text
 
 
-def players(state: KuzushiState, names: Sequence[str] | None = None) -> Table:
+def players(state: KuzushiState, names: Sequence[str] | None = None, compact: bool = False) -> Table:
+    """Each player's tiles left and score, with who moves (or won); ``compact``: no rule under the headings and the
+    marker without its words (◀, ★), 8 columns narrower, so that it fits beside a 10×10 board at 80 columns."""
     g = state.game
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table = Table(box=None if compact else box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("")
     table.add_column("player", no_wrap=True, overflow="ellipsis", max_width=24)
     if g.teams:
@@ -119,9 +121,9 @@ def players(state: KuzushiState, names: Sequence[str] | None = None) -> Table:
     winners = state.winners()
     for seat, left in enumerate(state.tiles_left()):
         name = names[seat] if names and seat < len(names) else f"player {seat}"
-        marker = Text("★ winner", style="bold") if seat in winners else Text("")
+        marker = Text("★" if compact else "★ winner", style="bold") if seat in winners else Text("")
         if seat == state.to_move:
-            marker = Text("◀ to move", style="bold")
+            marker = Text("◀" if compact else "◀ to move", style="bold")
         row: list[RenderableType] = [swatch(seat), Text(name, style=ink(seat))]
         if g.teams:
             row.append(str(g.team_of[seat]))
@@ -134,6 +136,14 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
     """The board beside the players' table, then the legend."""
     kuzushi: KuzushiState = state  # type: ignore[assignment]
     top = Columns([board(kuzushi), players(kuzushi, names)], padding=(0, 4))
+    return Group(top, legend())
+
+
+def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
+    """``render`` for a short terminal (six players' 10×10 grid took 22 rows, at 80 columns too): the players' table
+    two lines shorter and narrower, beside the board at 80 columns, under it at 60."""
+    kuzushi: KuzushiState = state  # type: ignore[assignment]
+    top = Columns([board(kuzushi), players(kuzushi, names, compact=True)], padding=(0, 4))
     return Group(top, legend())
 
 
@@ -201,4 +211,5 @@ VIEW = GameView(
     how_to_play=how_to_play,
     syntax_hint="type a cell such as 2,1, or B x,y to place a BASE, F x,y to flip a FLAG; 'help' explains",
     result_note=result_note,
+    compact=render_compact,
 )

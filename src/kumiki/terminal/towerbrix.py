@@ -92,6 +92,9 @@ class TowerRow:
                 for mark in row:
                     picture.append(mark, style=STYLES.get(mark.upper(), "dim") if mark != EMPTY else "dim")
             pictures.append(picture)
+        if state.over:  # the last tower: every layer, in as many rows as it takes (no 'tower' to type any more)
+            yield Columns(pictures, padding=(0, 2))
+            return
         widths = [max(len(row) for row in rows) for _, rows in drawn]
         fit = 0
         used = 0
@@ -213,7 +216,8 @@ def render_compact(state: State, names: Sequence[str] | None = None) -> Renderab
         parts.append(cards)
     elif player is not None:
         parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
-    parts.append(Text("More: 'tower' (the layers full size), 'board all' (everything).", style="dim"))
+    if not s.over:  # the game-over screen has no prompt left to type them at
+        parts.append(Text("More: 'tower' (the layers full size), 'board all' (everything).", style="dim"))
     return Group(*parts)
 
 
