@@ -508,9 +508,11 @@ def render_compact(state: State, names: Sequence[str] | None = None) -> Renderab
     if kozo.falls:
         fall = kozo.falls[-1]
         line = Text(f"✗ Round {fall.round + 1}: player {fall.player} made the tower fall", style="red")
-        line.append(" ('falls' says why)", style="dim")
+        if not kozo.over:  # the game-over screen has no prompt left to type a command at
+            line.append(" ('falls' says why)", style="dim")
         parts.append(line)
-    parts.append(more_line())
+    if not kozo.over:
+        parts.append(more_line())
     return Group(*parts)
 
 
