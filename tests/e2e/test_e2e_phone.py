@@ -354,3 +354,29 @@ def test_every_control_is_big_enough_for_a_finger(
     until(desk, "window.__kumiki.legal > 0")
     button = desk.get_by_test_id("why-ask").bounding_box()
     assert button is not None and button["height"] < 40, button
+
+
+@pytest.mark.parametrize("game", ["towerbrix", "kozo"])
+def test_a_computer_level_s_measured_note_reads_whole_on_a_phone(server: Any, phone: Page, game: str) -> None:
+    """A level's note ("hard: a team of four wins about 72% of rounds", "about 181 Elo above medium") is longer than
+    a phone's level select shows: closed, it read "easy: a team of four wins about 4", the rate cut off. The chosen
+    level's note is written out in full under the select, within the width; each option still carries its note."""
+    notes = next(g for g in server.get("/api/catalog")["games"] if g["name"] == game)["level_notes"]
+    phone.goto(server.url + "/")
+    phone.get_by_test_id("game-select").select_option(game)
+    phone.get_by_test_id("seat-1-kind").select_option("agent")
+    note = phone.get_by_test_id("seat-1-level-note")
+    for level in ("easy", "medium", "hard"):
+        phone.get_by_test_id("seat-1-level").select_option(level)
+        if level in notes:
+            expect(phone.get_by_test_id("seat-1-level").locator(f"option[value={level}]")).to_have_text(
+                f"{level}: {notes[level]}"
+            )
+            expect(note).to_have_text(notes[level])
+            box = note.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        else:
+            expect(note).to_be_hidden()
+        fits_the_width(phone)
+    phone.get_by_test_id("seat-1-kind").select_option("human")  # a person's seat has no level, nor its note
+    expect(note).to_be_hidden()

@@ -71,13 +71,18 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
         level.value = old[i].level;
         name.value = old[i].name;
       }
+      // the chosen level's note in full: a phone's closed select showed "easy: a team of four wins about 4"
+      const note = h("small", { class: "level-note", "data-testid": `seat-${i}-level-note` });
       const sync = () => {
         level.hidden = kind.value !== "agent";
         name.hidden = kind.value !== "human";
+        note.textContent = notes[level.value] ?? LEVEL_WORDS[level.value] ?? "";
+        note.hidden = level.hidden || !note.textContent;
       };
       kind.addEventListener("change", sync);
+      level.addEventListener("change", sync);
       sync();
-      seatsBox.append(h("div", { class: "seat" }, `Seat ${i} `, kind, level, name));
+      seatsBox.append(h("div", { class: "seat" }, `Seat ${i} `, kind, level, name, note));
     }
   };
   const input = (opt: OptionSpec) => form.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="opt-${opt.name}"]`);
