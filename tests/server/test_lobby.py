@@ -26,6 +26,22 @@ def test_catalog_lists_the_web_games_their_options_and_levels(client: TestClient
     assert size["type"] == "int" and size["default"] == 6 and size["min"] == 2 and size["help"]
     openspiel = ["openspiel"] if importlib.util.find_spec("pyspiel") else []  # offered where OpenSpiel is installed
     assert catalog["levels"] == ["easy", "medium", "hard", "random", *openspiel]
+    for name, game in games.items():  # each game's own list: all of them, but OpenSpiel's in TowerBrix
+        assert game["levels"] == (catalog["levels"] if name != "towerbrix" else ["easy", "medium", "hard", "random"])
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel's level needs the openspiel extra")
+def test_openspiels_computer_is_not_offered_in_towerbrix_where_it_would_see_every_hand(client: TestClient) -> None:
+    """OpenSpiel's MCTS searches clones of the full state: as a TowerBrix teammate it played with every hidden card
+    in view. The lobby no longer offers it there, and a game asking for it is refused in one line."""
+    seats = [HUMAN, {"kind": "agent", "level": "openspiel"}]
+    answer = client.post("/api/games", json={"game": "towerbrix", "seats": seats})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        "seat 1: the 'openspiel' computer does not play towerbrix (it would see the hidden cards; levels: easy, "
+        "medium, hard, random)"
+    )
+    assert client.post("/api/games", json={"game": "kozo", "seats": seats}).status_code == 200  # elsewhere it plays
 
 
 def test_the_towerbrix_form_shows_the_challenge_number_beside_the_mode(client: TestClient) -> None:

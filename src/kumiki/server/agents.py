@@ -33,10 +33,12 @@ GAME_LEVELS: dict[str, dict[str, AgentSpec]] = {game: dict(levels) for game, lev
 # OpenSpiel's MCTS (kumiki[openspiel]) is offered as a level of its own where OpenSpiel is installed: a bot from
 # another library at the table. Its simulations per game keep a move within about 2 s on this machine (Kozo and
 # TowerBrix roll out with the physics judge, a simulation costing some 0.06 s and 0.35 s).
+# Not in TowerBrix: its search clones the full state, so it would play with every teammate's hidden cards in view.
 if importlib.util.find_spec("pyspiel") is not None:
     LEVELS["openspiel"] = ("openspiel:mcts", {"simulations": 300})
-    for _game, _simulations in (("blokus3d", 100), ("kozo", 20), ("towerbrix", 5)):
+    for _game, _simulations in (("blokus3d", 100), ("kozo", 20)):
         GAME_LEVELS.setdefault(_game, {})["openspiel"] = ("openspiel:mcts", {"simulations": _simulations})
+NOT_OFFERED: dict[str, frozenset[str]] = {"towerbrix": frozenset({"openspiel"})}
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.
 PLAIN_AGENTS: dict[str, AgentSpec] = {"random": ("random", {}), "greedy": ("greedy", {})}
 LEVEL_NAMES = {
@@ -48,6 +50,11 @@ LEVEL_NAMES = {
 }
 MAX_WORKERS = 2
 T = TypeVar("T")
+
+
+def levels_of(game: str) -> list[str]:
+    """The levels the lobby offers in ``game``: every level but those that would not play it fairly."""
+    return [level for level in LEVELS if level not in NOT_OFFERED.get(game, frozenset())]
 
 
 def level_agent(game: str, level: str) -> AgentSpec:

@@ -12,7 +12,7 @@ from kumiki.agents.levels import level_note
 from kumiki.core.options import shown
 from kumiki.core.registry import game_class
 from kumiki.games.blokus3d.structures import BUILTIN_STRUCTURES
-from kumiki.server.agents import LEVELS
+from kumiki.server.agents import LEVELS, levels_of
 from kumiki.server.errors import BadRequest
 from kumiki.server.lobby import ABOUT
 
@@ -146,6 +146,7 @@ def catalog() -> dict[str, Any]:
         notes = {level: note for level in LEVELS if (note := level_note(name, level))}
         if notes:
             entry["level_notes"] = notes  # "about 240 Elo above medium", from the ladder studies
+        entry["levels"] = levels_of(name)  # the lobby's levels this game offers (not OpenSpiel's in TowerBrix)
         if name in ABOUT:
             entry["about"] = ABOUT[name].public(name)
         listing.append(entry)

@@ -19,7 +19,7 @@ from kumiki.core.options import shown
 from kumiki.core.records import is_option_tag, parse_record
 from kumiki.core.registry import game_class
 from kumiki.core.text import printable, printable_only
-from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS
+from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, levels_of
 from kumiki.server.catalog import WEB_DEFAULTS, WEB_GAMES, WEB_OPTIONS, check_web_options
 from kumiki.server.errors import BadRequest
 from kumiki.server.rooms import (
@@ -68,7 +68,7 @@ def seat_name(name: Any, index: int) -> str:
     return name.strip() or f"player {index + 1}"
 
 
-def _seat_rows(seats: Any) -> list[dict[str, Any]]:
+def _seat_rows(seats: Any, game: str) -> list[dict[str, Any]]:
     if not isinstance(seats, list) or not seats:
         raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent"|"open", ...}')
     out = []
@@ -90,8 +90,14 @@ def _seat_rows(seats: Any) -> list[dict[str, Any]]:
                 raise BadRequest(f"seat {index}: unknown agent {quoted(agent)} (agents: {', '.join(PLAIN_AGENTS)})")
             out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
         elif kind == "agent":
+            offered = levels_of(game)
+            if level in LEVELS and level not in offered:
+                raise BadRequest(
+                    f"seat {index}: the {quoted(level)} computer does not play {game} (it would see the "
+                    f"hidden cards; levels: {', '.join(offered)})"
+                )
             if level not in LEVELS:
-                raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(LEVELS)})")
+                raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(offered)})")
             out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
         else:
             raise BadRequest(f'seat {index}: "kind" must be "human", "agent" or "open", not {shown(kind)}')
@@ -118,7 +124,7 @@ def new_game(storage: Storage, body: Any, rematch_of: str | None = None) -> dict
             raise BadRequest(f"option {quoted(option)}: one line of printable text (a record keeps it on one line)")
         if isinstance(value, str):
             check_option_text(option, value)  # before the game is loaded
-    seats = _seat_rows(body.get("seats"))
+    seats = _seat_rows(body.get("seats"), name)
     options = {**WEB_DEFAULTS.get(name, {}), **options}  # an option left out takes the catalog's default
     if "players" not in options and any(o.name == "players" for o in game_class(name).option_spec):
         facts = game_class(name).facts

@@ -45,6 +45,8 @@ export interface CatalogGame {
   about?: About;
   /** Per level, how far above the level below the ladder study measured it ("about 240 Elo above medium"). */
   level_notes?: Record<string, string>;
+  /** The computer levels this game offers (the catalog's "levels" but those that would not play it fairly). */
+  levels?: string[];
 }
 
 export interface Catalog {

@@ -63,12 +63,12 @@ export function newGameForm(games: CatalogGame[], levels: string[], error: HTMLE
       kind.append(h("option", { value: "human" }, "human"), h("option", { value: "agent" }, "computer"), h("option", { value: "open" }, "open seat (anyone may take it)"));
       const level = h("select", { class: "level", "data-testid": `seat-${i}-level`, "aria-label": `seat ${i} level` });
       const notes = current().level_notes ?? {};
-      for (const l of levels) level.append(h("option", { value: l }, notes[l] ? `${l}: ${notes[l]}` : LEVEL_WORDS[l] ? `${l}: ${LEVEL_WORDS[l]}` : l));
+      for (const l of current().levels ?? levels) level.append(h("option", { value: l }, notes[l] ? `${l}: ${notes[l]}` : LEVEL_WORDS[l] ? `${l}: ${LEVEL_WORDS[l]}` : l));
       const remembered = i === 0 ? localStorage.getItem(NAME_KEY) : null; // your name, from your last game here
       const name = h("input", { class: "name", "data-testid": `seat-${i}-name`, "aria-label": `seat ${i} name`, value: remembered || `player ${i}` });
       kind.value = old[i]?.kind ?? (i === 0 ? "human" : "agent");
       if (old[i]) {
-        level.value = old[i].level;
+        if ([...level.options].some((o) => o.value === old[i].level)) level.value = old[i].level; // (this game may not offer it)
         name.value = old[i].name;
       }
       // the chosen level's note in full: a phone's closed select showed "easy: a team of four wins about 4"
