@@ -145,6 +145,27 @@ def test_a_teammate_that_does_not_read_the_table_keeps_every_hand_the_others_may
     assert narrowed[True] > 0 and narrowed[False] == 0
 
 
+def test_teammates_that_do_not_read_the_table_never_make_again_a_tower_somebody_edited() -> None:
+    """Not reading the others' cards is no licence to loop: two easy teammates moved one brick back and forth (12
+    times in one game). A sound tower somebody edited fails somebody's cards, so nobody makes it again."""
+    made_again = 0
+    for seed in range(3):
+        game = kumiki.load_game("towerbrix", players=2, mode="base", deck="green", difficulty="medium", rounds=1)
+        agents = [kumiki.load_agent("towerbrix-teammate", iterations=50, seed=p, reads=False) for p in range(2)]
+        state = game.new_state(seed=seed)
+        edited: set[object] = set()
+        while not state.over and not state.evaluations:
+            before = list(state.bricks.values())  # type: ignore[attr-defined]
+            move = agents[state.to_move].choose(state)
+            state.play(move)
+            if str(move) == "ok":
+                continue
+            if is_sound("green", before):
+                edited.add(tower_key(before))
+            made_again += tower_key(list(state.bricks.values())) in edited  # type: ignore[attr-defined]
+    assert made_again == 0
+
+
 def _fresh_move(state: object, iterations: int) -> str:
     """The move of a teammate created for this move only, as the web server asks."""
     seat = state.to_move  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from kumiki.core.options import Option
 from kumiki.games.towerbrix.bricks import Brick, place
 from kumiki.games.towerbrix.cards import Card
 from kumiki.games.towerbrix.conditions import Tower as Facts
-from kumiki.games.towerbrix.hands import TeamKnowledge
+from kumiki.games.towerbrix.hands import OwnCardsOnly, TeamKnowledge
 from kumiki.games.towerbrix.moves import TowerBrixMove, is_edit, parse_towerbrix_move
 from kumiki.games.towerbrix.plans import (
     after_edit,
@@ -276,8 +276,8 @@ class TeammateAgent(Agent):
             "reads",
             bool,
             True,
-            "reads the others' cards from their oks and edits (false: plans for its own cards and what the deck may "
-            "hold, as if it had not watched the table: the easy level)",
+            "reads the others' cards from their oks and edits and plans for them too (false: plans for its own "
+            "cards alone, as if it had not watched the table: the easy level)",
         ),
     )
 
@@ -348,7 +348,8 @@ class TeammateAgent(Agent):
             self._attempt = attempt
             self._reset()
             hand_points = view.get("hand_points")  # the cards' backs (a view of an older record may lack them)
-            self._know = TeamKnowledge(game.deck, [c.id for c in cards], view["hand_sizes"], player, hand_points)
+            knowledge = TeamKnowledge if self.options["reads"] else OwnCardsOnly
+            self._know = knowledge(game.deck, [c.id for c in cards], view["hand_sizes"], player, hand_points)
         edits = int(view.get("edits", 0))
         bricks = list(current.values())
         facts = Facts(bricks)
@@ -496,11 +497,9 @@ class TeammateAgent(Agent):
         edits: int,
     ) -> None:
         """What the others did since our last move, as far as the table shows it (the tower, the oks since the last
-        edit, the edit count): an ok on a sound tower, or an edit of one. Nothing, for a teammate that does not read
-        the table (``reads`` false)."""
+        edit, the edit count): an ok on a sound tower, or an edit of one. (A teammate that does not read the table,
+        ``reads`` false, keeps only the towers somebody edited: its ``OwnCardsOnly`` learns nothing.)"""
         assert self._know is not None
-        if not self.options["reads"]:
-            return
         oks = set(view.get("oks", ()))
         count = len(view["hand_sizes"])
         order = [(player + k) % count for k in range(1, count)]  # who moved since our last move, in turn

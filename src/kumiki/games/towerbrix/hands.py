@@ -215,3 +215,23 @@ class TeamKnowledge:
         if value is None:
             value = self._values[key] = sum(model.size * model.chance(holds) for model in self.models.values())
         return value
+
+
+class OwnCardsOnly(TeamKnowledge):
+    """The knowledge of a teammate that plays for its own cards alone (the easy level, ``reads=False``): it reads
+    nothing of the others' cards from the table (every hand the cards' backs allow stays possible) and gives the
+    others no weight in its plans (no value, no narrowed hands to meet)."""
+
+    def observe(self, player: int, facts: Any, ok: bool, made: bool = False) -> None:
+        """Nothing learnt."""
+
+    def retract(self, player: int, facts: Any) -> None:
+        """Nothing learnt, nothing to take back."""
+
+    def narrowed(self, limit: int = FEW_HANDS) -> list[AnyHand]:
+        """No other hand to meet."""
+        return []
+
+    def expected(self, facts: Any) -> float:
+        """The others weigh nothing."""
+        return 0.0
