@@ -192,6 +192,23 @@ def rotations() -> list[Matrix]:
     return sorted(group)
 
 
+def race(target: Callable[[Any], None], args: Iterable[Any]) -> None:
+    """Run ``target(arg)`` in a thread for each of ``args`` at once, with the interpreter switching threads every
+    microsecond (so that a race shows within a test's time), and wait for them all."""
+    import threading
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=target, args=(arg,)) for arg in args]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+
+
 def draw(renderable: RenderableType, width: int = 100) -> str:
     """``renderable`` as plain text on a console ``width`` columns wide."""
     out = io.StringIO()

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.helpers import race
 
 from kumiki.games.towerbrix.bricks import Brick, place, rests_on, touching
 from kumiki.games.towerbrix.conditions import ConditionError, Tower, holds, parse_rule
@@ -374,8 +375,6 @@ def test_tower_of_gives_each_thread_the_tower_of_its_own_bricks() -> None:
     """Tower.of's one-entry cache was one list shared by every thread: between a thread's check of the key and its
     read of the tower, another thread could put its own there (90 in 600,000 calls of two towers of 8 bricks at a
     switch interval of 1 µs), so the cards of a search in one thread were judged on another thread's tower."""
-    import sys
-    import threading
 
     names = ["Y1", "Y2", "P1", "P2", "R1", "R2", "B1", "B2"]
     row = [Brick(i, "x", (0.0, 2.0 * k, 0.0, 4.0, 2.0 * k + 2, 1.0)) for k, i in enumerate(names)]
@@ -388,14 +387,5 @@ def test_tower_of_gives_each_thread_the_tower_of_its_own_bricks() -> None:
             if Tower.of([Brick(b.id, b.axis, b.box) for b in towers[k]]).ids != ids:
                 wrong[k] += 1
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=ask, args=(k,)) for k in (0, 1)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    race(ask, (0, 1))
     assert wrong == [0, 0]

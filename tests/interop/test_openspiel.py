@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.helpers import race
 
 import kumiki
 
@@ -1026,8 +1027,6 @@ def test_observation_tensors_read_from_several_threads_are_each_states_own() -> 
     """``state.observation_tensor()`` wrote each state's tensor into one buffer of its game (``game.observer``) and
     then read it back: two threads observing states of one game (a thread pool of ``rl_environment``s) got each
     other's tensors (1,705 of 18,000 calls in six threads on Kozo). Each call now writes a tensor of its own."""
-    import sys
-    import threading
 
     game = pyspiel.load_game("kumiki_kozo")
     states = [_played(game, seed=seed, plies=plies)[0] for seed, plies in enumerate(range(6))]
@@ -1040,16 +1039,7 @@ def test_observation_tensors_read_from_several_threads_are_each_states_own() -> 
             if states[at].observation_tensor(k % 2) != expected[at][k % 2]:
                 wrong[0] += 1
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=observe, args=(at,)) for at in range(len(states))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    race(observe, range(len(states)))
     assert wrong[0] == 0
     copy = states[0].observation_tensor(0)
     copy[0] = 99.0  # a list of its own: changing it changes no later tensor

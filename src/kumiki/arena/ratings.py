@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kumiki.arena.stats import bootstrap_unit, places, sides
+from kumiki.arena.stats import BATCH_CELLS, RESAMPLES, bootstrap_unit, places, sides
 
 ELO = 400.0 / math.log(10.0)  # natural log-strength -> Elo points
 PRIOR = 0.01  # ridge weight on skills and seat terms (natural units): finite ratings, negligible otherwise
@@ -166,14 +166,8 @@ class Events:
         return params
 
 
-# Bootstrap resamples of the ratings and seat terms: the ends of a 95% percentile interval are the 2.5% and 97.5%
-# quantiles of the resamples, and with 200 they moved by about a tenth of the interval's width from one resampling
-# seed to another; with 2,000 by a third of that (sqrt(10)), at about a second of a report on the shipped studies
-# (docs/arena.md, "How many resamples"). Seeded by the study's seed: the same report every time.
-RESAMPLES = 2000
 NEWTON_STEPS = 100  # at most; a fit ends when its gradient is below NEWTON_TOLERANCE (natural units)
 NEWTON_TOLERANCE = 1e-7  # a parameter within 1e-7 / PRIOR natural units (0.004 Elo) of the optimum
-BATCH_CELLS = 4_000_000  # resamples fitted at once: at most this many numbers in the largest array of a batch
 # Parameters (agents and seat terms) up to which the resamples are fitted together by Newton's method: its Hessians
 # cost the square of them per resample and step. 200 resamples of a study of two-player games, a core's seconds,
 # Newton against a scipy fit each: 4 agents, 400 games 0.08 against 0.09; 12 agents 0.12 against 0.13; 16 agents,

@@ -378,9 +378,10 @@ class Results:
 
     def ratings(self, resamples: int | None = None) -> list[Any]:
         """The rating table, best first: each agent's Elo-scale rating with its 95% interval and its games
-        (``resamples``: the bootstrap's, ``ratings.RESAMPLES`` by default)."""
+        (``resamples``: the bootstrap's, ``stats.RESAMPLES`` by default)."""
         require_statistics("scipy")
-        from kumiki.arena.ratings import RESAMPLES, rate
+        from kumiki.arena.ratings import rate
+        from kumiki.arena.stats import RESAMPLES
 
         resamples = RESAMPLES if resamples is None else resamples
 

@@ -57,6 +57,12 @@ def bootstrap_unit(row: dict[str, Any], chance: bool) -> tuple[str, int]:
 
 
 FEW_BLOCKS = 10  # seed blocks below which the ratings' bootstrap intervals are flagged
+# Bootstrap resamples (the ratings and seat terms, the seats' spreads): the ends of a 95% percentile interval are
+# the 2.5% and 97.5% quantiles of the resamples, and with 200 they moved by about a tenth of the interval's width
+# from one resampling seed to another; with 2,000 by a third of that (sqrt(10)), at about a second of a report on
+# the shipped studies (docs/arena.md, "How many resamples"). Seeded by the study's seed: the same report every time.
+RESAMPLES = 2000
+BATCH_CELLS = 4_000_000  # resamples fitted or drawn at once: at most this many numbers in the largest array of a batch
 
 
 def bootstrap_units(rows: Iterable[dict[str, Any]], chance: bool) -> int:

@@ -13,6 +13,8 @@ from typing import Any
 
 from kumiki.arena.intervals import Rate, cluster_sums, clustered_rate, mean_interval, student_quantile
 from kumiki.arena.stats import (
+    BATCH_CELLS,
+    RESAMPLES,
     by_option_set,
     competitive,
     coop_success,
@@ -269,8 +271,8 @@ def _clustered(
 
 
 SPREAD = "{} spread of the wins (largest share − smallest; lower is fairer)"  # the seats' or the sides'
-SPREAD_RESAMPLES = 2000  # as the ratings' bootstrap (ratings.RESAMPLES): the ends move little between seeds
-SPREAD_CELLS = 4_000_000  # resamples drawn at once: at most this many counts (as ratings.BATCH_CELLS)
+SPREAD_RESAMPLES = RESAMPLES  # the ratings' bootstrap's: the ends move little between seeds
+SPREAD_CELLS = BATCH_CELLS  # resamples drawn at once: at most this many counts
 # The fewest games of one option set, as a share of the other's, for a verdict on the spreads: a spread is overstated
 # on few games (three equal seats: about 18 points over 30 games, 10 over 100), so equal seats over 12 games against
 # 150 were marked "less fair" in a quarter of simulated studies (at 80%, the gap in that bias is a tenth of itself).

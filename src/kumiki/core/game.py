@@ -8,7 +8,7 @@ the CLI and the agents come from this protocol for free.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -38,6 +38,13 @@ class GameFacts:
     hidden_information: bool = False
     cooperative: bool = False
     max_length: int | None = None
+
+
+def game_call(name: str, options: Mapping[str, Any]) -> str:
+    """The call that loads a game (its ``repr``): ``kumiki.load_game('kozo', players=2)``; also for a game named
+    in text and not loaded (another game's state read back)."""
+    args = ", ".join(f"{k}={v!r}" for k, v in options.items())
+    return f"kumiki.load_game({name!r}, {args})"
 
 
 class Game(ABC):
@@ -104,8 +111,7 @@ class Game(ABC):
         return self.encoding.num_actions
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
-        return f"kumiki.load_game({self.name!r}, {args})"
+        return game_call(self.name, self.options)
 
 
 class State(ABC):

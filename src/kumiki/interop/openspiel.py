@@ -26,7 +26,7 @@ import numpy as np
 
 from kumiki.agents.base import Agent, require_moves
 from kumiki.core.errors import IllegalMove
-from kumiki.core.game import Game, Move, State
+from kumiki.core.game import Game, Move, State, game_call
 from kumiki.core.options import Option
 from kumiki.core.registry import game_class, load_game
 from kumiki.core.registry import games as registered_games
@@ -250,12 +250,6 @@ class _Refused(ValueError):
     """Text ``deserialize_state`` does not read, its message the one-line ValueError the game gives."""
 
 
-def _game_text(name: str, options: dict[str, Any]) -> str:
-    """A Kumiki game as its ``repr`` writes it, from its name and options (without loading it)."""
-    args = ", ".join(f"{k}={v!r}" for k, v in options.items())
-    return f"kumiki.load_game({name!r}, {args})"
-
-
 class _Replay:
     """What a replayable ``_Held`` pickles as: its game's name and options, the seed and the count of moves. Set on
     a pyspiel state (``deserialize_state``: pyspiel sets the pickled attributes after reading the history), it is
@@ -277,7 +271,7 @@ class _Replay:
         mine: Game = game.kumiki_game
         label = short_name(game.name_of_game)
         if self.name != mine.name or self.options != mine.options:
-            theirs = _game_text(self.name, self.options)
+            theirs = game_call(self.name, self.options)
             raise _Refused(f"{label}: deserialize_state reads a state of this game ({mine!r}), not of {theirs}")
         actions = state.history()
         if len(actions) != self.plies:
