@@ -1067,3 +1067,30 @@ def test_a_game_begun_while_a_clone_deals_keeps_a_deal_of_its_own(monkeypatch: p
     monkeypatch.undo()
     after = game.new_initial_state()
     assert after.kumiki_state.to_json() != meanwhile[0].kumiki_state.to_json()  # not its deal again
+
+
+def test_a_game_begun_by_another_thread_while_a_state_is_read_still_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """deserialize_state put the count of games begun back as it found it, so a game another thread began while
+    the text was read was undone, and the next game was dealt that game's deal again."""
+    import threading
+
+    from kumiki.interop import openspiel as adapter
+
+    game = pyspiel.load_game("kumiki_towerbrix", {"players": 2})
+    state, _ = _played(game, seed=3, plies=4)
+    text = state.serialize()
+    started = game.started
+    deals: list[str] = []
+    rebuilt = adapter._Replay.rebuilt
+
+    def rebuilt_while_another_begins(replay: Any, held: Any) -> Any:
+        other = threading.Thread(target=lambda: deals.append(game.new_initial_state().kumiki_state.to_json()))
+        other.start()
+        other.join()
+        return rebuilt(replay, held)
+
+    monkeypatch.setattr(adapter._Replay, "rebuilt", rebuilt_while_another_begins)
+    restored = game.deserialize_state(text)
+    _same_position(restored, state)
+    assert len(deals) == 1 and game.started == started + 1
+    assert game.new_initial_state().kumiki_state.to_json() != deals[0]  # dealt anew, not the other thread's deal

@@ -19,6 +19,7 @@ the fixed encoding of ``kumiki.interop.encode``. Needs the extra: ``pip install 
 from __future__ import annotations
 
 import json
+import threading
 from bisect import bisect_left
 from typing import Any
 
@@ -42,6 +43,8 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from None
 
 GAMES = ("kuzushi", "blokus3d", "kozo", "towerbrix")
+_READING = threading.local()  # ``active`` while this thread's deserialize_state makes its throwaway initial state
+
 _LONG_NAMES = {"kuzushi": "Kuzushi", "blokus3d": "Blokus 3D", "kozo": "Kozo", "towerbrix": "TowerBrix"}
 UNSET_NUMBER = -1
 UNSET_TEXT = ""
@@ -337,7 +340,8 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         seed = begun = None
         if self.kumiki_game.has_chance():
             seed = (self.seed * 1_000_003 + self.started) % 2**31
-            self.started = begun = self.started + 1  # taken before the deal: a game begun meanwhile counts after it
+            if not getattr(_READING, "active", False):  # deserialize_state's throwaway state is no game begun
+                self.started = begun = self.started + 1  # taken before the deal: one begun meanwhile counts after
         state = KumikiState(self, self.kumiki_game.new_state(seed=seed), replayable=True)
         state._held.begun = begun
         return state
@@ -398,8 +402,8 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         games do, as its history (and the seed its draws come from: a game with sampled chance reads back whole),
         and is read back by playing the actions again on this game (``_Replay``); one made otherwise
         (``state_from``, ``resample_from_infostate``) as the Kumiki state pickled. pyspiel fills a new initial state,
-        which in a game with chance would count as a game begun: the count is put back, so the next game has the
-        deal it would have had.
+        which in a game with chance would count as a game begun: it is not counted (on this thread only, so a game
+        another thread begins meanwhile still counts), and the next game has the deal it would have had.
 
         A state another game (or the same game with other options) serialized is a ValueError naming both games.
         Text that is no serialized state (an action the history cannot have played among them) is a one-line
@@ -407,7 +411,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
         name = short_name(self.name_of_game)
         if not isinstance(text, str):
             raise ValueError(f"{name}: deserialize_state reads the text serialize() wrote, not a {type(text).__name__}")
-        started = self.started
+        outer, _READING.active = getattr(_READING, "active", False), True
         try:
             state: KumikiState = super().deserialize_state(text)
         except _Refused as error:  # the replay's own one-line reason
@@ -416,7 +420,7 @@ class KumikiGame(pyspiel.Game):  # type: ignore[misc]
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise ValueError(f"{name}: not a state serialize() wrote ({reason})") from None
         finally:
-            self.started = started
+            _READING.active = outer
         held = getattr(state, "_held", None)
         self._check_game(held.state if isinstance(held, _Held) else None, "deserialize_state reads")
         actions = len(state.history())
