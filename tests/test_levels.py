@@ -104,6 +104,7 @@ def test_towerbrix_levels_meet_every_card_more_often_as_they_rise_and_say_so_in_
         assert wilson(*rates[level]).low > wilson(*rates[below]).high, (below, level)
     assert level_note("towerbrix", "hard") == "a team of four wins about 72% of rounds"
     assert level_note("towerbrix", "easy").endswith("about 22% of rounds")  # every level: no level below is needed
+    assert level_note("towerbrix", "medium").endswith("about 55% of rounds")  # 109/200 = 54.5 %, rounded half up
 
 
 def test_the_servers_towerbrix_levels_table_names_the_shipped_teammates() -> None:

@@ -114,7 +114,9 @@ def level_note(game: str, level: str) -> str:
     game, how often a team of that level met every card."""
     rate = TEAM_RATES.get(game, {}).get(level)
     if rate is not None:
-        return f"a team of four wins about {round(100 * rate[0] / rate[1])}% of rounds"
+        met, played = rate
+        percent = (200 * met + played) // (2 * played)  # half up, as a reader rounds: 54.5 % is "about 55%"
+        return f"a team of four wins about {percent}% of rounds"
     found = MEASURED.get(game, {}).get(level)
     if found is None:
         return ""
