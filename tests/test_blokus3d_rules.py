@@ -35,6 +35,8 @@ SINGLE = {(5, 5): 1}  # one cell: no piece fits
 CORNER = {(1, 9): 1, (2, 9): 2}  # the top row (y = 9): x = 1 one level, x = 2 two levels
 BIG = {(x, y): 9 for x in range(SIZE) for y in range(SIZE)}
 NOTCH = {(1, 1): 1, (2, 1): 1, (2, 0): 1}  # three cells in an L: the corner (1, 0) of their box is outside the mask
+# a row of ten on y = 0 with a second row over x = 4 … 9: the cells x = 0 … 3 are a dead end one cell wide
+DEAD_END = {(x, 0): 1 for x in range(SIZE)} | {(x, 1): 1 for x in range(4, SIZE)}
 HOOK = {(0, 3): 1, (0, 4): 1, (0, 5): 1, (0, 6): 1, (0, 2): 1, (1, 2): 1, (1, 1): 1}  # a line, then a notch below
 
 register_structure("_rules_flat3", grid(FLAT3))
@@ -45,6 +47,7 @@ register_structure("_rules_corner", grid(CORNER))
 register_structure("_rules_big", grid(BIG))
 register_structure("_rules_notch", grid(NOTCH))
 register_structure("_rules_hook", grid(HOOK))
+register_structure("_rules_dead_end", grid(DEAD_END))
 
 
 def new_state(**options):
@@ -643,6 +646,25 @@ def test_a_colour_out_is_skipped_and_the_others_play_on():
     # 2 - 10, 2 - 10, 6 - 9
     assert state.scores() == [-8, -8, -3]
     assert state.winners() == [2]
+
+
+def test_with_two_colours_each_a_colour_out_leaves_the_players_other_colour_playing():
+    """Decision i: "may not place any more pieces" is read per colour: player 0's colour 0 is out, colour 2 plays."""
+    state = after(
+        "I2 0,0,0 1,0,0",  # colour 0 (player 0) at the end of the dead end
+        "I2 2,0,0 3,0,0",  # colour 1 (player 1) shuts it in
+        "I2 4,0,0 5,0,0",  # colour 2 (player 0): its first piece, on the board beside colour 1
+        "I2 4,1,0 5,1,0",  # colour 3 (player 1): its first piece, beside colour 2
+        structure="_rules_dead_end",
+        colours_per_player=2,
+    )
+    # colour 0's cubes (0,0 and 1,0) and colour 1's (2,0 and 3,0) have no free cell beside them: both out; colour 2,
+    # player 0's other colour, moves on beside its 5,0
+    assert state.to_json()["out"] == [0, 1]
+    assert (state.colour_to_move, state.to_move, state.over) == (2, 0, False)
+    assert "I3 6,0,0 7,0,0 8,0,0" in names(state.legal_moves())
+    state.play("I3 6,0,0 7,0,0 8,0,0")
+    assert state.to_json()["out"] == [0, 1] and state.colour_to_move == 3  # colour 0 stays out: its turn is skipped
 
 
 def test_a_structure_with_no_room_ends_before_the_first_move():

@@ -271,10 +271,20 @@ def test_tiles_box_and_flags(game):
         min_x, min_y, max_x, max_y = box(cells)
         assert max_x - min_x < n and max_y - min_y < n
         # every FLAG belongs to the unique majority owner of its cell
+        strict = options["majority"] == "more_than_half"
+        city = options["city_counts_as_base"]
         for cell, (kind, owner) in cells.items():
             if kind == "flag":
-                strict = options["majority"] == "more_than_half"
-                assert majority(cells, cell, players, options["city_counts_as_base"], strict) == owner, cell
+                assert majority(cells, cell, players, city, strict) == owner, cell
+        # an empty cell where one player has the most BASES was left empty for want of room, or of the mover's last
+        # tile (which ended the game), or, with city_counts_as_base, is next to the CITY and to no BASE (decision q)
+        for x in range(-n, n + 1):
+            for y in range(-n, n + 1):
+                if (x, y) in cells or majority(cells, (x, y), players, city, strict) is None:
+                    continue
+                room = max(max_x, x) - min(min_x, x) < n and max(max_y, y) - min(min_y, y) < n
+                beside = [cells.get((x + dx, y + dy), ("", -1))[0] for dx, dy in NEIGHBOURS]
+                assert not room or state.over or (city and "base" not in beside), (x, y)
 
     play_through(options, picks, each_position=check)
 

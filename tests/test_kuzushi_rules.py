@@ -237,6 +237,15 @@ def test_flip_takes_no_tile_and_resolves_the_neighbours():
     assert state.to_move == 0
 
 
+def test_city_counts_as_base_leaves_a_cell_by_the_city_empty_beside_a_flag_until_a_base_comes():
+    state = after("B 1,0", city_counts_as_base=True)
+    # P1's BASE on 1,0 flags 2,0, 1,1 and 1,-1. Cell 0,1 is next to the CITY (a BASE of P0: 1-0) and to P1's FLAG on
+    # 1,1 (a FLAG counts for nobody), but to no BASE: it was not resolved and stays empty (decision q)
+    assert state.cell(1, 1) == ("flag", 1)
+    assert state.cell(0, 1) is None
+    assert state.to_json() == expected(6, [19, 15], "0,0 C0 1,-1 F1 1,0 B1 1,1 F1 2,0 F1")
+
+
 def test_city_counts_as_base_makes_a_difference():
     moves = ("B 1,0", "B -1,0", "F 1,1")
     plain = after(*moves)

@@ -85,6 +85,24 @@ def test_two_computers_of_one_level_are_named_apart(server: Any, pages: Any) -> 
     expect(row.first).to_contain_text(f"won by {both}")
 
 
+def test_two_of_three_teams_sharing_the_win_is_no_draw(server: Any, pages: Any) -> None:
+    """Kuzushi, six players in three teams: the seat that resigns loses with its partner, and the other two teams share
+    the win. The page said "A draw" (between the teams), as if the resigning team had not lost."""
+    seats = [{"kind": "human", "name": "ann"}] + [{"kind": "agent", "level": "random"} for _ in range(5)]
+    created = server.create("kuzushi", seats, players=6, teams=3)
+    page = pages()
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.toMove === 0 && window.__kumiki.legal > 0")
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    until(page, "window.__kumiki.over")
+    bot = "random computer (seat {})".format
+    teams = f"team {bot(1)} & {bot(4)}, team {bot(2)} & {bot(5)}"  # seat i plays for team i mod 3
+    expect(page.get_by_test_id("status")).to_have_text(f"Game over. Winners: {teams}.")
+    expect(page.get_by_test_id("game-over")).to_contain_text(f"A shared win: {teams} (")
+    expect(page.get_by_test_id("game-over")).not_to_contain_text("draw")
+
+
 def test_the_lobby_counts_a_game_of_one_move_as_one_move(server: Any, pages: Any) -> None:
     """Kuzushi's player 1 moves first: a game against the computer has one move when the person comes to play."""
     created = server.create("kuzushi", [{"kind": "human", "name": "ann"}, {"kind": "agent", "level": "random"}])

@@ -57,9 +57,17 @@ export function gameResult(msg: Finished, module: GameModule | null, name: (seat
     const label = (members: number[]) => `team ${members.map(name).join(" & ")}`;
     const won = sides.filter((members) => members.some((s) => msg.winners.includes(s)));
     const score = `(${totals.join(" – ")})`;
+    // every team winning is a draw; some of three (a tie of two, or a resignation) is their shared win, as for players
+    const teams = won.map(label).join(", ");
+    const draw = won.length === sides.length;
     return {
-      status: `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : "A draw"}.`,
-      text: (won.length === 1 ? `${mine ? "Your team won" : `Won by ${label(won[0])}`} ${score}` : `A draw between the teams ${score}`) + reason,
+      status: `Game over. ${won.length === 1 ? `Winner: ${label(won[0])}` : draw ? "A draw" : `Winners: ${teams}`}.`,
+      text:
+        (won.length === 1
+          ? `${mine ? "Your team won" : `Won by ${label(won[0])}`} ${score}`
+          : draw
+            ? `A draw between the teams ${score}`
+            : `A shared win: ${teams} ${score}`) + reason,
     };
   }
   const score = `(${msg.scores.join(" – ")})`;
