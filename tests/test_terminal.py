@@ -758,3 +758,87 @@ def test_an_agent_by_import_path_that_is_a_plain_object_plays(cli, tmp_path: Pat
     assert f'[Player0 "{path}"]' in text
     _, replayed = kumiki.read_record(text)
     assert replayed.over
+
+
+HELP_GAMES = [
+    ("kuzushi", {}),
+    ("kozo", {}),
+    ("kozo", {"random_size": True}),
+    ("kozo", {"players": 1, "random_size": True}),
+    ("blokus3d", {}),
+    ("blokus3d", {"players": 2}),
+    ("blokus3d", {"players": 3}),
+    ("towerbrix", {}),
+]
+
+
+@pytest.mark.parametrize("width", [60, 80])
+@pytest.mark.parametrize(("name", "options"), HELP_GAMES)
+def test_help_fits_a_24_line_terminal_page_by_page(name: str, options: dict[str, object], width: int) -> None:
+    """`help` took 25 to 29 rows at 60 columns in Kozo and Blokus 3D: its top left the screen. On a short terminal
+    it comes in pages that fit with their last line and the prompt ('help 2' for the next, 'help all' for all), and
+    together the pages hold every word of it."""
+    from tests.helpers import short_terminal
+
+    state = kumiki.load_game(name, **options).new_state(seed=1)
+    text = view_for(name).how_to_play(state.game)
+    shown: list[str] = []
+    page = 1
+    while True:
+        session, out = short_terminal(state, width=width)
+        session.show_help(page)
+        lines = out.getvalue().splitlines()
+        assert len(lines) <= 24 - 1  # the prompt below
+        assert all(len(line) <= width for line in lines)
+        if not lines[-1].startswith("Help page "):
+            assert page == 1  # all of it on one page
+            shown.append(" ".join(lines))
+            break
+        assert lines[-1].startswith(f"Help page {page}/")
+        shown.append(" ".join(lines[:-1]))
+        if f"'help {page + 1}' for the rest" not in lines[-1]:
+            break
+        page += 1
+    assert " ".join(shown).split() == text.split()
+    tall, out = short_terminal(state, width=width, height=60)
+    tall.show_help()
+    assert out.getvalue().split() == text.split()  # a tall terminal shows it whole
+
+
+def test_help_pages_are_typed_at_the_prompt() -> None:
+    from tests.helpers import short_terminal
+
+    state = kumiki.load_game("kozo").new_state(seed=1)
+    typed = iter(["help", "help 2", "help all", "quit"])
+    session, out = short_terminal(state, width=60)
+    session.read = lambda prompt: next(typed)
+    session.seats = [Seat(seat) for seat in range(state.game.players)]
+    session.human_turn(session.seats[0])
+    text = out.getvalue()
+    assert "Help page 1/2: 'help 2' for the rest, 'help all' for all." in text
+    assert "Help page 2/2: 'help 1' for the start, 'help all' for all." in text
+    assert text.count("How to play Kozo") == 2  # page 1, then all of it
+
+
+def test_messages_wrap_between_words_on_a_narrow_terminal() -> None:
+    """A message wider than the terminal was printed as one line for the terminal to fold, which cut it mid-word
+    at 60 columns ("… to flip a FL" / "AG; 'help' explains"): on a terminal it wraps between words; piped, it
+    stays on one line."""
+    from tests.helpers import short_terminal
+
+    state = new_state()
+    typed = iter(["xyz"])
+    session, out = short_terminal(state, width=60)
+    session.read = lambda prompt: next(typed, None)
+    assert not session.human_turn(session.seats[state.to_move])
+    lines = out.getvalue().splitlines()
+    hint = view_for("kuzushi").syntax_hint
+    assert hint is not None
+    assert all(len(line) <= 60 for line in lines)
+    assert f"'xyz': not a move — {hint}".split() == " ".join(lines).split()
+    assert len(lines) == 2
+    piped = io.StringIO()
+    console = Console(file=piped, width=60, highlight=False, color_system=None)
+    typed = iter(["xyz"])
+    Session(state, session.seats, console, reader=lambda prompt: next(typed, None)).human_turn(session.seats[1])
+    assert piped.getvalue().splitlines() == [f"'xyz': not a move — {hint}"]

@@ -465,3 +465,23 @@ def test_how_to_play_with_two_colours_says_a_player_scores_the_better_colour() -
     colours = state.colour_scores()
     assert state.scores() == [max(colours[0], colours[2]), max(colours[1], colours[3])]
     assert state.scores() != [colours[0] + colours[2], colours[1] + colours[3]]
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4}, {"players": 2, "colours_per_player": 2}])
+def test_the_compact_board_wraps_nothing_at_60_columns(options: dict[str, object]) -> None:
+    """At 60 columns the compact board's colour line wrapped "◀ to" / "move" and its last line "'board" / "all'",
+    a command cut in two, and four colours took 22 to 24 rows: there the colours' lines say "7 left", the commands a
+    shorter line, and the west view gives way where it would push the prompt away ('board all' shows it)."""
+    state = play_out(new_state(**options), seed=3, moves=8)
+    session, out = short_terminal(state, width=60, humans=1)
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    assert len(shown) <= 24 - 3
+    assert all(len(line) <= 60 for line in shown)
+    assert any(line.rstrip().endswith("◀ to move") for line in shown)
+    assert shown[-1].startswith("More: 'legend'") and "'board all'" in shown[-1]
+    text = "\n".join(shown)
+    assert ("west ← y" in text) != ("'board all' (the west view too)" in text)
+    wide, out = short_terminal(state, width=80, humans=1)
+    wide.show_board()
+    assert "pieces left  ◀ to move" in out.getvalue()  # 80 columns keep the full words

@@ -489,3 +489,17 @@ def test_the_points_table_shows_every_total_at_60_columns() -> None:
     rows = [line.split() for line in text.splitlines() if line.startswith((" 0 ", " 1 "))]
     assert [row[row.index("★") - 1 if "★" in row else -1] for row in rows] == [f"{s:g}" for s in state.scores()]
     assert all(len(line) <= 60 for line in text.splitlines())
+
+
+def test_the_compact_board_s_commands_fit_60_columns() -> None:
+    """At 60 columns the compact board's last line wrapped inside a command ("'board" / "all'"): a shorter one
+    there."""
+    from tests.helpers import short_terminal
+
+    state = play_out(new_state(seed=3), seed=3, moves=8)
+    session, out = short_terminal(state, width=60, humans=1)
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    assert len(shown) <= 24 - 3
+    assert shown[-1].startswith("More: 'sides'") and "'legend'" in shown[-1] and "'board all'" in shown[-1]
+    assert all(len(line) <= 60 for line in shown)

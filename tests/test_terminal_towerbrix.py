@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import pytest
@@ -227,14 +228,69 @@ def test_the_board_fits_a_24_line_terminal(moves: int) -> None:
     assert "z=0" in draw(view.command(state, "tower"))
 
 
+@pytest.mark.parametrize(("seed", "moves"), [(0, 12), (0, 24), (7, 12), (7, 24), (7, 36), (8, 18), (10, 33)])
+def test_six_players_board_fits_a_24_line_terminal_at_60_columns(seed: int, moves: int) -> None:
+    """Six players at 60 columns took 22 to 27 rows in 31 of 169 positions (seeds 0-12, every third move): the
+    prompt left the screen. The cards' texts give way to one line first ('cards' shows them), then the line of
+    commands; the tower stays."""
+    from tests.helpers import play_out, short_terminal
+
+    state = play_out(kumiki.load_game("towerbrix", players=6).new_state(seed=seed), seed=seed, moves=moves)
+    session, out = short_terminal(state, width=60, humans=1)
+    session.show_board()
+    shown = out.getvalue().splitlines()
+    assert len(shown) <= 24 - 3
+    assert all(len(line) <= 60 for line in shown)
+    text = "\n".join(shown)
+    assert "z=" in text and "Cards (backs): " in text
+    player = state.to_move
+    assert player is not None
+    for card in state.hands[player]:
+        assert f"{card} ({state.game.cards[card].points})" in text
+    assert state.game.cards[state.hands[player][0]].text.split()[0] in text or "; texts: 'cards'" in text
+
+
 def test_the_table_line_shows_the_backs_of_everyones_cards_within_80_columns() -> None:
     """Everyone sees the points on the back of every card (the rulebook): the table line lists each player's, and
     fits an 80-column terminal with six players at the hard level."""
     state = kumiki.load_game("towerbrix", players=6, difficulty="hard").new_state(seed=1)
     line = next(line for line in view.status_text(state).plain.splitlines() if line.startswith("Cards (backs): "))
     backs = ["+".join(str(state.game.cards[c].points) for c in hand) for hand in state.hands]
-    assert line.startswith("Cards (backs): " + ", ".join(f"P{i} {b}" for i, b in enumerate(backs)) + " · ok: -")
+    assert line.startswith("Cards (backs): " + ", ".join(f"#{i} {b}" for i, b in enumerate(backs)) + " · ok: -")
     assert len(line) <= 80
+
+
+def test_players_are_never_named_like_the_purple_bricks() -> None:
+    """ "P1" named player 1 on the table line and in the evaluation, and the purple brick P1 in the moves and the
+    cards: the players are "#1" and "player 1" now; the bricks keep the contract's names."""
+    state = kumiki.load_game("towerbrix", players=3).new_state(seed=1)
+    state.play("P1 z 0,0")
+    state.play("ok")
+    line = next(line for line in view.status_text(state).plain.splitlines() if line.startswith("Cards (backs): "))
+    assert " · ok: #1 · " in line and "#0 " in line and "#2 " in line
+    assert not any(f"P{i} " in line for i in range(3))
+    while not state.evaluations:
+        state.play("ok")
+    text = draw(view.evaluation_text(state.evaluations[-1], state))
+    assert re.search(r"[✓✗~] G\d+ \(\d\) of player \d: ", text)
+    assert not re.search(r"\bP\d G\d", text)
+
+
+def test_the_last_evaluation_is_shown_again_on_asking() -> None:
+    """The board drawn under an evaluation pushed its top (the attempt failed, and why) off a 24-line terminal:
+    'evaluation' shows the last one again, and the evaluation's last line says so."""
+    state = kumiki.load_game("towerbrix", players=2).new_state(seed=1)
+    assert "No evaluation yet" in draw(view.command(state, "evaluation"))
+    state.play("Y1 z 0,0")
+    while not state.evaluations:
+        state.play("ok")
+    after = view.after_move(state)
+    assert after is not None
+    shown = draw(after)
+    assert "'evaluation' shows this again" in shown.rstrip().splitlines()[-1]
+    assert draw(view.command(state, "evaluation")) == shown
+    assert draw(view.command(state, "eval")) == shown
+    assert "evaluation (the last evaluation again)" in view.how_to_play(state.game)
 
 
 def hinted_move(state) -> str:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.text import Text
 
 from kumiki.core.game import Game, State
@@ -66,6 +66,22 @@ class GameView:
     # The position drawn for a terminal too short for ``render`` (fewer rows: legends and drawings behind the
     # game's commands, with one line saying which); None: ``render`` always.
     compact: Renderer | None = None
+
+
+class Fitting:
+    """The first of ``choices`` whose widest line fits the console's width (else the last): a line naming commands
+    that would wrap inside a quoted command ("'board" / "all'") at 60 columns gives way to a shorter wording."""
+
+    def __init__(self, *choices: RenderableType) -> None:
+        self.choices = choices
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wider = options.update_width(options.max_width + 1)  # a measure is never wider than the width it is given
+        for choice in self.choices[:-1]:
+            if console.measure(choice, options=wider).maximum <= options.max_width:
+                yield choice
+                return
+        yield self.choices[-1]
 
 
 def _kuzushi_view() -> GameView:
@@ -134,6 +150,7 @@ __all__ = [
     "FIRST_HUMAN",
     "VIEWS",
     "Command",
+    "Fitting",
     "GameView",
     "QuietConsole",
     "make_console",

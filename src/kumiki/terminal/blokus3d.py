@@ -19,7 +19,8 @@ from kumiki.games.blokus3d.pieces import PIECE_NAMES, PIECES
 from kumiki.games.blokus3d.rules import COLOUR_NAMES
 from kumiki.games.blokus3d.structures import SIZE
 from kumiki.games.blokus3d.text import LETTERS
-from kumiki.terminal import GameView
+from kumiki.terminal import Fitting, GameView
+from kumiki.terminal.play import SPARE_ROWS
 
 if TYPE_CHECKING:
     from kumiki.core.game import Game, State
@@ -296,8 +297,9 @@ def _out_colours(out: Text, state: Blokus3DState) -> None:
         out.append(f" · out: {', '.join(out_colours)}", style="dim")
 
 
-def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None) -> Text:
-    """The colours' table in a line each: colour, player, score, how many pieces are left, and who is to move."""
+def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None, short: bool = False) -> Text:
+    """The colours' table in a line each: colour, player, score, how many pieces are left (``short``: "7 left"), and
+    who is to move."""
     g = state.game
     scores = state.colour_scores()
     winners = state.winners()
@@ -311,7 +313,8 @@ def colours_lines(state: Blokus3DState, names: Sequence[str] | None = None) -> T
         out.append(f" {letter(colour)} ", style=block(colour))
         out.append(f" {colour_name(colour):<7}", style=ink(colour))
         out.append(
-            f"{player} {name[:12]:<12} score {scores[colour]:>3} · {len(left):>2} piece{'s' * (len(left) != 1)} left"
+            f"{player} {name[:12]:<12} score {scores[colour]:>3} · {len(left):>2}"
+            + (" left" if short else f" piece{'s' * (len(left) != 1)} left")
         )
         if colour == state.colour_to_move:
             out.append("  ◀ to move", style="bold")
@@ -343,23 +346,52 @@ def pieces_line(state: Blokus3DState, colour: int) -> Text:
     return out
 
 
-def more_line() -> Text:
-    return Text("More: 'legend' (the map's signs), 'pieces' (drawn), 'board all' (everything).", style="dim")
+def more_line() -> RenderableType:
+    return Fitting(
+        Text("More: 'legend' (the map's signs), 'pieces' (drawn), 'board all' (everything).", style="dim"),
+        Text("More: 'legend' (signs), 'pieces' (drawn), 'board all' (all).", style="dim"),
+    )
+
+
+class CompactBoard:
+    """The compact board; where its three views stand in two rows (60 columns) and it would not leave the prompt on
+    screen (four colours took 22 to 24 rows of 24), the west view gives way ('board all' shows it, said on the last
+    line)."""
+
+    def __init__(self, state: Blokus3DState, names: Sequence[str] | None) -> None:
+        self.state = state
+        self.names = names
+
+    def parts(self, west: bool) -> list[RenderableType]:
+        blokus, names = self.state, self.names
+        parts: list[RenderableType] = [turn_line_compact(blokus, names)]
+        views = [height_map(blokus, True), side_view(blokus, "south", True)]
+        if west:
+            views.append(side_view(blokus, "west", True))
+        parts.append(Columns(views, padding=(0, 2)))
+        # at 60 columns "◀ to move" wrapped to "◀ to" / "move": "7 left" there, not "7 pieces left"
+        parts.append(Fitting(colours_lines(blokus, names), colours_lines(blokus, names, short=True)))
+        if blokus.colour_to_move is not None:
+            parts.append(pieces_line(blokus, blokus.colour_to_move))
+        if not blokus.over:  # the game-over screen has no prompt left to type them at
+            parts.append(more_line() if west else Text(MORE_NO_WEST, style="dim"))
+        return parts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        group = Group(*self.parts(west=True))
+        room = options.max_height - SPARE_ROWS
+        if not self.state.over and len(console.render_lines(group, options, pad=False, new_lines=False)) > room:
+            group = Group(*self.parts(west=False))
+        yield group
+
+
+MORE_NO_WEST = "More: 'legend', 'pieces', 'board all' (the west view too)."
 
 
 def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
     """``render`` for a short terminal: the turn in one line, the views without spare rows, a line per colour, the
     pieces left by name; the legend and the drawings of the pieces behind commands (said on the last line)."""
-    blokus = as_blokus(state)
-    parts: list[RenderableType] = [turn_line_compact(blokus, names)]
-    views = [height_map(blokus, True), side_view(blokus, "south", True), side_view(blokus, "west", True)]
-    parts.append(Columns(views, padding=(0, 2)))
-    parts.append(colours_lines(blokus, names))
-    if blokus.colour_to_move is not None:
-        parts.append(pieces_line(blokus, blokus.colour_to_move))
-    if not blokus.over:  # the game-over screen has no prompt left to type them at
-        parts.append(more_line())
-    return Group(*parts)
+    return CompactBoard(as_blokus(state), names)
 
 
 def legend() -> Text:

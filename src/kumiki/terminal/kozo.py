@@ -19,7 +19,7 @@ from kumiki.core.options import ascii_digits
 from kumiki.games.kozo.ai import Plan, plan_round
 from kumiki.games.kozo.ai import plan_words as ai_plan_words
 from kumiki.games.kozo.pieces import CHIMNEY
-from kumiki.terminal import GameView
+from kumiki.terminal import Fitting, GameView
 from kumiki.terminal.palette import SEAT_INK, SEAT_PALETTE
 
 if TYPE_CHECKING:
@@ -490,8 +490,11 @@ def points_line(state: KozoState, names: Sequence[str] | None = None) -> Text:
     return out
 
 
-def more_line() -> Text:
-    return Text("More: 'sides' (side views), 'legend' (the signs), 'board all' (everything).", style="dim")
+def more_line() -> RenderableType:
+    return Fitting(
+        Text("More: 'sides' (side views), 'legend' (the signs), 'board all' (everything).", style="dim"),
+        Text("More: 'sides', 'legend' (signs), 'board all' (everything).", style="dim"),
+    )
 
 
 def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:

@@ -251,11 +251,12 @@ class Session:
         self.say(f"{self.who(seat)} plays {move}{f' ({note})' if note else ''}{extra}")
         after = self.view.after_move(self.state) if self.view.after_move is not None else None
         if after is not None:
-            self.console.print(after, soft_wrap=True)
+            self.console.print(after, soft_wrap=not self.console.is_terminal)
 
     def say(self, text: str, style: str = "") -> None:
-        """One message on one line (the terminal may fold it; we never break it)."""
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        """One message: on a terminal wrapped between words at its width (the terminal folded a long one mid-word:
+        "(yellow" at the end of a row, ")" on the next), elsewhere on one line, which we never break."""
+        self.console.print(Text(text, style=style), soft_wrap=not self.console.is_terminal)
 
     def show_board(self, full: bool = False) -> None:
         self.console.print()
@@ -273,8 +274,18 @@ class Session:
             return drawn
         return compact(self.state, self.names)
 
-    def show_help(self) -> None:
-        self.console.print(Text(self.view.how_to_play(self.state.game)))
+    def show_help(self, page: int | None = None) -> None:
+        """The view's how-to-play; on a terminal too short for all of it, ``page`` (1 when None) of the pages that
+        fit it, each with a last line naming the next (``help 2``), so that the top of the page stays on screen."""
+        text = self.view.how_to_play(self.state.game)
+        pages = help_pages(self.console, text) if self.console.is_terminal else [text]
+        if len(pages) == 1:
+            self.console.print(Text(text))
+            return
+        number = min(max(page or 1, 1), len(pages))
+        self.console.print(Text(pages[number - 1]))
+        following = f"'help {number + 1}' for the rest" if number < len(pages) else "'help 1' for the start"
+        self.say(f"Help page {number}/{len(pages)}: {following}, 'help all' for all.", style="dim")
 
     def result_text(self) -> str:
         return describe_result(self.state, self.names, self.view)
@@ -358,6 +369,13 @@ class Session:
                 return False
             if word in HELP:
                 self.show_help()
+                continue
+            asked = help_page(word)
+            if asked is not None:
+                if asked == 0:
+                    self.console.print(Text(self.view.how_to_play(state.game)))
+                else:
+                    self.show_help(asked)
                 continue
             if self.view.command is not None:
                 answer = self.view.command(state, text)
@@ -451,6 +469,36 @@ class Thinking:
 def rows(console: Console, renderable: RenderableType) -> int:
     """How many rows ``renderable`` takes on ``console`` (at its width)."""
     return len(console.render_lines(renderable, console.options, pad=False, new_lines=False))
+
+
+def help_pages(console: Console, text: str) -> list[str]:
+    """``text`` cut between sentences into pages of at most the console's height less two rows (the page's last
+    line and the prompt) at its width: one page when it all fits."""
+    room = max(console.height - 2, 3)
+    if rows(console, Text(text)) <= room:
+        return [text]
+    sentences = re.split(r"(?<=[.!?])(?<!e\.g\.)\s+(?=[A-Z'(])", text)
+    pages: list[str] = []
+    page = ""
+    for sentence in sentences:
+        longer = f"{page} {sentence}" if page else sentence
+        if page and rows(console, Text(longer)) > room:
+            pages.append(page)
+            page = sentence
+        else:
+            page = longer
+    pages.append(page)
+    return pages
+
+
+def help_page(word: str) -> int | None:
+    """The page ``help 2`` asks for (0 for ``help all``), or None when ``word`` asks for no page of the help."""
+    parts = word.split()
+    if len(parts) != 2 or parts[0] not in HELP:
+        return None
+    if parts[1] == "all":
+        return 0
+    return int(parts[1]) if parts[1].isascii() and parts[1].isdigit() else None
 
 
 def parse_move(state: State, text: str) -> Move:

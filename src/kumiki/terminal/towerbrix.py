@@ -20,7 +20,7 @@ from kumiki.games.towerbrix.bricks import Brick
 from kumiki.games.towerbrix.hint import build_hint
 from kumiki.games.towerbrix.text import EMPTY, layers
 from kumiki.terminal import GameView
-from kumiki.terminal.play import HUMAN
+from kumiki.terminal.play import HUMAN, SPARE_ROWS
 
 if TYPE_CHECKING:
     from kumiki.core.game import Game, State
@@ -131,12 +131,12 @@ def _score(state: TowerBrixState, data: dict[str, Any], label: str) -> str:
 
 
 def _table(state: TowerBrixState, data: dict[str, Any]) -> str:
-    """Each player's cards by the points on their backs, which everyone sees ("P1 3+2": two cards), who said ok
-    since the last edit, and the edits so far."""
+    """Each player's cards by the points on their backs, which everyone sees ("#1 3+2": player 1 holds two cards),
+    who said ok since the last edit, and the edits so far. A player is "#1", never "P1", the purple brick's name."""
     return (
         "\nCards (backs): "
-        + ", ".join(f"P{i} {'+'.join(map(str, points)) or '-'}" for i, points in enumerate(data["hand_points"]))
-        + f" · ok: {' '.join(f'P{i}' for i in data['oks']) or '-'}"
+        + ", ".join(f"#{i} {'+'.join(map(str, points)) or '-'}" for i, points in enumerate(data["hand_points"]))
+        + f" · ok: {' '.join(f'#{i}' for i in data['oks']) or '-'}"
         + f" · edits {data['edits']}/{state.game.options['max_edits']}"
     )
 
@@ -203,22 +203,75 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
     return Group(*parts)
 
 
+MORE = "More: 'tower' (the layers full size), 'board all' (everything)."
+MORE_NARROW = "More: 'tower' (layers full size), 'board all' (everything)."  # one line at 60 columns
+
+
+def cards_line(state: TowerBrixState, player: int) -> Text:
+    """``player``'s cards on one line, each its ✓/✗, id and points, for a screen with no room for their texts."""
+    view = state.view(player)
+    holds: dict[str, bool] = view.get("holds", {})
+    text = Text(f"Cards of player {player}:", style="bold")
+    for place, (card_id, face) in enumerate(view["cards"].items()):
+        text.append("," if place else "")
+        text.append(" ")
+        if card_id in holds:
+            text.append("✓ " if holds[card_id] else "✗ ", style="bold green" if holds[card_id] else "bold red")
+        text.append(f"{card_id} ({face['points']})")
+    text.append("; texts: 'cards'" if view["cards"] else " (no cards)", style="dim")
+    return text
+
+
+class CompactBoard:
+    """The compact board in no more rows than the terminal has under the prompt: on a terminal too short for all of
+    it, the cards' texts give way to one line of their ids, marks and points ('cards' shows the texts), then the
+    line of more commands goes, and at last the tower's layers ('tower' shows them): six players at 60 columns
+    took up to 27 rows of 24, and the prompt left the screen."""
+
+    LAST = 3  # the fewest rows: the cards on one line, no line of commands, no layers
+
+    def __init__(self, state: TowerBrixState, names: Sequence[str] | None) -> None:
+        self.state = state
+        self.names = names
+
+    def parts(self, width: int, step: int) -> list[RenderableType]:
+        s = self.state
+        player = s.to_move
+        tower: RenderableType = TowerRow(s, player)
+        if step >= self.LAST and s.bricks_in_order():
+            tower = Text("(no room for the tower's layers here: 'tower' shows them)", style="dim")
+        parts: list[RenderableType] = [tower, status_compact(s)]
+        if player is not None and not hot_seat(self.names):
+            if step == 0:
+                parts.append(Text(f"Cards of player {player}:", style="bold"))
+                cards = cards_text(s, player)
+                cards.rstrip()
+                parts.append(cards)
+            else:
+                parts.append(cards_line(s, player))
+        elif player is not None:
+            parts.append(
+                Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim")
+            )
+        if not s.over and step < 2:  # the game-over screen has no prompt left to type them at
+            parts.append(Text(MORE if len(MORE) <= width else MORE_NARROW, style="dim"))
+        return parts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = options.max_height - SPARE_ROWS
+        for step in range(self.LAST + 1):
+            group = Group(*self.parts(options.max_width, step))
+            if self.state.over or step == self.LAST:
+                break
+            if len(console.render_lines(group, options, pad=False, new_lines=False)) <= room:
+                break
+        yield group
+
+
 def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
     """``render`` for a short terminal: the layers side by side, one character a cell, then the same status and
-    cards; what does not fit is behind ``tower`` (said on the last line)."""
-    s = as_towerbrix(state)
-    player = s.to_move
-    parts: list[RenderableType] = [TowerRow(s, player), status_compact(s)]
-    if player is not None and not hot_seat(names):
-        parts.append(Text(f"Cards of player {player}:", style="bold"))
-        cards = cards_text(s, player)
-        cards.rstrip()
-        parts.append(cards)
-    elif player is not None:
-        parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
-    if not s.over:  # the game-over screen has no prompt left to type them at
-        parts.append(Text("More: 'tower' (the layers full size), 'board all' (everything).", style="dim"))
-    return Group(*parts)
+    cards; what does not fit is behind ``tower`` and ``cards`` (said on the last lines)."""
+    return CompactBoard(as_towerbrix(state), names)
 
 
 def evaluation_text(evaluation: dict[str, Any], state: TowerBrixState) -> Text:
@@ -231,8 +284,9 @@ def evaluation_text(evaluation: dict[str, Any], state: TowerBrixState) -> Text:
     for card in evaluation["cards"]:
         face = state.game.cards[card["id"]]
         mark = "✓" if card["holds"] else ("~" if card["id"] == evaluation["waived"] else "✗")
-        text.append(f"  {mark} P{card['player']} {card['id']} ({card['points']}): {face.text}\n")
-    text.append(f"  points {evaluation['points']:g} (bonus {evaluation['bonus']})\n")
+        text.append(f"  {mark} {card['id']} ({card['points']}) of player {card['player']}: {face.text}\n")
+    text.append(f"  points {evaluation['points']:g} (bonus {evaluation['bonus']})")
+    text.append(" · 'evaluation' shows this again\n", style="dim")
     return text
 
 
@@ -328,6 +382,10 @@ def command(state: State, text: str) -> RenderableType | None:
         return Text("\n" * HIDE_LINES)
     if word == "tower":
         return tower_picture(s, s.to_move)
+    if word in ("evaluation", "eval"):  # the board drawn under it pushed its top (why the attempt failed) away
+        if not s.evaluations:
+            return Text("No evaluation yet: the first comes when everyone has said ok since the last edit.")
+        return evaluation_text(s.evaluations[-1], s)
     if word in ("moves", "m", "legal"):
         return moves_text(s)
     if word in ("moves all", "m all", "legal all"):
@@ -350,7 +408,8 @@ HOW_TO_BUILD = (
     "the last edit. Commands: cards (your cards), hide (scrolls them away), hint (the next edit towards a tower "
     "meeting your own cards, found by the solver from the bricks on the table; or ok when they hold), moves (the "
     "placements offered: beside the tower, the first brick of each colour; moves all lists every move), tower "
-    "(every layer, full size), board (board all: the whole board on a short terminal), undo, help, quit."
+    "(every layer, full size), evaluation (the last evaluation again), board (board all: the whole board on a short "
+    "terminal), undo, help, quit."
 )
 # challenges 9 and 13 with waive="vote": the team names the card to waive, face down, by its seat and place
 VOTE_HELP = (
