@@ -3,6 +3,7 @@ restart and show in replays), length- and rate-limited, and challenge 3 (Trade S
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -67,6 +68,34 @@ def test_chat_is_rate_limited_per_seat(client: TestClient) -> None:
             ws.send_json({"type": "chat", "text": f"line {k}"})
         assert "slow down" in receive_until(ws, error("rate_limited"))["message"]
     assert len(client.get(f"/api/games/{game['id']}/chat").json()) == 5
+
+
+def test_a_seat_that_reconnects_does_not_get_its_chat_allowance_back(client: TestClient) -> None:
+    """The allowance was made afresh with the room: a player alone at the table who reconnected (the room leaves
+    memory with its last connection) said 5 lines each time, and filled the table's 2,000 lines in 17 s, silencing
+    everyone for the rest of the game. The allowance now starts where the stored chat's times leave it."""
+    game = create(client, [HUMAN, HUMAN])
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for attempt in range(3):
+        with client.websocket_connect(url(game, 0)) as ws:
+            receive_until(ws, view_at(0))
+            ws.send_json({"type": "chat", "text": f"again {attempt}"})
+            answer = receive_until(ws, lambda m: m["type"] == "error" or chat_with(lambda c: True)(m))
+            if attempt == 0:
+                for k in range(4):
+                    ws.send_json({"type": "chat", "text": f"line {k}"})
+                    receive_until(ws, chat_with(lambda m, k=k: m["entries"][0]["text"] == f"line {k}"))
+            else:
+                assert answer["type"] == "error" and answer["code"] == "rate_limited", answer
+        deadline = time.monotonic() + 10
+        while game["id"] in hub.rooms and time.monotonic() < deadline:  # the room leaves memory
+            time.sleep(0.01)
+        assert game["id"] not in hub.rooms
+    assert len(client.get(f"/api/games/{game['id']}/chat").json()) == 5
+    with client.websocket_connect(url(game, 1)) as ws:  # another seat has its own allowance
+        receive_until(ws, view_at(0))
+        ws.send_json({"type": "chat", "text": "hello"})
+        receive_until(ws, chat_with(lambda m: m["entries"][0]["text"] == "hello"))
 
 
 def test_challenge_3_allows_gestures_only(client: TestClient) -> None:

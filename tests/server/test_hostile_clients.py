@@ -250,7 +250,8 @@ def test_a_replay_of_a_game_that_cannot_change_is_built_once_and_kept(
 ) -> None:
     """Each request built the replay anew: a client asking again and again for a long game's (a 765-move game: 12
     MiB, 1.2 s of a core each time) kept up to two cores busy. A game over (or imported) cannot change: its replay is
-    kept once built (``REPLAY_CACHE_BYTES`` in all); a game going on is built for each request, as its moves change."""
+    kept once built (``REPLAY_CACHE_BYTES`` in all). A game going on was built for each request; now it is kept too,
+    keyed by its moves, and built again once it has moved (the next test)."""
     record = '[Game "kuzushi"]\n[Players "2"]\n[Seed "8"]\n\nB 1,0\nB -1,0\nB 0,1\n'
     imported = client.post("/api/records", content=record).json()["id"]
     going = create(client, [HUMAN, HUMAN], seed=3)["id"]
@@ -266,12 +267,43 @@ def test_a_replay_of_a_game_that_cannot_change_is_built_once_and_kept(
     assert len(builds) == 1  # built once, then sent as kept
     gc.collect()
     assert len(client.app.state.replay_bodies) == 1  # type: ignore[attr-defined]  # the kept body
-    for _ in range(2):
-        assert client.get(f"/api/games/{going}/replay").status_code == 200
-    assert len(builds) == 3  # a game going on: built for each request
     kept = client.app.state.replays_kept  # type: ignore[attr-defined]
     body = first[0].content
     assert list(kept.texts) == [imported] and kept.size == len(body[body.index(b'"states":') + 9 : -1])  # its bytes
+    for _ in range(2):
+        assert client.get(f"/api/games/{going}/replay").status_code == 200
+    assert len(builds) == 2 and list(kept.texts) == [imported, going]  # a game going on: built once while unmoved
+
+
+def test_a_replay_of_a_game_going_on_is_kept_until_its_next_move_and_never_served_stale(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game going on was replayed for every request (a long game: about a second of a core each, two at once). Its
+    replay is now kept like a finished game's, keyed by its moves: asked for again it is not built again, and a move
+    (or an undo) since makes the next request build it anew, with the game as it is now."""
+    game = create(client, [{"kind": "agent", "agent": "random"}, HUMAN], seed=3, undo=True)  # seat 1 moves first
+    path = f"/api/games/{game['id']}/replay"
+    builds: list[int] = []
+
+    def counted_positions(*args: Any) -> Any:
+        builds.append(1)
+        yield from positions(*args)
+
+    monkeypatch.setattr(app, "positions", counted_positions)
+    before = [client.get(path).json() for _ in range(3)]
+    assert len(builds) == 1 and before[0] == before[2] and before[0]["moves"] == [] and len(before[0]["states"]) == 1
+    with client.websocket_connect(url(game, 1)) as ws:
+        start = receive_until(ws, view_at(0))
+        ws.send_json({"type": "move", "ply": 0, "move": start["legal"][0]})
+        after = receive_until(ws, view_at(2))  # the computer's reply too
+        moved = client.get(path).json()
+        assert moved["moves"] == after["history"] and len(moved["states"]) == 3 and len(builds) == 2
+        assert moved["moves"][0] == start["legal"][0] and moved["states"][0] == before[0]["states"][0]
+        assert client.get(path).json() == moved and len(builds) == 2  # kept again, as it is now
+        ws.send_json({"type": "undo"})
+        receive_until(ws, view_at(0))
+        taken_back = client.get(path).json()
+    assert taken_back["moves"] == [] and taken_back["states"] == before[0]["states"] and len(builds) == 3
 
 
 def test_a_connection_that_does_not_read_is_dropped_by_the_size_of_what_waits_for_it() -> None:

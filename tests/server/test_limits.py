@@ -47,3 +47,31 @@ def test_many_addresses_do_not_reset_the_limit_of_one_held_back(monkeypatch: pyt
     for k in range(20):
         fresh.allow_http(f"10.0.0.{k}")
     assert "198.51.100.1" in fresh.buckets and len(fresh.buckets) <= 10
+
+
+def test_a_client_cycling_through_addresses_cannot_push_out_the_bucket_it_is_held_back_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the table's size the half least recently seen went: a client held back on one address that then asked
+    from 5,000 others (IPv6 /64s: a /48 holds 65,536), not from the held one meanwhile, pushed its bucket out and was
+    given a full one again. Now a bucket not full is never let go; new addresses share one overflow bucket while the
+    table is full, and every address followed before keeps its own."""
+    monkeypatch.setattr(limits_module, "RATED_ADDRESSES", 100)
+    limits = Limits(http_rate=0.001, http_burst=3)
+    held = "2001:db8:0:1::1"
+    for _ in range(3):
+        assert limits.allow_http(held)
+    assert not limits.allow_http(held)
+    assert limits.allow_http("192.0.2.9")  # an honest client, followed before the flood
+    for k in range(5_000):  # other /64s, each asking once: their buckets are not full again (rate 0.001 a second)
+        limits.allow_http(f"2001:db8:1:{k:x}::1")
+        assert len(limits.buckets) <= 100
+    assert not limits.allow_http(held)  # still held back
+    assert limits.allow_http("192.0.2.9") and limits.allow_http("192.0.2.9")  # still its own bucket: not locked out
+    assert not limits.allow_http("198.51.100.7")  # a new address meanwhile shares the overflow, drained by the flood
+    for key, bucket in limits.buckets.items():  # the flood's buckets full again (as after 3,000 s): they may go
+        if key.startswith("2001:db8:1:"):
+            bucket.stamp -= 3_000
+    limits.swept -= 3_000
+    assert limits.allow_http("198.51.100.7") and "198.51.100.7" in limits.buckets  # followed on its own again
+    assert not limits.allow_http(held)

@@ -85,9 +85,10 @@ MAX_REFUSED_REPLAYS = 2**16
 # characters in all (a record of the longest game the server keeps is under 1 MB); each keyed with its row's status,
 # moves and last change, so a game changed or deleted since (``kumiki prune``) is not served from here.
 RECORD_CACHE_CHARS = 32 * 2**20
-# Replays of games that can no longer change, kept once built (their bytes of positions in all): a replay is built
-# anew for each request otherwise, and one client asking again and again for a long game's (a 765-move game: 12 MiB,
-# 1.2 s of a core each time) kept up to two cores busy.
+# Replays kept once built (their bytes of positions in all), each keyed with the game's moves and resignation, so a
+# game going on is built again once it has moved: a replay was built anew for each request otherwise, and one client
+# asking again and again for a long game's (a 765-move game: 12 MiB, 1.2 s of a core each time) kept up to two cores
+# busy, a game going on included.
 REPLAY_CACHE_BYTES = 64 * 2**20
 
 NO_CLIENT = """<!doctype html><html><head><meta charset="utf-8"><title>Kumiki</title></head><body>
@@ -424,8 +425,9 @@ def create_app(
                 del refused[next(iter(refused))]
             refused[game_id] = (hash(key[1:]), error.message)
             raise
-        if built.over or row.imported:  # nothing changes it any more: kept, the most recently asked for first
-            request.app.state.replays_kept.put(key, shared, len(built.states))
+        # kept, the most recently asked for first: a game going on too (a 765-move game's, asked for again and again,
+        # kept a core busy), keyed by its moves and resignation, so that a new move (or an undo) misses and builds anew
+        request.app.state.replays_kept.put(key, shared, len(built.states))
         rest = {
             "game": row.game,
             "options": row.options,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -11,6 +12,7 @@ MAX_BODY = 64 * 1024  # bytes in a JSON request body
 MAX_RECORD = 1024 * 1024  # bytes in an imported record
 SOCKETS_PER_ADDRESS = 200  # WebSockets open at once from one client address (a club behind one NAT shares one)
 RATED_ADDRESSES = 10_000  # addresses whose request rate is followed; past it, those back to a full bucket are let go
+SWEEP_SECONDS = 1.0  # the table full, it is swept for such buckets at most this often (a sweep reads all 10,000)
 
 
 def client_key(address: str) -> str:
@@ -69,6 +71,9 @@ class Limits:
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     sockets: dict[str, int] = field(default_factory=dict)
+    # the one bucket every address not in ``buckets`` shares while the table is full of addresses still held back
+    overflow: TokenBucket | None = None
+    swept: float = -math.inf
 
     def ws_bucket(self) -> TokenBucket:
         return TokenBucket(self.ws_rate, self.ws_burst)
@@ -78,18 +83,25 @@ class Limits:
         key = client_key(address)
         if key not in self.buckets and len(self.buckets) >= RATED_ADDRESSES:
             self._forget_idle()
+            if len(self.buckets) >= RATED_ADDRESSES:  # every address followed is still held back (or was just now)
+                if self.overflow is None:
+                    self.overflow = TokenBucket(self.http_rate, self.http_burst)
+                return self.overflow.take()
         bucket = self.buckets.setdefault(key, TokenBucket(self.http_rate, self.http_burst))
         return bucket.take()
 
     def _forget_idle(self) -> None:
-        """Let go of the addresses whose bucket is full again (as a new one would be), and if that is not enough the
-        half least recently seen: the whole table was emptied before, so a client cycling through 10,000 addresses
-        reset the limit of the one it was held back on."""
+        """Let go of the addresses whose bucket is full again (as a new one would be: forgetting them changes
+        nothing), at most once every ``SWEEP_SECONDS``. A bucket not full is never let go: the whole table was
+        emptied once, then the half least recently seen, so a client cycling through 5,000 addresses (IPv6 /64s: a
+        /48 holds 65,536) pushed out and reset the limit of the one it was held back on. New addresses share one
+        ``overflow`` bucket meanwhile; to keep the table full a client must keep 10,000 addresses each held back,
+        some 20,000 requests a second at the default rate, while every address already followed keeps its own."""
         now = time.monotonic()
-        kept = {key: bucket for key, bucket in self.buckets.items() if not bucket.full(now)}
-        if len(kept) >= RATED_ADDRESSES // 2:
-            kept = dict(sorted(kept.items(), key=lambda item: item[1].stamp)[len(kept) // 2 :])
-        self.buckets = kept
+        if now - self.swept < SWEEP_SECONDS:
+            return
+        self.swept = now
+        self.buckets = {key: bucket for key, bucket in self.buckets.items() if not bucket.full(now)}
 
     def open_socket(self, address: str) -> bool:
         """Count one more WebSocket from ``address``; False (nothing counted) when it has as many as it may."""

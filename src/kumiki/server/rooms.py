@@ -349,6 +349,25 @@ class Room:
             self._silent = isinstance(recorded, dict) and bool(recorded.get("silence"))
         return self._silent
 
+    def _chat_bucket(self, seat: int) -> TokenBucket:
+        """A seat's chat allowance, as the times of the lines it has said (the stored chat) leave it. Made full with
+        the room, it was full again each time the room left memory: a player alone at the table who reconnected said
+        CHAT_BURST lines each time, and filled the table's MAX_CHAT in 17 s, silencing it for the rest of the game."""
+        bucket = self._chat_buckets.get(seat)
+        if bucket is None:
+            tokens, last = float(CHAT_BURST), None
+            for entry in self.chat:
+                said = entry.get("time")
+                if entry.get("seat") != seat or not isinstance(said, (int, float)):
+                    continue
+                if last is not None:
+                    tokens = min(float(CHAT_BURST), tokens + max(0.0, said - last) * CHAT_RATE)
+                tokens, last = max(0.0, tokens - 1.0), said
+            now = time.monotonic()
+            stamp = now if last is None else now - max(0.0, time.time() - last)
+            bucket = self._chat_buckets[seat] = TokenBucket(CHAT_RATE, CHAT_BURST, tokens, stamp)
+        return bucket
+
     async def say(self, seat: int | None, kind: str, text: Any, at: Any = None) -> None:
         """A seat's chat line (``kind`` "text") or signal (``kind`` "signal": one of SIGNALS, pointing ``at`` a
         brick or a cell): checked, stored, and sent to everyone at the table."""
@@ -367,8 +386,7 @@ class Room:
                 raise Refusal("bad_message", f"a signal is one of {', '.join(SIGNALS)}, not {shown(text)}")
             if at is not None and (not isinstance(at, str) or not _TARGET.fullmatch(at)):
                 raise Refusal("bad_message", "a signal points at a brick or a cell (letters, digits, commas)")
-        bucket = self._chat_buckets.setdefault(seat, TokenBucket(CHAT_RATE, CHAT_BURST))
-        if not bucket.take():
+        if not self._chat_bucket(seat).take():
             raise Refusal("rate_limited", "too many chat lines: slow down")
         async with self.lock:
             if len(self.chat) >= MAX_CHAT:
