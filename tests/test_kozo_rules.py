@@ -12,6 +12,8 @@ Small pools of our own (the ``pieces`` option) make rounds end after a move or t
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from tests.helpers import KOZO_1845_END, KOZO_1845_MOVES, KOZO_FALLS, assert_illegal, kozo_1845_ended, names
@@ -19,7 +21,7 @@ from tests.helpers import KOZO_1845_END, KOZO_1845_MOVES, KOZO_FALLS, assert_ill
 import kumiki
 from kumiki.games.kozo import STANDARD, KozoMove
 from kumiki.games.kozo.pieces import BALANCE_EDGE
-from kumiki.physics import analyse
+from kumiki.physics import Body, Tower, analyse, judge
 
 RING = [(x, y) for x in range(3) for y in range(3) if (x, y) != (1, 1)]
 I2 = [[0, 0, 0], [1, 0, 0]]
@@ -1088,3 +1090,32 @@ def test_a_pickled_game_or_state_leaves_the_verdict_cache_behind() -> None:
         back.play(move)
         assert back.to_json() == state.to_json()
     assert back.scores() == state.scores() and back.winners() == state.winners()
+
+
+def test_the_balance_cube_box_built_otherwise_changes_the_fall_named_as_the_rules_page_says():
+    """docs/rules/kozo.md, "The judge and falls": the balance cube's box is x + 0.5 − 0.285 to x + 0.5 + 0.285, and
+    built as x + h to x + h + 0.57 the judge names another way the same fall gives way, on the moves the page lists
+    (the page's former example stopped holding when the judge's contacts changed: it is read from the page here)."""
+    page = (Path(__file__).parent.parent / "docs" / "rules" / "kozo.md").read_text(encoding="utf-8")
+    text = " ".join(page[page.index("(the box from `x + h`") :].split()).split("see [When it falls]", 1)[0]
+    moves = re.findall(r"`([A-Z]\d [\d, ]+\+ \d,\d,\d)`", text)
+    named = re.search(r"from `([^`]+)` to `([^`]+)` tipping over the edge of the table", text)
+    assert moves and named is not None, text
+    state = kumiki.load_game("kozo", rounds=1).new_state()  # the game is over: its last tower stays
+    for move in moves:
+        state.play(move)
+    [fall] = state.falls
+    assert fall.move == moves[-1] and fall.explanation == f"{named[1]} tips over the edge of the table"
+    h = (1 - BALANCE_EDGE) / 2
+    tower = state.tower()
+    polycubes = tower.bodies[: len(state.placed)]
+    other = tuple(
+        Body(
+            f"balance cube {i + 1}",
+            ((x + h, y + h, float(z), x + h + BALANCE_EDGE, y + h + BALANCE_EDGE, z + BALANCE_EDGE),),
+        )
+        for i, (x, y, z) in enumerate(state.balances)
+    )
+    verdict = judge(Tower((*polycubes, *other), tower.ground, tower.tie), margin=False, explain=True)
+    assert not verdict.stands
+    assert verdict.fault == f"{named[2]} tips over the edge of the table"

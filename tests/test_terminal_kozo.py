@@ -503,3 +503,38 @@ def test_the_compact_board_s_commands_fit_60_columns() -> None:
     assert len(shown) <= 24 - 3
     assert shown[-1].startswith("More: 'sides'") and "'legend'" in shown[-1] and "'board all'" in shown[-1]
     assert all(len(line) <= 60 for line in shown)
+
+
+def test_the_later_turn_note_says_when_no_tied_player_moved_in_the_last_round() -> None:
+    """docs/rules/kozo.md, decision m: tied players who all sat the last round out leave the lowest-numbered winning.
+    The note said the one who moved later in the last round wins, when none of them moved in it."""
+    state = kumiki.load_game("kozo", players=3, rounds=3, tiebreak="later_turn").new_state()
+    falls = "Z4 2,0,0 2,0,1 2,1,1 2,1,2 + 2,1,3"  # standing on one cube, its centre over the cube's edge: it falls
+    # Round 1: P0 3, P1 3, P2 falls. Round 2: P1 falls at once. Round 3: P2 falls at once.
+    for move in ("I3 0,2,0 1,2,0 2,2,0 + 2,2,1", "V3 0,0,0 0,1,0 1,0,0 + 0,0,1", falls, falls, falls):
+        state.play(move)
+    assert state.over and state.scores() == [3.0, 3.0, 0.0] and state.winners() == [0]
+    note = view.result_note(state)
+    assert note is not None
+    assert note.endswith(
+        "Players 0, 1 tied on 3 points; none of them moved in the last round, so the lowest-numbered, player 0, wins."
+    )
+    # Tied players who moved in the last round: the later mover wins, as the note says.
+    later = kumiki.load_game("kozo", players=3, rounds=1, tiebreak="later_turn").new_state()
+    for move in ("I3 0,2,0 1,2,0 2,2,0 + 2,2,1", "V3 0,0,0 0,1,0 1,0,0 + 0,0,1", falls):
+        later.play(move)
+    assert later.scores() == [3.0, 3.0, 0.0] and later.winners() == [1]
+    assert str(view.result_note(later)).endswith(
+        "Players 0, 1 tied on 3 points; the one who moved later in the last round wins."
+    )
+
+
+def test_a_resigned_game_has_no_tie_break_note() -> None:
+    """A resignation decides the game, whatever the points: a tie on points there breaks nothing."""
+    state = kumiki.load_game("kozo", tiebreak="later_turn").new_state()
+    for move in ("V3 0,0,0 0,1,0 1,0,0 + 0,0,1", "I3 2,0,0 2,1,0 2,2,0 + 2,2,1"):
+        state.play(move)
+    state.resign(0)
+    assert state.scores() == [3.0, 3.0] and state.winners() == [1]
+    assert view.result_note(state) is None
+    assert describe_result(state) == "Player 1 wins."

@@ -361,6 +361,28 @@ def test_every_total_the_deck_can_make_is_drawn_exactly(deck, top, impossible):
             assert sum(game.cards[c].points for c in state.dealt()) == state.total == total, (total, seed)
 
 
+@pytest.mark.parametrize(("players", "difficulty"), [(4, "easy"), (5, "easy"), (5, "medium"), (6, "medium")])
+def test_every_player_gets_a_card_when_the_total_allows(players, difficulty):
+    """The rulebook: "Divide the cards as evenly as possible … In Round 1, everyone gets one card each"; the team draws
+    2s and 3s as it needs, so a total of at least two points a player is drawn in at least one card a player (five
+    players at easy 10 drew 3 + 3 + 2 + 2, four players at a retry's 8 drew 3 + 3 + 2: a player held no card)."""
+    game = kumiki.load_game("towerbrix", players=players, difficulty=difficulty)
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        for _ in range(3):  # the first attempt and two retries at lower totals
+            if state.total >= 2 * players:
+                assert min(len(hand) for hand in state.hands) >= 1, (seed, state.attempt, state.hands)
+            for _ in range(players):
+                state.play("ok")  # an empty table fails: the next attempt draws fewer points
+
+
+def test_a_total_below_two_points_a_player_deals_as_many_cards_as_it_can():
+    """Six players at easy (10 points): five 2-point cards, not 3 + 3 + 2 + 2 (two players without a card)."""
+    game = kumiki.load_game("towerbrix", players=6, difficulty="easy")
+    for seed in range(20):
+        assert len(game.new_state(seed=seed).dealt()) == 5
+
+
 @pytest.mark.parametrize(("deck", "total"), [("green", 121), ("pink", 132)])
 def test_a_total_no_set_of_cards_makes_is_refused(deck, total):
     with pytest.raises(ValueError, match=f"option 'total': no set of the {deck} deck's cards makes exactly {total}"):

@@ -124,3 +124,32 @@ def test_a_solo_game_ends_with_its_score_round_by_round(server: Any, pages: Any,
     )
     assert over.evaluate("e => e.getBoundingClientRect().right") <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+@pytest.mark.parametrize(
+    ("rounds", "falls", "rule"),
+    [
+        (3, 3, "none of them moved in the last round: the first seat of them"),
+        (1, 1, "the later last move in the last round"),
+    ],
+)
+def test_the_later_turn_tie_break_says_when_no_tied_player_moved_in_the_last_round(
+    server: Any, pages: Any, rounds: int, falls: int, rule: str
+) -> None:
+    """docs/rules/kozo.md, decision m: tied players who all sat the last round out leave the lowest-numbered winning;
+    the page said "the later last move in the last round" when none of them had moved in it."""
+    game = kumiki.load_game("kozo", players=3, rounds=rounds, tiebreak="later_turn")
+    state = game.new_state()
+    topples = "Z4 2,0,0 2,0,1 2,1,1 2,1,2 + 2,1,3"  # standing on one cube, its centre over the cube's edge: it falls
+    for move in ("I3 0,2,0 1,2,0 2,2,0 + 2,2,1", "V3 0,0,0 0,1,0 1,0,0 + 0,0,1", *[topples] * falls):
+        state.play(move)
+    assert state.over and state.scores() == [3.0, 3.0, 0.0]
+    record = kumiki.write_record(state, {"Player0": "ann", "Player1": "bob", "Player2": "cy"})
+    request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        imported = json.load(answer)
+    page = opened(server, pages, f"/game/{imported['id']}")
+    winner = "ann" if state.winners() == [0] else "bob"
+    expect(page.get_by_test_id("game-over")).to_contain_text(
+        f"ann and bob tied at 3: {winner} wins the tie-break ({rule})"
+    )

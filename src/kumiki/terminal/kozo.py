@@ -868,17 +868,22 @@ def result_note(state: State) -> str | None:
     kozo = as_kozo(state)
     if not kozo.over:
         return None
-    why = end_reason(kozo) if kozo.resigned is None else None
+    if kozo.resigned is not None:  # the resignation decided, not the points (describe_result names the winners)
+        return None
+    why = end_reason(kozo)
     if kozo.game.tiebreak != "later_turn":
         return why
     scores = kozo.scores()
     tied = [p for p, s in enumerate(scores) if s == max(scores)]
     if len(tied) < 2:
         return why
-    tie = (
-        f"Players {', '.join(map(str, tied))} tied on {max(scores):g} points; the one who moved later in the last "
-        "round wins."
+    moved = set(kozo.last_mover[-1]) if kozo.last_mover else set()
+    rule = (
+        "the one who moved later in the last round wins."
+        if moved & set(tied)
+        else f"none of them moved in the last round, so the lowest-numbered, player {min(tied)}, wins."
     )
+    tie = f"Players {', '.join(map(str, tied))} tied on {max(scores):g} points; {rule}"
     return f"{why} {tie}" if why else tie
 
 

@@ -29,6 +29,15 @@ def makeable(points: int, twos: int, threes: int) -> bool:
     return any((points - 3 * k) % 2 == 0 and (points - 3 * k) // 2 <= twos for k in range(min(threes, points // 3) + 1))
 
 
+def most_cards(points: int, twos: int, threes: int) -> int:
+    """The most cards among ``twos`` 2-point and ``threes`` 3-point cards that add up to exactly ``points`` (as many
+    2s as the total allows); -1 when none do."""
+    for k in range(min(threes, points // 3) + 1) if points >= 0 else ():
+        if (points - 3 * k) % 2 == 0 and (points - 3 * k) // 2 <= twos:
+            return k + (points - 3 * k) // 2
+    return -1
+
+
 def nearest_makeable(points: int, twos: int, threes: int) -> int:
     """The total a round asking for ``points`` draws: ``points`` when the cards make it, else the largest total
     below it that they make (a retry's total stays lower), else the smallest above (a deck of 3-point cards

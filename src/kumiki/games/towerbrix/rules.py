@@ -27,6 +27,7 @@ from kumiki.games.towerbrix.modes import (
     Challenge,
     challenge_problems,
     makeable,
+    most_cards,
     nearest_makeable,
 )
 from kumiki.games.towerbrix.moves import (
@@ -231,6 +232,15 @@ class TowerBrixState(State):
                 kinds = [
                     p for p in (2, 3) if left[p] and makeable(remaining - p, left[2] - (p == 2), left[3] - (p == 3))
                 ]
+                if len(kinds) > 1:  # only stacks after which the total can still give every player a card (or most)
+                    reach = {
+                        p: min(
+                            g.players,
+                            len(drawn) + 1 + most_cards(remaining - p, left[2] - (p == 2), left[3] - (p == 3)),
+                        )
+                        for p in kinds
+                    }
+                    kinds = [p for p in kinds if reach[p] == max(reach.values())]
                 points = kinds[0] if len(kinds) == 1 else self.rng.choice(kinds)
                 card = self._draw(points)
                 assert card is not None

@@ -187,8 +187,11 @@ export function kozoEndReason(msg: EndUpdate, name: (seat: number) => string): s
   const top = Math.max(...scores);
   const tied = seats.filter((seat) => scores[seat] === top);
   if (tied.length > 1 && msg.winners?.length === 1) {
-    // tiebreak "later_turn": of the tied players, the one whose last move in the last round came later
-    text += `; ${tied.map(name).join(" and ")} tied at ${top}: ${name(msg.winners[0])} wins the tie-break (the later last move in the last round)`;
+    // tiebreak "later_turn": of the tied players, the one whose last move in the last round came later; when none of
+    // them moved in it (the last round's tower, left as it ended, names its movers), the lowest-numbered
+    const moved = tied.some((seat) => view.pieces.some((p) => p.player === seat));
+    const rule = moved ? "the later last move in the last round" : "none of them moved in the last round: the first seat of them";
+    text += `; ${tied.map(name).join(" and ")} tied at ${top}: ${name(msg.winners[0])} wins the tie-break (${rule})`;
   }
   return text;
 }
