@@ -177,3 +177,22 @@ def test_long_game_and_option_names_are_cut_short_in_messages(
     assert len(assert_one_line_error(code, err, "unknown game")) < 300
     code, _out, err = run("play", "kuzushi", "--option", f"{long}=1")
     assert len(assert_one_line_error(code, err, "unknown option")) < 400
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_changing_the_options_dict_a_game_gives_leaves_the_game_as_loaded(name: str) -> None:
+    """CONTRACT.md: ``game.options`` is every option with its effective value, and a record written then read gives
+    the same ``to_json()``. The dict was the game's own: a script that took it to load a variant (``opts =
+    game.options; opts["players"] = 3``) changed the first game's repr and the options its records were written with,
+    so that they replayed as another game."""
+    game = kumiki.load_game(name)
+    state = game.new_state(seed=3)
+    state.play(state.legal_moves()[0])
+    before, text_before = dict(game.options), kumiki.write_record(state)
+    options = game.options
+    options["players"] = game.players + 1
+    options["bogus"] = 1
+    assert game.options == before
+    assert game.options is not game.options
+    assert kumiki.write_record(state) == text_before
+    assert kumiki.read_record(text_before)[1].to_json() == state.to_json()

@@ -58,9 +58,16 @@ class Game(ABC):
     option_spec: ClassVar[tuple[Option, ...]]
 
     def __init__(self, /, **options: Any) -> None:
-        self.options: dict[str, Any] = resolve_options(self.option_spec, options, f"game {self.name!r}")
-        players = self.options.get("players", self.facts.min_players)
+        self._options: dict[str, Any] = resolve_options(self.option_spec, options, f"game {self.name!r}")
+        players = self._options.get("players", self.facts.min_players)
         self.players: int = int(players)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its effective value, as a new dict each time: a caller that changes it (to load a
+        variant, ``opts = game.options; opts["size"] = 8``) leaves this game, its ``repr`` and its states' records
+        as they were loaded (the values are plain ints, floats, bools, texts and None)."""
+        return dict(self._options)
 
     @abstractmethod
     def new_state(self, seed: int | None = None) -> State:
