@@ -44,6 +44,21 @@ def test_openspiels_computer_is_not_offered_in_towerbrix_where_it_would_see_ever
     assert client.post("/api/games", json={"game": "kozo", "seats": seats}).status_code == 200  # elsewhere it plays
 
 
+def test_the_plain_greedy_computer_is_not_seated_in_towerbrix_where_it_would_read_the_hands(client: TestClient) -> None:
+    """Greedy looks one move ahead at the score: in TowerBrix an ok that ends the round scores the round, which says
+    whether every hidden card holds. Named directly through the API it took a TowerBrix seat; now refused in one
+    line, and it still plays the other games."""
+    seats = [HUMAN, {"kind": "agent", "agent": "greedy"}]
+    answer = client.post("/api/games", json={"game": "towerbrix", "seats": seats})
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        "seat 1: the 'greedy' computer does not play towerbrix (it would see the hidden cards; agents: random)"
+    )
+    assert client.post("/api/games", json={"game": "kozo", "seats": seats}).status_code == 200
+    plain = [HUMAN, {"kind": "agent", "agent": "random"}]
+    assert client.post("/api/games", json={"game": "towerbrix", "seats": plain}).status_code == 200
+
+
 def test_the_towerbrix_form_shows_the_challenge_number_beside_the_mode(client: TestClient) -> None:
     """Choosing the mode "challenge" needs a number from 1 to 14; folded under "More options" it stayed 0 out of
     sight, and Create answered "mode 'challenge' needs a challenge from 1 to 14" about a field the form hid."""

@@ -38,7 +38,9 @@ if importlib.util.find_spec("pyspiel") is not None:
     LEVELS["openspiel"] = ("openspiel:mcts", {"simulations": 300})
     for _game, _simulations in (("blokus3d", 100), ("kozo", 20)):
         GAME_LEVELS.setdefault(_game, {})["openspiel"] = ("openspiel:mcts", {"simulations": _simulations})
-NOT_OFFERED: dict[str, frozenset[str]] = {"towerbrix": frozenset({"openspiel"})}
+# The plain greedy agent neither: its one-ply look-ahead reads the score of an ok that ends the round, which says
+# whether every hidden card holds.
+NOT_OFFERED: dict[str, frozenset[str]] = {"towerbrix": frozenset({"openspiel", "greedy"})}
 # Plain agents a seat may name directly ({"kind": "agent", "agent": "random"}): fast opponents for tests.
 PLAIN_AGENTS: dict[str, AgentSpec] = {"random": ("random", {}), "greedy": ("greedy", {})}
 LEVEL_NAMES = {

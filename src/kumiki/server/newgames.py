@@ -19,7 +19,7 @@ from kumiki.core.options import shown
 from kumiki.core.records import is_option_tag, parse_record
 from kumiki.core.registry import game_class
 from kumiki.core.text import printable, printable_only
-from kumiki.server.agents import LEVEL_NAMES, LEVELS, PLAIN_AGENTS, levels_of
+from kumiki.server.agents import LEVEL_NAMES, LEVELS, NOT_OFFERED, PLAIN_AGENTS, levels_of
 from kumiki.server.catalog import WEB_DEFAULTS, WEB_GAMES, WEB_OPTIONS, check_web_options
 from kumiki.server.errors import BadRequest
 from kumiki.server.rooms import (
@@ -88,6 +88,12 @@ def _seat_rows(seats: Any, game: str) -> list[dict[str, Any]]:
         elif kind == "agent" and agent is not None:
             if agent not in PLAIN_AGENTS:
                 raise BadRequest(f"seat {index}: unknown agent {quoted(agent)} (agents: {', '.join(PLAIN_AGENTS)})")
+            if agent in NOT_OFFERED.get(game, frozenset()):  # greedy's look-ahead scores the round: every hand's cards
+                plain = [name for name in PLAIN_AGENTS if name not in NOT_OFFERED[game]]
+                raise BadRequest(
+                    f"seat {index}: the {quoted(agent)} computer does not play {game} (it would see the hidden "
+                    f"cards; agents: {', '.join(plain)})"
+                )
             out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
         elif kind == "agent":
             offered = levels_of(game)
