@@ -396,18 +396,20 @@ def ratings_command(
         return
     width = max([len(r.agent) for r in table] + [5])
     sys.stdout.write(f"{'agent':<{width}}  rating   95% interval      games\n")
-    for r in table:
+    # The figures as --json, summary.json and the report give them (one decimal), rounded from there: rounding the
+    # unrounded ones could read one point off the report's (432.503 is 432.5 there, whose whole points are 432).
+    rows = [r.to_json() for r in table]
+    for r in rows:
         # round() before formatting: a bound of -0.4 reads 0, not "-0"
-        interval = f"[{round(r.low):6d}, {round(r.high):6d}]" if math.isfinite(r.low) else "no interval     "
-        sys.stdout.write(f"{r.agent:<{width}}  {round(r.rating):6d}   {interval}  {r.games:6d}\n")
+        interval = f"[{round(r['low']):6d}, {round(r['high']):6d}]" if r["low"] is not None else "no interval     "
+        sys.stdout.write(f"{r['agent']:<{width}}  {round(r['rating']):6d}   {interval}  {r['games']:6d}\n")
     units = "game seeds" if results.study.chance else "seed blocks"
     from kumiki.arena import verdict
     from kumiki.arena.stats import win_matrix
 
     # The report's sentence, on stderr with the notes: stdout stays the table a script may read.
     matrix = win_matrix(results.rows, list(results.study.agents), results.study.chance)
-    rows = [{"agent": r.agent, "rating": r.rating, "low": r.low, "high": r.high, "games": r.games} for r in table]
-    reading = verdict.ratings(rows, matrix)  # unrounded, so its figures round as the table's do
+    reading = verdict.ratings(rows, matrix)  # from the table's figures, so they round as the table's (and report's) do
     if reading:
         sys.stderr.write(f"reading: {reading}\n")
     if any(not math.isfinite(r.low) for r in table):

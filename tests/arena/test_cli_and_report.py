@@ -100,6 +100,23 @@ def test_ratings_as_text_never_print_minus_zero(
     assert [line.split()[1:4] for line in out.splitlines()[1:]] == [["13", "[", "0,"], ["0", "[", "-30,"]]
 
 
+def test_ratings_as_text_round_as_the_report_does(
+    finished: Path, run: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bound of 432.503 is 432.5 in --json, summary.json and the report, which reads 432 from it: the text table
+    and its reading said 433, one point off the report's figure for the same interval."""
+    from kumiki.arena.ratings import Rating
+
+    table = [Rating("greedy", 494.97, 432.503, 785.19, 16), Rating("random", -494.97, -785.19, -432.503, 16)]
+    monkeypatch.setattr(arena.Results, "ratings", lambda self, resamples=200: table)
+    code, out, err = run("arena", "ratings", finished)
+    assert code == 0
+    assert [line.split()[1:4] for line in out.splitlines()[1:]] == [["495", "[", "432,"], ["-495", "[", "-785,"]]
+    report = Path(run("arena", "report", finished)[1].strip())
+    reading = json.loads((report.parent / "summary.json").read_text())["ratings_reading"]
+    assert "[+432, +785]" in reading and f"reading: {reading}\n" in err
+
+
 def test_the_report_is_self_contained_with_its_tables(finished: Path, run: CliRunner) -> None:
     code, out, err = run("arena", "report", finished)
     assert code == 0, err
