@@ -196,3 +196,33 @@ def test_changing_the_options_dict_a_game_gives_leaves_the_game_as_loaded(name: 
     assert game.options is not game.options
     assert kumiki.write_record(state) == text_before
     assert kumiki.read_record(text_before)[1].to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_pickled_before_options_was_a_copy_loads(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game pickled when ``options`` was its attribute (OpenSpiel's ``serialize()`` of a state not replayable
+    pickles the Kumiki state, game included, and a text written then is read back) held ``options``, not
+    ``_options``: loaded now, every read of ``game.options`` (its repr, its records) was an AttributeError."""
+    import copyreg
+    import pickle
+
+    from kumiki.core.game import Game
+
+    game = kumiki.load_game(name)
+    state = game.new_state(seed=2)
+    state.play(state.legal_moves()[0])
+
+    def as_then(self: Game, protocol: int) -> tuple[Any, ...]:
+        data = dict(self.__dict__)
+        data["options"] = data.pop("_options")
+        return copyreg.__newobj__, (type(self),), data
+
+    with monkeypatch.context() as patch:  # the bytes as pickle wrote them then
+        patch.setattr(Game, "__reduce_ex__", as_then)
+        old = pickle.dumps(state)
+    assert b"_options" not in old
+    loaded = pickle.loads(old)
+    assert loaded.game.options == game.options and repr(loaded.game) == repr(game)
+    assert kumiki.write_record(loaded) == kumiki.write_record(state)
+    loaded.play(loaded.legal_moves()[0])
+    assert pickle.loads(pickle.dumps(loaded.game)).options == game.options

@@ -842,3 +842,20 @@ def test_messages_wrap_between_words_on_a_narrow_terminal() -> None:
     typed = iter(["xyz"])
     Session(state, session.seats, console, reader=lambda prompt: next(typed, None)).human_turn(session.seats[1])
     assert piped.getvalue().splitlines() == [f"'xyz': not a move — {hint}"]
+
+
+def test_help_0_is_the_first_page_as_help_99_is_the_last() -> None:
+    """'help 0' printed all of the help, whose top left a short terminal: pages are counted from 1, and a number
+    past either end gives the nearest page."""
+    from tests.helpers import short_terminal
+
+    state = kumiki.load_game("kozo").new_state(seed=1)
+    typed = iter(["help 0", "help 99", "quit"])
+    session, out = short_terminal(state, width=60)
+    session.read = lambda prompt: next(typed)
+    session.seats = [Seat(seat) for seat in range(state.game.players)]
+    session.human_turn(session.seats[0])
+    text = out.getvalue()
+    assert "Help page 1/2: 'help 2' for the rest, 'help all' for all." in text
+    assert "Help page 2/2: 'help 1' for the start, 'help all' for all." in text
+    assert text.count("How to play Kozo") == 1  # page 1 only, never all of it

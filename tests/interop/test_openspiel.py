@@ -852,6 +852,34 @@ def test_a_state_serialized_before_the_history_was_written_reads_back_and_plays_
     assert game.deserialize_state(twin.serialize()).kumiki_state.to_json() == state.kumiki_state.to_json()
 
 
+def test_a_held_state_serialized_when_options_was_the_games_attribute_reads_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A state not replayable (``state_from``) serializes as the Kumiki state pickled, its game included, which held
+    ``options`` then and ``_options`` now: such a text read back was an AttributeError, not the state."""
+    import copyreg
+
+    from kumiki.core.game import Game
+
+    game = pyspiel.load_game("kumiki_kuzushi", {"size": 4})
+    kstate = game.kumiki_game.new_state(seed=3)
+    kstate.play(kstate.legal_moves()[0])
+    held = game.state_from(kstate)
+
+    def as_then(self: Game, protocol: int) -> tuple[Any, ...]:
+        data = dict(self.__dict__)
+        data["options"] = data.pop("_options")
+        return copyreg.__newobj__, (type(self),), data
+
+    with monkeypatch.context() as patch:  # the text as serialize() wrote it then
+        patch.setattr(Game, "__reduce_ex__", as_then)
+        text = held.serialize()
+    restored = game.deserialize_state(text)
+    assert restored.kumiki_state.to_json() == kstate.to_json()
+    assert restored.kumiki_state.game.options == game.kumiki_game.options
+    restored.apply_action(restored.legal_actions()[0])
+
+
 @pytest.mark.parametrize("name", ["kozo", "towerbrix"])
 def test_a_tampered_history_is_a_one_line_value_error(name: str) -> None:
     """The history is played again: an action it cannot have played, or a history cut short, is the one-line

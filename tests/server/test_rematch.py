@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
 from tests.server.helpers import create, error, receive_until, url, view_at
 
+from kumiki.server.agents import NOT_OFFERED
 from kumiki.server.limits import Limits
 from kumiki.server.storage import rematches_table
 
@@ -201,3 +203,27 @@ def test_a_pruned_rematch_is_no_longer_offered(client: TestClient) -> None:
         second = receive_until(ann, lambda m: m["type"] == "rematch")["id"]
     assert second != fresh and hub.storage.delete_games([game["id"]]) == 1
     assert client.get(f"/api/games/{second}").json()["status"] == "playing"
+
+
+def test_a_rematch_of_a_computer_no_longer_offered_there_seats_the_medium_level(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A TowerBrix game made with the greedy computer before it was refused there (it would read the hidden cards):
+    its rematch asked for greedy again, was refused, and "play again" failed. The seat now comes back as the medium
+    level; the other seats as they were."""
+    with monkeypatch.context() as before:
+        before.setitem(NOT_OFFERED, "towerbrix", frozenset({"openspiel"}))  # the server as it was
+        seats = [{"kind": "human", "name": "ann"}, {"kind": "agent", "agent": "greedy"}]
+        short = {"players": 2, "rounds": 1, "attempts": 1, "max_edits": 2, "turns": "cycle"}
+        game = create(client, seats, game="towerbrix", options=short, seed=2)
+    with client.websocket_connect(url(game, 0)) as ann:
+        view = receive_until(ann, lambda m: m["type"] == "view")
+        while not view["over"]:  # a game played together has no resignation: two edits end it
+            if view["to_move"] == 0:
+                ann.send_json({"type": "move", "ply": view["ply"], "move": view["legal"][0]})
+            view = receive_until(ann, lambda m, p=view["ply"]: m["type"] == "view" and m["ply"] > p)
+        ann.send_json({"type": "rematch"})
+        again = receive_until(ann, lambda m: m["type"] in ("rematch", "error"))
+        assert again["type"] == "rematch", again
+    fresh = client.get(f"/api/games/{again['id']}").json()
+    assert [(s["kind"], s["name"]) for s in fresh["seats"]] == [("human", "ann"), ("agent", "medium computer")]

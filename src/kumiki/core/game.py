@@ -69,6 +69,14 @@ class Game(ABC):
         as they were loaded (the values are plain ints, floats, bools, texts and None)."""
         return dict(self._options)
 
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """A game unpickled; one pickled when ``options`` was its attribute (a text OpenSpiel's ``serialize()``
+        wrote then, holding a Kumiki state whole) keeps its options as ``_options`` now."""
+        if "options" in data and "_options" not in data:
+            data = {**data, "_options": data["options"]}
+            del data["options"]
+        self.__dict__.update(data)
+
     @abstractmethod
     def new_state(self, seed: int | None = None) -> State:
         """The position at the start of a game; every chance event draws from ``seed`` (a whole number; the games

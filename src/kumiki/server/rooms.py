@@ -24,7 +24,7 @@ from kumiki import IllegalMove, Move, State
 from kumiki.core.game import forfeit_winners
 from kumiki.core.options import shown
 from kumiki.core.text import printable
-from kumiki.server.agents import LEVELS, PLAIN_AGENTS, replay
+from kumiki.server.agents import LEVELS, NOT_OFFERED, PLAIN_AGENTS, replay
 from kumiki.server.hints import HINT_GAMES, hint_for
 from kumiki.server.limits import TokenBucket
 from kumiki.server.storage import GameRow, SeatRow, hash_token
@@ -416,7 +416,7 @@ class Room:
             if not self.over:
                 raise Refusal("not_over", "a rematch can be asked for once the game is over")
             if self.rematch is None and self.rematch_id is None:
-                seats = [_seat_again(s) for s in self.row.seats]
+                seats = [_seat_again(s, self.row.game) for s in self.row.seats]
                 body = {"game": self.row.game, "options": self.row.options, "seats": seats, "undo": self.row.undo}
                 if not allowed():
                     raise Refusal("refused", "too many new games: wait a moment and try again")
@@ -853,9 +853,13 @@ def unreplayable(game_id: str, error: BaseException) -> Unreplayable:
     return Unreplayable(f"game {game_id} does not replay with these rules: {one_line(error)}")
 
 
-def _seat_again(seat: SeatRow) -> dict[str, Any]:
+def _seat_again(seat: SeatRow, game: str) -> dict[str, Any]:
     """A seat of a finished game as the lobby takes it for the rematch: a plain agent (random, greedy) by its name,
-    a level by its level."""
+    a level by its level. A computer this server no longer offers in ``game`` (greedy or OpenSpiel's in a TowerBrix
+    game made before they were refused there: they would see the hidden cards) comes back as the medium level, so
+    that "play again" makes the game instead of failing."""
+    if seat.kind == "agent" and seat.level in NOT_OFFERED.get(game, frozenset()):
+        return {"kind": "agent", "level": "medium"}
     if seat.kind == "agent" and seat.level in PLAIN_AGENTS and seat.level not in LEVELS:
         return {"kind": "agent", "agent": seat.level}
     return {"kind": seat.kind, "name": seat.name, **({"level": seat.level} if seat.level else {})}

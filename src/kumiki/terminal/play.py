@@ -492,13 +492,14 @@ def help_pages(console: Console, text: str) -> list[str]:
 
 
 def help_page(word: str) -> int | None:
-    """The page ``help 2`` asks for (0 for ``help all``), or None when ``word`` asks for no page of the help."""
+    """The page ``help 2`` asks for (0 for ``help all``; ``help 0`` is the first page, as ``help 99`` is the last),
+    or None when ``word`` asks for no page of the help."""
     parts = word.split()
     if len(parts) != 2 or parts[0] not in HELP:
         return None
     if parts[1] == "all":
         return 0
-    return int(parts[1]) if parts[1].isascii() and parts[1].isdigit() else None
+    return max(int(parts[1]), 1) if parts[1].isascii() and parts[1].isdigit() else None
 
 
 def parse_move(state: State, text: str) -> Move:
