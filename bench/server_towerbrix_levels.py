@@ -62,8 +62,8 @@ def main() -> None:
             wins += success
         spec = " ".join(f"{k}={v}" for k, v in options.items())
         print(
-            f"{level:7s} {name} {spec}".ljust(48)
-            + f"{len(times)} moves: median {statistics.median(times):.2f} s, "
+            f"{level:7s} {name} {spec}".ljust(47)
+            + f" {len(times)} moves: median {statistics.median(times):.2f} s, "
             + f"99th percentile {np.percentile(times, 99, method='lower'):.2f} s, max {max(times):.2f} s, "
             + f"first attempts met: {wins}/{args.games}"
             + ("" if max(times) < TARGET_S else "  OVER TARGET")

@@ -257,6 +257,26 @@ def test_challenge_failure(tmp_path):
     assert not state.evaluations[-1]["success"] and state.over and state.score() == 0
 
 
+def test_the_evaluated_margin_stands_on_the_side_of_the_threshold_the_verdict_does(tmp_path):
+    """Challenges 5 and 12 judge the exact margin; the evaluation gave it rounded to 2 places, so the column's 3.846°
+    read "tilt margin 3.85°" beside "too shaky: margin 3.846° (at least 3.85° needed)" (12), and beside a success
+    that needs a margin below 3.85° (5). The margin now keeps as many places as it takes to stay on its side."""
+    margin = judge(bricks_of(COLUMN), margin=True).margin_deg
+    threshold = round(margin, 2)
+    assert margin < threshold  # 3.846... rounds up to 3.85
+    for number, option, success in ((12, "pull_deg", False), (5, "shake_deg", True)):
+        state = challenge(number, tmp_path, attempts=1, **{option: threshold}).new_state(seed=1)
+        build(state, COLUMN)
+        state.play("ok")
+        evaluation = state.evaluations[-1]
+        assert evaluation["success"] is success
+        assert evaluation["margin_deg"] < threshold and evaluation["margin_deg"] == round(margin, 3)
+    state = challenge(12, tmp_path, attempts=1).new_state(seed=1)  # far from the threshold: 2 places, as before
+    build(state, COLUMN)
+    state.play("ok")
+    assert state.evaluations[-1]["margin_deg"] == round(margin, 2)
+
+
 def test_8_placed_bricks_stay(tmp_path):
     state = challenge(8, tmp_path).new_state(seed=1)
     state.play("Y1 z 0,0")

@@ -66,7 +66,7 @@ log = logging.getLogger("kumiki.server")
 
 DIST = Path(kumiki.__file__).parent / "web" / "dist"
 # Characters of positions in one replay: each carries the game so far (TowerBrix's evaluations), so a replay grows with
-# the square of the moves. A 20-round TowerBrix game of random moves (bench/server_replay.py: 1,868 moves) is 72.6 MB;
+# the square of the moves. A 20-round TowerBrix game of random moves (bench/server_replay.py: 1,868 moves) is 72.7 MB;
 # 4,000 oks (2,000 empty evaluations, rounds 20 and attempts 100) would be 1.5 GB.
 MAX_REPLAY_BYTES = 128 * 2**20
 # Replays built at once: a long one takes seconds of a core and some 200 MB while it is built; six built at once (the

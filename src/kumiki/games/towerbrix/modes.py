@@ -258,6 +258,16 @@ def margin_beside(margin: float, threshold: float, below: bool) -> tuple[str, st
     return repr(margin), repr(threshold)
 
 
+def margin_shown(margin: float, threshold: float | None = None) -> float:
+    """The margin as an evaluation gives it: rounded to 2 places, or to as many more as it takes to stay on its side
+    of ``threshold`` (challenges 5 and 12), so a margin of 3.846 short of 3.85 reads 3.846, not 3.85."""
+    for places in range(2, 16):
+        shown = round(margin, places)
+        if threshold is None or (shown < threshold) == (margin < threshold):
+            return shown
+    return margin
+
+
 def challenge_problems(
     number: int, bricks: Sequence[Brick], margin_deg: float, long: float, shake_deg: float, pull_deg: float
 ) -> list[str]:

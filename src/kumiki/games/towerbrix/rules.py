@@ -27,6 +27,7 @@ from kumiki.games.towerbrix.modes import (
     Challenge,
     challenge_problems,
     makeable,
+    margin_shown,
     most_cards,
     nearest_makeable,
 )
@@ -501,6 +502,10 @@ class TowerBrixState(State):
                 problems = challenge_problems(
                     g.challenge.number, bricks, margin, g.size[0], o["shake_deg"], o["pull_deg"]
                 )
+        # challenges 5 and 12 judge the exact margin: the one shown stays on its side of their threshold
+        threshold = (
+            {5: g.options["shake_deg"], 12: g.options["pull_deg"]}.get(g.challenge.number) if g.challenge else None
+        )
         if out_of_time:
             problems = [f"the time ran out ({g.options['time_limit']:g} s)", *problems]
         success = not problems and not failing
@@ -521,7 +526,7 @@ class TowerBrixState(State):
                 "cards": cards,
                 "waived": waived,
                 "problems": problems,
-                "margin_deg": round(margin, 2),
+                "margin_deg": margin_shown(margin, threshold),
                 "success": success,
                 "bonus": extra,
                 "points": points,
