@@ -1,6 +1,8 @@
 """The replay of a long game: a 20-round TowerBrix game of random moves (every position repeats the evaluations so
 far, so a replay grows with the square of the moves), imported into a server on a fresh SQLite file, then
-``GET /api/games/{id}/replay`` three times: its size and how long each takes (one process, the server in-process).
+``GET /api/games/{id}/replay`` three times, then three times as the replay page asks for it (``?changes=1``: each
+position as its change from the one before): its size (and gzipped) and how long each takes (one process, the server
+in-process; the second and third come from the replays kept, if it fits their 64 MiB).
 Then, on a real server (uvicorn on a free local port), ``--slow-readers`` clients ask for it and read nothing: how
 much the server's memory grows while they wait (each kept a copy of the whole body before replays were sent in
 pieces of one shared body).
@@ -11,6 +13,7 @@ Run: ``python -m bench.server_replay [--rounds 20] [--seed 3] [--slow-readers 4]
 from __future__ import annotations
 
 import argparse
+import gzip
 import random
 import socket
 import tempfile
@@ -92,11 +95,16 @@ def main() -> None:
         app = create_app(f"sqlite:///{Path(folder) / 'replay.db'}", pool_factory=lambda: ThreadPoolExecutor(1))
         with TestClient(app) as client:
             game_id = client.post("/api/records", content=record).json()["id"]
-            for _ in range(3):
-                began = time.perf_counter()
-                answer = client.get(f"/api/games/{game_id}/replay")
-                seconds = time.perf_counter() - began
-                print(f"  replay: status {answer.status_code}, {len(answer.content):,} bytes, {seconds:.2f} s")
+            for form, params in (("positions", {}), ("changes", {"changes": "1"})):
+                for _ in range(3):
+                    began = time.perf_counter()
+                    answer = client.get(f"/api/games/{game_id}/replay", params=params)
+                    seconds = time.perf_counter() - began
+                    packed = len(gzip.compress(answer.content, 6))
+                    print(
+                        f"  replay ({form}): status {answer.status_code}, {len(answer.content):,} bytes "
+                        f"({packed:,} gzipped), {seconds:.2f} s"
+                    )
         if args.slow_readers:
             slow_readers(f"sqlite:///{Path(folder) / 'replay.db'}", game_id, args.slow_readers)
 

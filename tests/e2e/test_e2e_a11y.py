@@ -25,6 +25,7 @@ def test_the_title_names_the_game_and_the_replay(server: Any, pages: Any) -> Non
     page.goto(f"{server.url}/replay/{created['id']}")
     expect(page.get_by_test_id("replay-slider")).to_be_visible()
     expect(page).to_have_title("Replay: Blokus 3D — Kumiki")
+    expect(page.locator("h2").first).to_have_text("Replay of Blokus 3D")  # the game's title, not "of blokus3d"
 
 
 @pytest.mark.parametrize(
@@ -85,6 +86,34 @@ def test_enter_on_a_focused_button_presses_that_button_not_the_games_key(server:
     page.keyboard.press("Enter")  # the thumbs-up, on an empty table: the page asks again, no brick is placed
     expect(page.get_by_test_id("error")).to_contain_text("The tower cannot pass yet")
     assert page.evaluate("window.__kumiki.ply") == 0
+
+
+def test_a_browser_shortcut_with_ctrl_alt_or_meta_is_not_taken_for_the_games_key(server: Any, pages: Any) -> None:
+    """Ctrl+= and Ctrl+- zoom the page and Ctrl+K, Ctrl+Z, Alt+← are the browser's: in Kozo they picked the pieces
+    on the keys = and -, and in TowerBrix Ctrl+K raised the player's thumb (and each blocked the browser's own use)."""
+    page = pages()
+    created = server.create("kozo", ANN_VS_COMPUTER)
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.kozo")
+    for key in ["Control+Equal", "Control+Minus", "Control+1", "Meta+2", "Alt+3"]:
+        page.keyboard.press(key)
+        assert page.evaluate("window.__kumiki.kozo.selected") is None, key
+    page.keyboard.press("1")  # the key alone still picks the piece
+    assert page.evaluate("window.__kumiki.kozo.selected") is not None
+
+    page = pages()
+    created = server.create("towerbrix", [{"kind": "human", "name": "ann"}], players=1, mode="solo")
+    page.goto(server.url + created["seats"][0]["invite"])
+    until(page, "window.__kumiki.frames > 5 && window.__kumiki.legal > 0 && window.__kumiki.towerbrix")
+    axis = page.evaluate("window.__kumiki.towerbrix.axis")
+    for key in ["Control+k", "Control+z", "Control+y", "Control+1", "Alt+ArrowLeft"]:
+        page.keyboard.press(key)
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.__kumiki.towerbrix.axis") == axis
+    assert page.evaluate("window.__kumiki.towerbrix.selected") is None
+    expect(page.get_by_test_id("error")).to_have_text("")  # no thumbs-up asked again
+    page.keyboard.press("z")
+    assert page.evaluate("window.__kumiki.towerbrix.axis") == "z"
 
 
 # The contrast of each seat swatch's number on its colour (WCAG's ratio of relative luminances).

@@ -114,6 +114,7 @@ def test_a_fall_is_shown_with_the_judges_explanation(server: Any, pages: Any) ->
     page = pages()
     page.goto(server.url + imported["replay"])
     expect(page.get_by_test_id("status")).to_contain_text("Move 0 of 6")
+    expect(page.get_by_test_id("ghost-info")).to_have_text("")  # a replay, not "You are watching." a game going on
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("fall-banner")).to_be_hidden()

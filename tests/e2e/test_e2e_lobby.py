@@ -83,6 +83,7 @@ def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) 
     bob = pages()
     bob.goto(server.url + "/")
     expect(bob.get_by_test_id(f"table-{game_id}")).to_contain_text("ann")
+    expect(bob.get_by_test_id(f"table-{game_id}").locator("b")).to_have_text("Kuzushi")  # the title, not "kuzushi"
     bob.get_by_test_id("join-name").fill("bob")
     bob.get_by_test_id(f"join-{game_id}-1").click()
     bob.wait_for_url(re.compile(rf"/game/{re.escape(game_id)}\?token="))
@@ -93,6 +94,8 @@ def test_an_open_table_is_found_in_the_lobby_and_taken(server: Any, pages: Any) 
     bob.goto(server.url + "/")
     expect(bob.get_by_test_id("open-tables")).not_to_contain_text(game_id)
     expect(bob.get_by_test_id(f"table-{game_id}")).to_have_count(0)
+    game = bob.get_by_test_id("recent").locator(f"a[href='/game/{game_id}']")
+    expect(game).to_have_text("Kuzushi: ann vs bob")  # the recent games name it by its title too
 
 
 def test_a_table_whose_creator_chose_the_seed_says_so_in_the_lobby_and_at_the_table(server: Any, pages: Any) -> None:

@@ -261,3 +261,29 @@ def test_kozo_says_why_the_game_ended(server: Any, pages: Any) -> None:
         "A draw (2 – 2) — after 2 rounds (the last ended when bob made the tower fall); the highest total wins: "
         "ann 2, bob 2."
     )
+
+
+def test_the_replay_page_asks_for_the_changes_and_shows_every_evaluation(server: Any, pages: Any) -> None:
+    """The replay page asks for each position as its change from the one before (TowerBrix's evaluations sent once,
+    not in every position) and shows the positions as they were: no evaluation at the start, every one at the end,
+    and as many as had been made a step back before the last one."""
+    imported, state = _imported(server, "towerbrix", 2, players=2)
+    evaluations = state.evaluations  # type: ignore[attr-defined]
+    made = [int(e["moves"]) for e in evaluations]
+    assert len(made) >= 2 and made[-1] == len(state.history)  # this seed: the last move is judged
+    page = pages()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/replay" in request.url else None)
+    page.goto(f"{server.url}/replay/{imported['id']}")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text(f"Move 0 of {len(state.history)}")
+    assert any(url.endswith(f"/api/games/{imported['id']}/replay?changes=1") for url in asked)
+    expect(page.get_by_test_id("evaluation-0")).to_have_count(0)
+    page.keyboard.press("End")
+    expect(status).to_contain_text("— Game over.")
+    expect(page.get_by_test_id(f"evaluation-{len(made) - 1}")).to_have_count(1)
+    page.keyboard.press("ArrowLeft")  # before the last evaluation: the ones made before it
+    expect(page.get_by_test_id(f"evaluation-{len(made) - 2}")).to_have_count(1)
+    expect(page.get_by_test_id(f"evaluation-{len(made) - 1}")).to_have_count(0)
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("evaluation-0")).to_have_count(0)

@@ -210,3 +210,13 @@ def test_a_challenge_ends_met_or_not_met_and_draws_no_bonus_heights(server: Any,
     page.evaluate(SEND_MOVES, ["ok"] * oks)
     until(page, "window.__kumiki.over")
     expect(page.get_by_test_id("game-over")).to_contain_text("Game over — challenge 4 not met.")
+
+
+def test_the_replay_does_not_say_you_are_watching(server: Any, pages: Any) -> None:
+    """The replay page steps through a stored game: its sticky line said "You are watching." at every move."""
+    created = server.create("towerbrix", [{"kind": "human", "name": "sol"}], players=1, mode="solo")
+    page = pages()
+    page.goto(f"{server.url}/replay/{created['id']}")
+    expect(page.get_by_test_id("status")).to_contain_text("Move 0 of 0")
+    until(page, "window.__kumiki.towerbrix !== undefined")
+    expect(page.get_by_test_id("ghost-info")).to_have_text("")

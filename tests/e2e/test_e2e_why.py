@@ -36,6 +36,8 @@ def test_any_move_typed_in_is_explained(server: Any, pages: Any) -> None:
     page = pages()
     page.goto(server.url + created["seats"][1]["invite"])
     until(page, "window.__kumiki.toMove === 1 && window.__kumiki.legal > 0")
+    page.get_by_test_id("why-ask").click()  # nothing typed: the page says what to type, not nothing
+    expect(page.get_by_test_id("why")).to_contain_text("Type a move first, as the move list writes them (e.g. B ")
     page.get_by_test_id("why-move").fill("B 3,3")
     page.get_by_test_id("why-ask").click()
     expect(page.get_by_test_id("why")).to_have_text("Why not: B 3,3: not next to any tile")
@@ -43,6 +45,32 @@ def test_any_move_typed_in_is_explained(server: Any, pages: Any) -> None:
     page.get_by_test_id("why-move").fill(legal)
     page.get_by_test_id("why-ask").click()
     expect(page.get_by_test_id("why")).to_have_text(f"{legal}: this move is legal now.")
+
+
+# The room the "why" field's placeholder needs and the room the field gives it, in pixels.
+PLACEHOLDER_ROOM = """() => {
+  const input = document.querySelector('[data-testid=why-move]');
+  const style = getComputedStyle(input);
+  const probe = document.createElement('canvas').getContext('2d');
+  probe.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  return [probe.measureText(input.placeholder).width,
+          input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_why_fields_example_is_not_cut_off(server: Any, pages: Any, width: int) -> None:
+    """The field's placeholder says what to type ("a move, e.g. as in the list"): it read "a move, e.g. as in the"
+    on a phone and on a desktop, the field too narrow for it."""
+    created = server.create("kuzushi", [{"kind": "agent", "level": "random"}, {"kind": "human", "name": "bob"}])
+    page = pages(width, 844 if width < 500 else 800)
+    page.goto(server.url + created["seats"][1]["invite"])
+    until(page, "window.__kumiki.views > 0")
+    expect(page.get_by_test_id("why-move")).to_be_visible()
+    needed, room = page.evaluate(PLACEHOLDER_ROOM)
+    assert needed <= room, f"the placeholder needs {needed:.0f} px, the field gives {room:.0f}"
+    box = page.get_by_test_id("why-move").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width  # and the field stays within the page
 
 
 def test_kozo_says_why_a_piece_cannot_go_over_the_chimney(server: Any, pages: Any) -> None:

@@ -98,7 +98,9 @@ def test_a_spectator_coming_and_going_sends_no_one_else_a_view(client: TestClien
 def test_a_plain_agent_seat_comes_back_for_the_rematch(client: TestClient) -> None:
     game = create(client, [HUMAN, {"kind": "agent", "agent": "greedy"}], seed=4)
     row = client.app.state.hub.storage.game(game["id"])  # type: ignore[attr-defined]
-    again = client.post("/api/games", json={"game": "kuzushi", "seats": [rooms._seat_again(s) for s in row.seats]})
+    again = client.post(
+        "/api/games", json={"game": "kuzushi", "seats": [rooms._seat_again(s, "kuzushi") for s in row.seats]}
+    )
     assert again.status_code == 200, again.text
     assert again.json()["seats"][1]["level"] == "greedy"
 

@@ -189,7 +189,11 @@ export interface Replay {
   options: Record<string, unknown>;
   players: SeatInfo[];
   moves: string[];
+  /** The public view after 0, 1, … moves (rebuilt by `replayStates` from `changes`, which the page asks for). */
   states: any[];
+  /** Each position as its change from the one before (`?changes=1`): the fields set anew, the lists grown by
+   * their new items (TowerBrix's evaluations, repeated in every position otherwise) and the fields gone. */
+  changes?: ReplayChange[];
   /** The seat that made each move. */
   movers?: (number | null)[];
   /** The table's talk, as it was said during the game. */
@@ -202,6 +206,26 @@ export interface Replay {
   /** The side each seat plays for, and whether the game is over (by its rules or a resignation). */
   teams?: number[];
   over?: boolean;
+}
+
+export interface ReplayChange {
+  set?: Record<string, unknown>;
+  append?: Record<string, unknown[]>;
+  unset?: string[];
+}
+
+/** The positions of a replay asked for with `?changes=1`, each rebuilt from the one before (unchanged fields and
+ * old list items are shared, never copied: a long TowerBrix game's positions would otherwise take hundreds of MB). */
+export function replayStates(changes: ReplayChange[]): any[] {
+  const states: any[] = [];
+  let state: Record<string, unknown> = {};
+  for (const change of changes) {
+    state = { ...state, ...change.set };
+    for (const [field, items] of Object.entries(change.append ?? {})) state[field] = (state[field] as unknown[]).concat(items);
+    for (const field of change.unset ?? []) delete state[field];
+    states.push(state);
+  }
+  return states;
 }
 
 /** Fetch JSON, turning the server's `{"error": ...}` answers into thrown Errors with that one line. */
@@ -287,8 +311,11 @@ export function socketUrl(id: string, token: string | null): string {
 
 /** The page's title for a game of `game`: "Blokus 3D — Kumiki", `what` first ("Replay: "), so that a tab or a screen
  * reader tells which game the page shows (the catalog's title; the name itself until it comes, or if it does not). */
-export function setGameTitle(game: string, what = ""): void {
-  const set = (title: string) => (document.title = `${what}${title} — Kumiki`);
+export function setGameTitle(game: string, what = "", onTitle?: (title: string) => void): void {
+  const set = (title: string) => {
+    document.title = `${what}${title} — Kumiki`;
+    onTitle?.(title); // the page's own heading names the game alike ("Replay of TowerBrix", not of "towerbrix")
+  };
   set(game);
   api<Catalog>("/api/catalog").then((catalog) => set(catalog.games.find((g) => g.name === game)?.about?.title ?? game), () => undefined);
 }

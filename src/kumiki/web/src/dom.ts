@@ -20,6 +20,12 @@ export function typing(event: KeyboardEvent): boolean {
   return !!target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/** True when Ctrl, Alt or Meta is held: the browser's shortcut (Ctrl+= zooms, Alt+← goes back, Ctrl+K searches), never a
+ * game's key (Ctrl+= picked Kozo's piece on "=" and kept the page from zooming; Ctrl+K raised a TowerBrix thumb). */
+export function modified(event: KeyboardEvent): boolean {
+  return event.ctrlKey || event.metaKey || event.altKey;
+}
+
 /** True when Enter or Space presses the focused button or follows the focused link: the browser's own action, which
  * a game's keys must not take over (Enter on a focused "ok", "Hint" or "Top view" placed the chosen piece instead).
  * The chosen piece or axis of a picker (a tray, TowerBrix's axes) is left to the game: pressing it again would pick

@@ -10,6 +10,8 @@ export interface GameContext {
   sendMove(move: string): void;
   /** A one-line hint for the status area (e.g. "no legal placement in this orientation"). */
   hint(text: string): void;
+  /** The replay page shows the board: nobody is "watching" a game going on (the boards say nothing then). */
+  replay?: boolean;
   /** Ask the server why a move cannot be played now (the answer shows on the page); absent in replays. */
   why?(move: string): void;
 }

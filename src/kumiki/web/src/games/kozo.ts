@@ -795,7 +795,7 @@ class KozoModule implements GameModule, GhostActions {
     const over = !!this.msg?.over;
     const count = this.orientationPlaces().length;
     let text: string;
-    if (!this.ctx.interactive) text = over ? "" : "You are watching.";
+    if (!this.ctx.interactive) text = over || this.ctx.replay ? "" : "You are watching.";
     else if (!this.places.length) text = over ? "" : "Waiting for the other player…";
     else if (!this.selected) text = "Your turn: pick a piece from the tray (or a key 1–9, 0, -, =).";
     else if (this.step === "balance" && this.choice)

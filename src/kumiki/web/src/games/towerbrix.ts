@@ -848,7 +848,7 @@ class TowerBrixModule implements GameModule {
       : "my cards are met: thumbs up (K)";
     const placed = !!this.selected && !!v?.bricks.some((b) => b.id === this.selected);
     this.removeButton.disabled = !this.myTurn() || !placed || this.refusal(`-${this.selected}`) !== null;
-    if (!v || !this.ctx.interactive) text = this.msg?.over ? "" : "You are watching.";
+    if (!v || !this.ctx.interactive) text = this.msg?.over || this.ctx.replay ? "" : "You are watching.";
     else if (this.msg?.over) text = "";
     else if (this.blind()) text = "You cannot see the tower (blind luck): say ok when your turn comes.";
     else if (!this.myTurn()) text = "Waiting for the others…";

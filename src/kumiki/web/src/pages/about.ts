@@ -2,6 +2,7 @@
 // and the open tables of that game.
 
 import { h } from "../dom";
+import { gameTitles } from "./home";
 import { loadCatalog, newGameForm, showCreated } from "./newgame";
 import { openTables } from "./tables";
 import { hasTutorial, startTutorial } from "./tutorial";
@@ -36,6 +37,6 @@ export async function aboutPage(app: HTMLElement, name: string): Promise<void> {
   const tables = h("section", { class: "card tables" });
   const form = newGameForm(games, catalog.levels, error, (result) => showCreated(created, result), name);
   app.append(header, h("div", { class: "home-grid" }, rules, form, created, tables));
-  openTables(tables, error, name);
+  openTables(tables, error, name, gameTitles(games));
   document.title = `${about?.title ?? name} — Kumiki`;
 }

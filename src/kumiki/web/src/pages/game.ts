@@ -3,7 +3,7 @@
 import { api, GameSocket, setGameTitle, socketUrl, type ChatEntry, type ChatMessage, type ErrorMessage, type HintMessage, type RematchMessage, type ViewMessage, type WhyMessage } from "../api";
 import { chatPanel } from "./chat";
 import { tutorialBox } from "./tutorial";
-import { h, pressing, seatLabels, typing } from "../dom";
+import { h, modified, pressing, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { createGameModule, seatColour, swatchStyle, type GameModule } from "../module";
 import { gameResult, sidesOf } from "../result";
@@ -65,6 +65,10 @@ export function gamePage(app: HTMLElement, id: string): void {
   whyForm.addEventListener("submit", (event) => {
     event.preventDefault();
     if (whyMove.value.trim()) socket.send({ type: "why", move: whyMove.value.trim() });
+    else { // asked about nothing: say what to type rather than nothing at all
+      const example = last?.last ?? last?.legal[0];
+      whyAnswer.textContent = `Type a move first, as the move list writes them${example ? ` (e.g. ${example})` : ""}.`;
+    }
   });
   const download = h("span", {}, " · ", h("a", { href: `/api/games/${id}/record`, download: `${id}.kmk` }, "download .kmk"));
   const links = h("p", { class: "small" }, h("a", { href: `/replay/${id}` }, "replay"), download);
@@ -368,11 +372,11 @@ export function gamePage(app: HTMLElement, id: string): void {
   undo.addEventListener("click", () => socket.send({ type: "undo" }));
   hintButton.addEventListener("click", askHint);
   document.addEventListener("keydown", (event) => {
-    if (typing(event) || pressing(event)) return;
+    if (typing(event) || pressing(event) || modified(event)) return;
     if (event.key.toLowerCase() === "u" && !undo.hidden) {
       socket.send({ type: "undo" });
       event.preventDefault();
-    } else if (event.key.toLowerCase() === "h" && !event.ctrlKey && !event.metaKey && !event.altKey && !hintButton.hidden) {
+    } else if (event.key.toLowerCase() === "h" && !hintButton.hidden) {
       askHint();
       event.preventDefault();
     } else if (module?.key?.(event)) event.preventDefault();

@@ -23,8 +23,9 @@ export async function homePage(app: HTMLElement): Promise<void> {
   cards.append(...games.map(gameCard));
   const form = newGameForm(games, catalog.levels, error, (result) => showCreated(created, result));
   grid.append(form, created, tables, recent, importer);
-  openTables(tables, error);
-  loadRecent(recentList);
+  const titles = gameTitles(games);
+  openTables(tables, error, undefined, titles);
+  loadRecent(recentList, titles);
 }
 
 /** A game's card: its picture, name, players, length and two lines; the card leads to the game's page. */
@@ -42,7 +43,13 @@ export function gameCard(game: CatalogGame): HTMLElement {
     h("span", { class: "button" }, "How to play and new game"));
 }
 
-async function loadRecent(list: HTMLElement): Promise<void> {
+/** Each game's title by its name ("towerbrix": "TowerBrix"), for the lobby's lists: a player reads the title the
+ * cards show, not the name the server files the game under. */
+export function gameTitles(games: CatalogGame[]): Record<string, string> {
+  return Object.fromEntries(games.map((g) => [g.name, g.about?.title ?? g.name]));
+}
+
+async function loadRecent(list: HTMLElement, titles: Record<string, string>): Promise<void> {
   try {
     const { games } = await api<{ games: GameSummary[] }>("/api/games?limit=20");
     list.replaceChildren();
@@ -55,7 +62,7 @@ async function loadRecent(list: HTMLElement): Promise<void> {
       const result = shared ? "shared by everyone" : `won by ${winners.join(", ") || "nobody"}`;
       const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} move${g.moves === 1 ? "" : "s"}`;
       list.append(
-        h("li", {}, h("a", { href: `/game/${g.id}` }, `${g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
+        h("li", {}, h("a", { href: `/game/${g.id}` }, `${titles[g.game] ?? g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
           g.record_ready === false ? "" : h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
       );
     }

@@ -1,7 +1,7 @@
 // The replay page: step through a stored game's public views.
 
-import { api, setGameTitle, type Replay } from "../api";
-import { h, seatLabels, typing } from "../dom";
+import { api, replayStates, setGameTitle, type Replay } from "../api";
+import { h, modified, seatLabels, typing } from "../dom";
 import { hooks } from "../hooks";
 import { wake } from "../redraw";
 import { createGameModule } from "../module";
@@ -13,7 +13,9 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   app.append(error);
   let replay: Replay;
   try {
-    replay = await api<Replay>(`/api/games/${encodeURIComponent(id)}/replay`);
+    // each position as its change from the one before: a long TowerBrix game's replay is some 2 MB, not 73 MB
+    replay = await api<Replay>(`/api/games/${encodeURIComponent(id)}/replay?changes=1`);
+    if (replay.changes) replay.states = replayStates(replay.changes); // an older server sends `states`
   } catch (e) {
     error.textContent = (e as Error).message;
     return;
@@ -23,7 +25,8 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
     error.textContent = `This client cannot show ${replay.game} yet.`;
     return;
   }
-  setGameTitle(replay.game, "Replay: ");
+  const heading = h("h2", { "data-testid": "replay-heading" });
+  setGameTitle(replay.game, "Replay: ", (title) => (heading.textContent = `Replay of ${title}`));
   const boardEl = h("div", { class: "board", "data-testid": "board-area" });
   const status = h("p", { class: "status", "data-testid": "status" });
   const over = h("div", { class: "game-over", "data-testid": "game-over", hidden: "" }); // at the last position
@@ -47,9 +50,9 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   const said = h("ol", { class: "chat-list", "data-testid": "chat-list" },
     ...(replay.chat ?? []).map((entry) => chatLine(entry, name)));
   const talk = replay.chat && replay.chat.length ? [h("h3", {}, "Table talk"), said] : [];
-  const panel = h("aside", { class: "panel" }, h("h2", {}, `Replay of ${replay.game}`), status, buttons, slider, over, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
+  const panel = h("aside", { class: "panel" }, heading, status, buttons, slider, over, h("p", { class: "help" }, "Keys: ← → step, Home / End."), moves, ...talk);
   app.append(h("div", { class: "game-layout" }, boardEl, panel));
-  module.mount(boardEl, { seat: null, interactive: false, playerCount: replay.players.length, sendMove: () => {}, hint: () => {} });
+  module.mount(boardEl, { seat: null, interactive: false, replay: true, playerCount: replay.players.length, sendMove: () => {}, hint: () => {} });
   moves.append(...replay.moves.map((m, i) => {
     const li = h("li", {}, m);
     li.addEventListener("click", () => show(i + 1));
@@ -87,7 +90,7 @@ export async function replayPage(app: HTMLElement, id: string): Promise<void> {
   }
   slider.addEventListener("input", () => show(Number(slider.value)));
   document.addEventListener("keydown", (event) => {
-    if (typing(event)) return;
+    if (typing(event) || modified(event)) return;
     const to: Record<string, number> = { ArrowRight: ply + 1, ArrowLeft: ply - 1, Home: 0, End: replay.moves.length };
     if (event.key in to) {
       show(to[event.key]);

@@ -4,8 +4,9 @@ import { api, postJson, type OpenTable } from "../api";
 import { h, seatLabels } from "../dom";
 import { NAME_KEY } from "./newgame";
 
-/** Fill `box` with the open tables (of one game, or of all) and a name field; refreshes every 10 s. */
-export function openTables(box: HTMLElement, error: HTMLElement, game?: string): void {
+/** Fill `box` with the open tables (of one game, or of all; each named by its title in `titles`) and a name field;
+ * refreshes every 10 s. */
+export function openTables(box: HTMLElement, error: HTMLElement, game?: string, titles: Record<string, string> = {}): void {
   const list = h("ul", { "data-testid": "open-tables" });
   const name = h("input", { "data-testid": "join-name", "aria-label": "your name", value: localStorage.getItem(NAME_KEY) ?? "", placeholder: "your name" });
   box.replaceChildren(h("h2", {}, "Open tables"), h("p", { class: "small" }, "Games waiting for players: take a free seat. Your name: ", name), list);
@@ -34,7 +35,7 @@ export function openTables(box: HTMLElement, error: HTMLElement, game?: string):
           return b;
         });
         const seed = t.seed_chosen ? h("span", { class: "small", "data-testid": `seed-chosen-${t.id}` }, " (its creator chose the seed: they may know the hidden cards or the draws to come) ") : "";
-        list.append(h("li", { "data-testid": `table-${t.id}` }, h("b", {}, t.game), ` — ${who} `, seed, ...buttons));
+        list.append(h("li", { "data-testid": `table-${t.id}` }, h("b", {}, titles[t.game] ?? t.game), ` — ${who} `, seed, ...buttons));
       }
     } catch (e) {
       list.replaceChildren(h("li", { class: "error" }, (e as Error).message));
