@@ -31,7 +31,13 @@ def long_game(rounds: int, seed: int) -> str:
     rng = random.Random(seed)
     while not state.over:
         state.play(rng.choice(state.legal_moves()))
-    print(f"a {rounds}-round game: {len(state.history)} moves, {len(state.evaluations)} evaluations")  # type: ignore[attr-defined]
+    began = time.perf_counter()
+    for _ in range(100):
+        state.public_view()
+    view_ms = (time.perf_counter() - began) * 10  # 100 views: ms each
+    evaluations = len(state.evaluations)  # type: ignore[attr-defined]
+    moves = len(state.history)
+    print(f"a {rounds}-round game: {moves} moves, {evaluations} evaluations, public_view() at the end {view_ms:.2f} ms")
     return kumiki.write_record(state)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 import re
 from pathlib import Path
 
@@ -517,6 +519,31 @@ def test_to_json_and_views_never_hand_out_the_states_own_evaluations():
         data["evaluations"][0]["success"] = True
     assert json.dumps(state.to_json(), sort_keys=True) == before
     assert json.dumps(twin.to_json(), sort_keys=True) == before
+
+
+def test_the_evaluations_in_views_are_fresh_at_every_depth_and_equal_to_a_deep_copy() -> None:
+    """The views copy the evaluations fast (they are most of a long game's view, built per move and per position of
+    a replay) yet as ``copy.deepcopy`` did: the same JSON, the same types, and nothing shared with the state, down to
+    a brick's box and a card's flag."""
+    state = kumiki.load_game("towerbrix", players=2).new_state(seed=1)
+    rng = random.Random(5)
+    while len(state.evaluations) < 3:
+        state.play(rng.choice(state.legal_moves()))
+    before = json.dumps(state.to_json(), sort_keys=True)
+    assert [e["bricks"] for e in state.evaluations] != [[], [], []]  # some evaluation judged a tower
+    for data in (state.to_json(), state.view(1), state.public_view(), state.common_view()):
+        assert json.dumps(data["evaluations"]) == json.dumps(copy.deepcopy(state.evaluations))
+        assert data["evaluations"] == state.evaluations and data["evaluations"] is not state.evaluations
+        for mine, theirs in zip(data["evaluations"], state.evaluations, strict=True):
+            assert mine is not theirs and mine["cards"] is not theirs["cards"]
+            assert [type(v) for v in mine.values()] == [type(v) for v in theirs.values()]
+            for brick in mine["bricks"]:
+                brick["box"][0] = 99
+                brick["id"] = "X"
+            for card in mine["cards"]:
+                card["holds"] = not card["holds"]
+            mine["problems"].append("edited")
+    assert json.dumps(state.to_json(), sort_keys=True) == before
 
 
 def test_the_first_mover_is_named_only_where_one_seat_opens_the_whole_game() -> None:

@@ -55,9 +55,21 @@ def test_towerbrix_ends_with_the_teams_score_not_a_tied_match(server: Any, pages
     expect(over).to_contain_text(f"Game over — the team scored {state.scores()[0]:g}.")
     expect(over).not_to_contain_text("won")
     page.goto(server.url + "/")
-    expect(page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first).to_contain_text(
-        "over, shared by everyone"
-    )
+    row = page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first
+    expect(row).to_contain_text(f"over, the team scored {state.scores()[0]:g} ")  # its score, whatever it is
+    expect(row).not_to_contain_text("shared by everyone")
+
+
+@pytest.mark.parametrize(("game", "seed"), [("kozo", 3), ("towerbrix", 2)])
+def test_the_lobby_gives_a_solo_games_score_not_a_win(server: Any, pages: Any, game: str, seed: int) -> None:
+    """One player has nobody to share a win with and no one to beat: the lobby's recent games give the score, as the
+    game page does ("p0 scored 31"), not "won by p0" (Kozo) or "won by nobody" (TowerBrix)."""
+    _imported_answer, state = _imported(server, game, seed, players=1)
+    page = pages()
+    page.goto(server.url + "/")
+    row = page.get_by_role("listitem").filter(has_text=f"{game}: p0").first
+    expect(row).to_contain_text(f"over, p0 scored {state.scores()[0]:g} ")
+    expect(row).not_to_contain_text("won by")
 
 
 def test_two_computers_of_one_level_are_named_apart(server: Any, pages: Any) -> None:
@@ -287,3 +299,23 @@ def test_the_replay_page_asks_for_the_changes_and_shows_every_evaluation(server:
     expect(page.get_by_test_id(f"evaluation-{len(made) - 1}")).to_have_count(0)
     page.keyboard.press("Home")
     expect(page.get_by_test_id("evaluation-0")).to_have_count(0)
+
+
+def test_the_lobby_says_a_challenge_met_or_not_and_a_draw(server: Any, pages: Any) -> None:
+    """A TowerBrix challenge scores a point a round met, no score to read: the lobby says whether the team met it, as
+    the game page does; a game every side wins (Kozo's 2 – 2 here) is a draw, not a win "shared by everyone"."""
+    imported, state = _imported(server, "towerbrix", 2, players=2, mode="challenge", challenge=1)
+    assert state.round_success == [False]  # random moves: the tower fails
+    record = KOZO_FALLS.replace('[rounds "2"]\n', '[rounds "2"]\n[Player0 "ann"]\n[Player1 "bob"]\n')
+    _game, kozo = kumiki.read_record(record)
+    assert kozo.winners() == [0, 1]
+    request = urllib.request.Request(server.url + "/api/records", record.encode(), {"Content-Type": "text/plain"})
+    urllib.request.urlopen(request, timeout=10).close()
+    page = pages()
+    page.goto(f"{server.url}/game/{imported['id']}")
+    expect(page.get_by_test_id("game-over")).to_contain_text("Game over — challenge 1 not met.")
+    page.goto(server.url + "/")
+    expect(page.get_by_role("listitem").filter(has_text="towerbrix: p0 vs p1").first).to_contain_text(
+        "over, challenge 1 not met "
+    )
+    expect(page.get_by_role("listitem").filter(has_text="kozo: ann vs bob").first).to_contain_text("over, a draw ")

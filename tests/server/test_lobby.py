@@ -131,6 +131,22 @@ def test_the_players_option_follows_the_seats(client: TestClient) -> None:
     assert summary["options"]["players"] == 3 and summary["options"]["size"] == 7 and len(summary["seats"]) == 3
 
 
+def test_a_summary_gives_the_side_each_seat_plays_for(client: TestClient) -> None:
+    """``teams``: one side for TowerBrix's team and for a solo game (the lobby gives their end as a score, not a win
+    "shared by everyone"), Kuzushi's teams as its rules number them, else every seat its own side."""
+    games = {
+        "towerbrix": create(client, [HUMAN, HUMAN], game="towerbrix"),
+        "solo": create(client, [HUMAN], game="kozo"),
+        "teams": create(client, [HUMAN] * 4, options={"teams": 2}),
+        "blokus3d": create(client, [HUMAN, HUMAN], game="blokus3d"),
+    }
+    teams = {"towerbrix": [0, 0], "solo": [0], "teams": [0, 1, 0, 1], "blokus3d": [0, 1]}
+    for name, game in games.items():
+        assert client.get(f"/api/games/{game['id']}").json()["teams"] == teams[name], name
+    listed = {g["id"]: g["teams"] for g in client.get("/api/games?limit=10").json()["games"]}
+    assert {name: listed[game["id"]] for name, game in games.items()} == teams
+
+
 def test_games_are_listed_newest_first(client: TestClient) -> None:
     first = create(client, [HUMAN, HUMAN])
     second = create(client, [HUMAN, HUMAN], game="blokus3d")

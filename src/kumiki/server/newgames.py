@@ -275,11 +275,26 @@ def import_record(storage: Storage, text: str) -> dict[str, Any]:
 
 def listed(row: GameRow) -> dict[str, Any]:
     """A game's summary as the API lists it, with ``record_ready``: whether its record is given now (see
-    ``rooms.record_ready``; a game whose stored options no longer load gives none)."""
+    ``rooms.record_ready``; a game whose stored options no longer load gives none), and ``teams``: the side each
+    seat plays for (``State.teams()``: one side for TowerBrix's team and for a solo game, whose end the lobby gives
+    as a score, not a win; every seat its own side for options that no longer load)."""
     over, imported = row.status == "over", row.imported
+    options = json.dumps(row.options, sort_keys=True)
     # (loaded only for a game going on; options that no longer load count as chance: no record)
-    chance = not (over or imported) and _has_chance(row.game, json.dumps(row.options, sort_keys=True)) is not False
-    return {**row.summary(), "record_ready": record_ready(over, imported, chance)}
+    chance = not (over or imported) and _has_chance(row.game, options) is not False
+    sides = _teams(row.game, options)
+    teams = list(sides) if sides is not None and len(sides) == len(row.seats) else [s.seat for s in row.seats]
+    return {**row.summary(), "record_ready": record_ready(over, imported, chance), "teams": teams}
+
+
+@functools.lru_cache(maxsize=1024)
+def _teams(game: str, options: str) -> tuple[int, ...] | None:
+    """The side each seat of ``game`` with these options (as JSON) plays for (the rules number them from the
+    options alone, not the seed); None if they no longer load. Cached, as ``_has_chance``."""
+    try:
+        return tuple(load_game(game, **json.loads(options)).new_state(seed=0).teams())
+    except (ValueError, TypeError):
+        return None
 
 
 @functools.lru_cache(maxsize=1024)

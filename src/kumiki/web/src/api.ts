@@ -76,6 +76,9 @@ export interface GameSummary {
   moves: number;
   to_move: number | null;
   winners: number[];
+  scores: number[];
+  /** The side each seat plays for (one side: TowerBrix's team, or a solo game; absent from older servers). */
+  teams?: number[];
   /** Whether its .kmk record is given now (not while a game with hidden cards or draws to come goes on). */
   record_ready?: boolean;
   /** Whether the creator chose the seed of the game's chance (the deal, the draws), so may know what is to come. */

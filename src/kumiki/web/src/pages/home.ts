@@ -57,10 +57,7 @@ async function loadRecent(list: HTMLElement, titles: Record<string, string>): Pr
     for (const g of games) {
       const name = seatLabels(g.seats);
       const who = g.seats.map((s) => name(s.seat)).join(" vs ");
-      const winners = g.winners.map(name);
-      const shared = g.seats.length > 1 && g.winners.length === g.seats.length; // a co-operative game, or a draw
-      const result = shared ? "shared by everyone" : `won by ${winners.join(", ") || "nobody"}`;
-      const state = g.status === "over" ? `over, ${result}` : `playing, ${g.moves} move${g.moves === 1 ? "" : "s"}`;
+      const state = g.status === "over" ? `over, ${finished(g, name)}` : `playing, ${g.moves} move${g.moves === 1 ? "" : "s"}`;
       list.append(
         h("li", {}, h("a", { href: `/game/${g.id}` }, `${titles[g.game] ?? g.game}: ${who}`), ` — ${state} `, h("a", { href: `/replay/${g.id}`, class: "small" }, "replay"), " ",
           g.record_ready === false ? "" : h("a", { href: `/api/games/${g.id}/record`, class: "small", download: `${g.id}.kmk` }, ".kmk")),
@@ -69,6 +66,23 @@ async function loadRecent(list: HTMLElement, titles: Record<string, string>): Pr
   } catch (e) {
     list.replaceChildren(h("li", { class: "error" }, (e as Error).message));
   }
+}
+
+/** A finished game's result in the lobby's words, as the game page gives it: one side (TowerBrix's team, or a solo
+ * game) has a score, not a win to share ("the team scored 7", "ann scored 31", a challenge met or not); sides
+ * that all win drew; else who won. */
+export function finished(g: GameSummary, name: (seat: number) => string): string {
+  const sides = new Set(g.teams ?? g.seats.map((s) => s.seat)).size;
+  if (sides === 1) {
+    const score = g.scores[0] ?? 0;
+    const { mode, challenge, rounds } = g.options;
+    if (mode === "challenge" && typeof challenge === "number" && typeof rounds === "number") {
+      return `challenge ${challenge} ${score >= rounds ? "met" : "not met"}`; // a point a round met: all of them
+    }
+    return `${g.seats.length > 1 ? "the team" : name(0)} scored ${score}`;
+  }
+  if (g.winners.length === g.seats.length) return "a draw";
+  return `won by ${g.winners.map(name).join(", ") || "nobody"}`;
 }
 
 function importBox(error: HTMLElement): HTMLElement {
