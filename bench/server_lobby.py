@@ -1,5 +1,6 @@
-"""The lobby's game list with ``record_ready``: whether a game going on has chance is asked of its options, once per
-option set (``server.newgames._has_chance``, cached), not by building every listed game.
+"""The lobby's game list with ``record_ready`` and ``teams``: whether a game going on has chance, and the side each
+seat plays for, are asked of its options, once per option set (``server.newgames._facts``, cached), not by building
+every listed game.
 
 Run: ``python -m bench.server_lobby [--games 200]``: ``GET /api/games?limit=N`` over N Kozo games going, median of 5,
 cached, with the cache emptied before each request, and with one game built per row (the way before the cache).
@@ -37,7 +38,7 @@ def main() -> None:
             times = []
             for _ in range(5):
                 if clear:
-                    newgames._has_chance.cache_clear()
+                    newgames._facts.cache_clear()
                 began = time.perf_counter()
                 listed = client.get(f"/api/games?limit={games}").json()["games"]
                 times.append(time.perf_counter() - began)
@@ -45,12 +46,12 @@ def main() -> None:
             return 1000.0 * statistics.median(times)
 
         cached, emptied = median_ms(False), median_ms(True)
-        kept = newgames._has_chance
-        newgames._has_chance = kept.__wrapped__  # type: ignore[assignment]
+        kept = newgames._facts
+        newgames._facts = kept.__wrapped__  # type: ignore[assignment]
         try:
             per_row = median_ms(False)
         finally:
-            newgames._has_chance = kept
+            newgames._facts = kept
     print(f"  lobby list ms, {games} Kozo games going, cached          {cached:10.1f}")
     print(f"  lobby list ms, cache emptied before each request      {emptied:10.1f}")
     print(

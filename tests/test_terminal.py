@@ -805,16 +805,21 @@ def test_help_fits_a_24_line_terminal_page_by_page(name: str, options: dict[str,
     assert out.getvalue().split() == text.split()  # a tall terminal shows it whole
 
 
-def test_help_pages_are_typed_at_the_prompt() -> None:
+def _typed_at_kozos_prompt(*typed: str) -> str:
+    """What a 60 x 24 terminal shows when ``typed`` is typed at the prompt of a Kozo game (the last line, "quit")."""
     from tests.helpers import short_terminal
 
     state = kumiki.load_game("kozo").new_state(seed=1)
-    typed = iter(["help", "help 2", "help all", "quit"])
+    lines = iter(typed)
     session, out = short_terminal(state, width=60)
-    session.read = lambda prompt: next(typed)
+    session.read = lambda prompt: next(lines)
     session.seats = [Seat(seat) for seat in range(state.game.players)]
     session.human_turn(session.seats[0])
-    text = out.getvalue()
+    return out.getvalue()
+
+
+def test_help_pages_are_typed_at_the_prompt() -> None:
+    text = _typed_at_kozos_prompt("help", "help 2", "help all", "quit")
     assert "Help page 1/2: 'help 2' for the rest, 'help all' for all." in text
     assert "Help page 2/2: 'help 1' for the start, 'help all' for all." in text
     assert text.count("How to play Kozo") == 2  # page 1, then all of it
@@ -847,15 +852,7 @@ def test_messages_wrap_between_words_on_a_narrow_terminal() -> None:
 def test_help_0_is_the_first_page_as_help_99_is_the_last() -> None:
     """'help 0' printed all of the help, whose top left a short terminal: pages are counted from 1, and a number
     past either end gives the nearest page."""
-    from tests.helpers import short_terminal
-
-    state = kumiki.load_game("kozo").new_state(seed=1)
-    typed = iter(["help 0", "help 99", "quit"])
-    session, out = short_terminal(state, width=60)
-    session.read = lambda prompt: next(typed)
-    session.seats = [Seat(seat) for seat in range(state.game.players)]
-    session.human_turn(session.seats[0])
-    text = out.getvalue()
+    text = _typed_at_kozos_prompt("help 0", "help 99", "quit")
     assert "Help page 1/2: 'help 2' for the rest, 'help all' for all." in text
     assert "Help page 2/2: 'help 1' for the start, 'help all' for all." in text
     assert text.count("How to play Kozo") == 1  # page 1 only, never all of it

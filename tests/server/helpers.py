@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+import kumiki
 
 HUMAN = {"kind": "human"}
 
@@ -48,3 +51,15 @@ def resumed(client: TestClient, seconds: float = 60.0) -> None:
     while hub.resuming():
         assert time.monotonic() < deadline, "the stored games were not all brought back"
         time.sleep(0.01)
+
+
+def random_game(game: str, moves: int, seed: int, **options: Any) -> kumiki.State:
+    """``game`` (with ``options``) from ``seed``, played for ``moves`` moves, or to its end, each a random legal move
+    drawn by a generator seeded with ``seed``: a record to import."""
+    state = kumiki.load_game(game, **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.over:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    return state

@@ -283,8 +283,9 @@ def test_at_most_two_games_of_computers_alone_go_at_once(serve: Any) -> None:
 def test_the_lobby_bench_runs_with_and_without_the_chance_cache(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``bench.server_lobby`` empties and bypasses the cache of ``_has_chance``: it reached it on ``server.app``,
-    which lost it when the lobby's listing moved to ``server.newgames``, and stopped with an AttributeError."""
+    """``bench.server_lobby`` empties and bypasses the cache of ``_facts`` (``_has_chance`` before): it reached it on
+    ``server.app``, which lost it when the lobby's listing moved to ``server.newgames``, and stopped with an
+    AttributeError."""
     import sys
 
     from bench import server_lobby

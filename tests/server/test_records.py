@@ -7,20 +7,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.helpers import create, receive_until, url, view_at
+from tests.server.helpers import create, random_game, receive_until, url, view_at
 
 import kumiki
 from kumiki.server.limits import Limits
 
 
 def _recorded_game(moves: int, seed: int = 4) -> kumiki.State:
-    state = kumiki.load_game("kuzushi", players=2, size=5).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.over:
-            break
-        state.play(rng.choice(state.legal_moves()))
-    return state
+    return random_game("kuzushi", moves, seed, players=2, size=5)
 
 
 def test_export_writes_the_stored_moves_as_a_record(client: TestClient) -> None:

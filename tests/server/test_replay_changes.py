@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.helpers import random_game
 
 import kumiki
 from kumiki.server.app import compact_json, view_bytes, view_change
@@ -29,16 +29,6 @@ def rebuilt(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return states
 
 
-def _played(game: str, moves: int, seed: int, **options: Any) -> kumiki.State:
-    state = kumiki.load_game(game, **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.over:
-            break
-        state.play(rng.choice(state.legal_moves()))
-    return state
-
-
 @pytest.mark.parametrize(
     ("game", "moves", "options"),
     [
@@ -51,7 +41,7 @@ def _played(game: str, moves: int, seed: int, **options: Any) -> kumiki.State:
 def test_the_changes_rebuild_every_position_of_the_replay(
     client: TestClient, game: str, moves: int, options: dict[str, Any]
 ) -> None:
-    state = _played(game, moves, 5, **options)
+    state = random_game(game, moves, 5, **options)
     answer = client.post("/api/records", content=kumiki.write_record(state)).json()
     whole = client.get(f"/api/games/{answer['id']}/replay")
     small = client.get(f"/api/games/{answer['id']}/replay", params={"changes": "1"})
@@ -91,7 +81,7 @@ def test_the_changes_are_refused_as_too_large_where_the_positions_are(
     when asked for again in either form."""
     from kumiki.server import app
 
-    state = _played("towerbrix", 200, 6, players=2, rounds=2)
+    state = random_game("towerbrix", 200, 6, players=2, rounds=2)
     sizes = [len(compact_json(view).encode()) for view in _views(state)]
     monkeypatch.setattr(app, "MAX_REPLAY_BYTES", sum(sizes[:120]), raising=False)
     game = client.post("/api/records", content=kumiki.write_record(state)).json()["id"]
@@ -111,7 +101,7 @@ def _views(state: kumiki.State) -> list[dict[str, Any]]:
 
 
 def test_a_replay_is_sent_gzipped_to_a_client_that_asks(client: TestClient) -> None:
-    state = _played("towerbrix", 300, 7, players=2, rounds=2)
+    state = random_game("towerbrix", 300, 7, players=2, rounds=2)
     game = client.post("/api/records", content=kumiki.write_record(state)).json()["id"]
     for params in ({}, {"changes": "1"}):
         packed = client.get(f"/api/games/{game}/replay", params=params, headers={"accept-encoding": "gzip"})

@@ -129,8 +129,13 @@ def view_change(before: dict[str, bytes], view: dict[str, Any]) -> tuple[bytes, 
             continue
         name = compact_json(field).encode()
         # a list that only grew: its text is the old one's, less the "]", then "," and the new items
-        grew = old is not None and old[:1] == b"[" and len(old) > 2 and text[len(old) - 1 : len(old)] == b","
-        if grew and old is not None and text.startswith(old[:-1]):
+        if (
+            old is not None
+            and old[:1] == b"["
+            and len(old) > 2
+            and text[len(old) - 1 : len(old)] == b","
+            and text.startswith(old[:-1])
+        ):
             parts["append"].append(name + b":[" + text[len(old) :])
             continue
         parts["set"].append(name + b":" + text)

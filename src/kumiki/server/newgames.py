@@ -68,6 +68,15 @@ def seat_name(name: Any, index: int) -> str:
     return name.strip() or f"player {index + 1}"
 
 
+def _not_offered(index: int, computer: str, game: str, kinds: str, offered: list[str]) -> BadRequest:
+    """A seat's computer that ``game`` does not offer, as it would see the hidden cards; ``offered``: the ``kinds``
+    (agents, levels) it does."""
+    return BadRequest(
+        f"seat {index}: the {quoted(computer)} computer does not play {game} (it would see the hidden cards; "
+        f"{kinds}: {', '.join(offered)})"
+    )
+
+
 def _seat_rows(seats: Any, game: str) -> list[dict[str, Any]]:
     if not isinstance(seats, list) or not seats:
         raise BadRequest('"seats" must be a non-empty list of {"kind": "human"|"agent"|"open", ...}')
@@ -90,18 +99,12 @@ def _seat_rows(seats: Any, game: str) -> list[dict[str, Any]]:
                 raise BadRequest(f"seat {index}: unknown agent {quoted(agent)} (agents: {', '.join(PLAIN_AGENTS)})")
             if agent in NOT_OFFERED.get(game, frozenset()):  # greedy's look-ahead scores the round: every hand's cards
                 plain = [name for name in PLAIN_AGENTS if name not in NOT_OFFERED[game]]
-                raise BadRequest(
-                    f"seat {index}: the {quoted(agent)} computer does not play {game} (it would see the hidden "
-                    f"cards; agents: {', '.join(plain)})"
-                )
+                raise _not_offered(index, agent, game, "agents", plain)
             out.append({"kind": "agent", "level": agent, "name": f"{agent} computer"})
         elif kind == "agent":
             offered = levels_of(game)
             if level in LEVELS and level not in offered:
-                raise BadRequest(
-                    f"seat {index}: the {quoted(level)} computer does not play {game} (it would see the "
-                    f"hidden cards; levels: {', '.join(offered)})"
-                )
+                raise _not_offered(index, level, game, "levels", offered)
             if level not in LEVELS:
                 raise BadRequest(f"seat {index}: unknown level {quoted(level)} (levels: {', '.join(offered)})")
             out.append({"kind": "agent", "level": level, "name": LEVEL_NAMES[level]})
@@ -279,32 +282,29 @@ def listed(row: GameRow) -> dict[str, Any]:
     seat plays for (``State.teams()``: one side for TowerBrix's team and for a solo game, whose end the lobby gives
     as a score, not a win; every seat its own side for options that no longer load)."""
     over, imported = row.status == "over", row.imported
-    options = json.dumps(row.options, sort_keys=True)
-    # (loaded only for a game going on; options that no longer load count as chance: no record)
-    chance = not (over or imported) and _has_chance(row.game, options) is not False
-    sides = _teams(row.game, options)
+    facts = _facts(row.game, json.dumps(row.options, sort_keys=True))
+    # (options that no longer load count as chance: no record; and every seat its own side)
+    chance = not (over or imported) and (facts is None or facts[0])
+    sides = facts[1] if facts is not None else None
     teams = list(sides) if sides is not None and len(sides) == len(row.seats) else [s.seat for s in row.seats]
     return {**row.summary(), "record_ready": record_ready(over, imported, chance), "teams": teams}
 
 
 @functools.lru_cache(maxsize=1024)
-def _teams(game: str, options: str) -> tuple[int, ...] | None:
-    """The side each seat of ``game`` with these options (as JSON) plays for (the rules number them from the
-    options alone, not the seed); None if they no longer load. Cached, as ``_has_chance``."""
+def _facts(game: str, options: str) -> tuple[bool, tuple[int, ...] | None] | None:
+    """Whether ``game`` with these options (as JSON) draws from its seed, and the side each seat plays for (the
+    rules number them from the options alone, not the seed; None if no state starts); None if they no longer
+    load. Cached, one load for both: a lobby listing asks it of every game, and loading a Kozo game costs
+    milliseconds."""
     try:
-        return tuple(load_game(game, **json.loads(options)).new_state(seed=0).teams())
+        loaded = load_game(game, **json.loads(options))
+        chance = loaded.has_chance()
     except (ValueError, TypeError):
         return None
-
-
-@functools.lru_cache(maxsize=1024)
-def _has_chance(game: str, options: str) -> bool | None:
-    """Whether ``game`` with these options (as JSON) draws from its seed; None if they no longer load. Cached: a
-    lobby listing asks it of every game going, and loading a Kozo game costs milliseconds."""
     try:
-        return load_game(game, **json.loads(options)).has_chance()
+        return chance, tuple(loaded.new_state(seed=0).teams())
     except (ValueError, TypeError):
-        return None
+        return chance, None
 
 
 KEPT_TAGS = ("Event", "Date")  # an imported record's own, given back in its record (the server writes the rest)

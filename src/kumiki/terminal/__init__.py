@@ -84,6 +84,25 @@ class Fitting:
         yield self.choices[-1]
 
 
+class FittingRows:
+    """The first of ``choices`` (each drawn only when tried) whose rows leave ``spare`` of the console's height, else
+    the last: a compact board gives up a part at a time (a view, the cards' texts, the line of commands) so that the
+    prompt stays on screen."""
+
+    def __init__(self, choices: Sequence[Callable[[], RenderableType]], spare: int) -> None:
+        self.choices = choices
+        self.spare = spare
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = options.max_height - self.spare
+        for number, choice in enumerate(self.choices, 1):
+            drawn = choice()
+            last = number == len(self.choices)
+            if last or len(console.render_lines(drawn, options, pad=False, new_lines=False)) <= room:
+                yield drawn
+                return
+
+
 def _kuzushi_view() -> GameView:
     from kumiki.terminal import kuzushi
 
@@ -151,6 +170,7 @@ __all__ = [
     "VIEWS",
     "Command",
     "Fitting",
+    "FittingRows",
     "GameView",
     "QuietConsole",
     "make_console",

@@ -4,6 +4,7 @@ pieces and scores; and the game's own commands at the prompt (hint, moves by pie
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from rich import box
@@ -19,7 +20,7 @@ from kumiki.games.blokus3d.pieces import PIECE_NAMES, PIECES
 from kumiki.games.blokus3d.rules import COLOUR_NAMES
 from kumiki.games.blokus3d.structures import SIZE
 from kumiki.games.blokus3d.text import LETTERS
-from kumiki.terminal import Fitting, GameView
+from kumiki.terminal import Fitting, FittingRows, GameView
 from kumiki.terminal.play import SPARE_ROWS
 
 if TYPE_CHECKING:
@@ -353,36 +354,20 @@ def more_line() -> RenderableType:
     )
 
 
-class CompactBoard:
-    """The compact board; where its three views stand in two rows (60 columns) and it would not leave the prompt on
-    screen (four colours took 22 to 24 rows of 24), the west view gives way ('board all' shows it, said on the last
-    line)."""
-
-    def __init__(self, state: Blokus3DState, names: Sequence[str] | None) -> None:
-        self.state = state
-        self.names = names
-
-    def parts(self, west: bool) -> list[RenderableType]:
-        blokus, names = self.state, self.names
-        parts: list[RenderableType] = [turn_line_compact(blokus, names)]
-        views = [height_map(blokus, True), side_view(blokus, "south", True)]
-        if west:
-            views.append(side_view(blokus, "west", True))
-        parts.append(Columns(views, padding=(0, 2)))
-        # at 60 columns "◀ to move" wrapped to "◀ to" / "move": "7 left" there, not "7 pieces left"
-        parts.append(Fitting(colours_lines(blokus, names), colours_lines(blokus, names, short=True)))
-        if blokus.colour_to_move is not None:
-            parts.append(pieces_line(blokus, blokus.colour_to_move))
-        if not blokus.over:  # the game-over screen has no prompt left to type them at
-            parts.append(more_line() if west else Text(MORE_NO_WEST, style="dim"))
-        return parts
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        group = Group(*self.parts(west=True))
-        room = options.max_height - SPARE_ROWS
-        if not self.state.over and len(console.render_lines(group, options, pad=False, new_lines=False)) > room:
-            group = Group(*self.parts(west=False))
-        yield group
+def compact_parts(blokus: Blokus3DState, names: Sequence[str] | None, west: bool) -> Group:
+    """The compact board, with the west view or without it ('board all' shows it, said on the last line)."""
+    parts: list[RenderableType] = [turn_line_compact(blokus, names)]
+    views = [height_map(blokus, True), side_view(blokus, "south", True)]
+    if west:
+        views.append(side_view(blokus, "west", True))
+    parts.append(Columns(views, padding=(0, 2)))
+    # at 60 columns "◀ to move" wrapped to "◀ to" / "move": "7 left" there, not "7 pieces left"
+    parts.append(Fitting(colours_lines(blokus, names), colours_lines(blokus, names, short=True)))
+    if blokus.colour_to_move is not None:
+        parts.append(pieces_line(blokus, blokus.colour_to_move))
+    if not blokus.over:  # the game-over screen has no prompt left to type them at
+        parts.append(more_line() if west else Text(MORE_NO_WEST, style="dim"))
+    return Group(*parts)
 
 
 MORE_NO_WEST = "More: 'legend', 'pieces', 'board all' (the west view too)."
@@ -391,7 +376,13 @@ MORE_NO_WEST = "More: 'legend', 'pieces', 'board all' (the west view too)."
 def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
     """``render`` for a short terminal: the turn in one line, the views without spare rows, a line per colour, the
     pieces left by name; the legend and the drawings of the pieces behind commands (said on the last line)."""
-    return CompactBoard(as_blokus(state), names)
+    blokus = as_blokus(state)
+    whole = partial(compact_parts, blokus, names, True)
+    if blokus.over:
+        return whole()
+    # where the three views stand in two rows (60 columns) and would not leave the prompt on screen (four colours
+    # took 22 to 24 rows of 24), the west view gives way
+    return FittingRows([whole, partial(compact_parts, blokus, names, False)], SPARE_ROWS)
 
 
 def legend() -> Text:

@@ -10,6 +10,7 @@ human's cards. With several humans (hot-seat) the board shows no card text at al
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.columns import Columns
@@ -19,7 +20,7 @@ from rich.text import Text
 from kumiki.games.towerbrix.bricks import Brick
 from kumiki.games.towerbrix.hint import build_hint
 from kumiki.games.towerbrix.text import EMPTY, layers
-from kumiki.terminal import GameView
+from kumiki.terminal import Fitting, FittingRows, GameView
 from kumiki.terminal.play import HUMAN, SPARE_ROWS
 
 if TYPE_CHECKING:
@@ -187,6 +188,9 @@ def status_compact(state: TowerBrixState) -> Text:
     return _verdict(text, data)
 
 
+HOT_SEAT = "Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard."
+
+
 def hot_seat(names: Sequence[str] | None) -> bool:
     return bool(names) and sum(1 for n in names or () if n == HUMAN) >= 2
 
@@ -199,7 +203,7 @@ def render(state: State, names: Sequence[str] | None = None) -> RenderableType:
         parts.append(Text(f"Cards of player {player}:", style="bold"))
         parts.append(cards_text(s, player))
     elif player is not None:
-        parts.append(Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim"))
+        parts.append(Text(HOT_SEAT, style="dim"))
     return Group(*parts)
 
 
@@ -222,56 +226,41 @@ def cards_line(state: TowerBrixState, player: int) -> Text:
     return text
 
 
-class CompactBoard:
-    """The compact board in no more rows than the terminal has under the prompt: on a terminal too short for all of
-    it, the cards' texts give way to one line of their ids, marks and points ('cards' shows the texts), then the
-    line of more commands goes, and at last the tower's layers ('tower' shows them): six players at 60 columns
-    took up to 27 rows of 24, and the prompt left the screen."""
+SHORTER = 3  # the compact board's shorter forms: the cards on one line, then no line of commands, then no layers
 
-    LAST = 3  # the fewest rows: the cards on one line, no line of commands, no layers
 
-    def __init__(self, state: TowerBrixState, names: Sequence[str] | None) -> None:
-        self.state = state
-        self.names = names
-
-    def parts(self, width: int, step: int) -> list[RenderableType]:
-        s = self.state
-        player = s.to_move
-        tower: RenderableType = TowerRow(s, player)
-        if step >= self.LAST and s.bricks_in_order():
-            tower = Text("(no room for the tower's layers here: 'tower' shows them)", style="dim")
-        parts: list[RenderableType] = [tower, status_compact(s)]
-        if player is not None and not hot_seat(self.names):
-            if step == 0:
-                parts.append(Text(f"Cards of player {player}:", style="bold"))
-                cards = cards_text(s, player)
-                cards.rstrip()
-                parts.append(cards)
-            else:
-                parts.append(cards_line(s, player))
-        elif player is not None:
-            parts.append(
-                Text("Hot-seat: type 'cards' to see your cards, 'hide' before passing the keyboard.", style="dim")
-            )
-        if not s.over and step < 2:  # the game-over screen has no prompt left to type them at
-            parts.append(Text(MORE if len(MORE) <= width else MORE_NARROW, style="dim"))
-        return parts
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        room = options.max_height - SPARE_ROWS
-        for step in range(self.LAST + 1):
-            group = Group(*self.parts(options.max_width, step))
-            if self.state.over or step == self.LAST:
-                break
-            if len(console.render_lines(group, options, pad=False, new_lines=False)) <= room:
-                break
-        yield group
+def compact_parts(s: TowerBrixState, names: Sequence[str] | None, step: int) -> Group:
+    """The compact board, ``step`` forms shorter: the cards' texts give way to one line of their ids, marks and
+    points ('cards' shows the texts), then the line of more commands goes, and at last the tower's layers ('tower'
+    shows them)."""
+    player = s.to_move
+    tower: RenderableType = TowerRow(s, player)
+    if step >= SHORTER and s.bricks_in_order():
+        tower = Text("(no room for the tower's layers here: 'tower' shows them)", style="dim")
+    parts: list[RenderableType] = [tower, status_compact(s)]
+    if player is not None and not hot_seat(names):
+        if step == 0:
+            parts.append(Text(f"Cards of player {player}:", style="bold"))
+            cards = cards_text(s, player)
+            cards.rstrip()
+            parts.append(cards)
+        else:
+            parts.append(cards_line(s, player))
+    elif player is not None:
+        parts.append(Text(HOT_SEAT, style="dim"))
+    if not s.over and step < 2:  # the game-over screen has no prompt left to type them at
+        parts.append(Fitting(Text(MORE, style="dim"), Text(MORE_NARROW, style="dim")))
+    return Group(*parts)
 
 
 def render_compact(state: State, names: Sequence[str] | None = None) -> RenderableType:
     """``render`` for a short terminal: the layers side by side, one character a cell, then the same status and
     cards; what does not fit is behind ``tower`` and ``cards`` (said on the last lines)."""
-    return CompactBoard(as_towerbrix(state), names)
+    s = as_towerbrix(state)
+    if s.over:
+        return compact_parts(s, names, 0)
+    # in no more rows than the terminal has under the prompt: six players at 60 columns took up to 27 rows of 24
+    return FittingRows([partial(compact_parts, s, names, step) for step in range(SHORTER + 1)], SPARE_ROWS)
 
 
 def evaluation_text(evaluation: dict[str, Any], state: TowerBrixState) -> Text:

@@ -24,11 +24,6 @@ COLLAPSED = 6  # challenge 5: "the tower counts as collapsed if at least six bri
 Rect = tuple[float, float, float, float]
 
 
-def makeable(points: int, twos: int, threes: int) -> bool:
-    """Whether some of ``twos`` 2-point and ``threes`` 3-point cards add up to exactly ``points`` (0: none)."""
-    return any((points - 3 * k) % 2 == 0 and (points - 3 * k) // 2 <= twos for k in range(min(threes, points // 3) + 1))
-
-
 def most_cards(points: int, twos: int, threes: int) -> int:
     """The most cards among ``twos`` 2-point and ``threes`` 3-point cards that add up to exactly ``points`` (as many
     2s as the total allows); -1 when none do."""
@@ -36,6 +31,11 @@ def most_cards(points: int, twos: int, threes: int) -> int:
         if (points - 3 * k) % 2 == 0 and (points - 3 * k) // 2 <= twos:
             return k + (points - 3 * k) // 2
     return -1
+
+
+def makeable(points: int, twos: int, threes: int) -> bool:
+    """Whether some of ``twos`` 2-point and ``threes`` 3-point cards add up to exactly ``points`` (0: none)."""
+    return most_cards(points, twos, threes) >= 0
 
 
 def nearest_makeable(points: int, twos: int, threes: int) -> int:

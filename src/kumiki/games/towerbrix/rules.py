@@ -229,19 +229,12 @@ class TowerBrixState(State):
             left = {p: len(self.stacks[p]) + len(self.discards[p]) for p in (2, 3)}
             self.total = remaining = nearest_makeable(self.total, left[2], left[3])
             while remaining > 0:
-                # a random stack among those whose card leaves a remainder the cards left still make exactly
-                kinds = [
-                    p for p in (2, 3) if left[p] and makeable(remaining - p, left[2] - (p == 2), left[3] - (p == 3))
-                ]
-                if len(kinds) > 1:  # only stacks after which the total can still give every player a card (or most)
-                    reach = {
-                        p: min(
-                            g.players,
-                            len(drawn) + 1 + most_cards(remaining - p, left[2] - (p == 2), left[3] - (p == 3)),
-                        )
-                        for p in kinds
-                    }
-                    kinds = [p for p in kinds if reach[p] == max(reach.values())]
+                # a random stack among those whose card leaves a remainder the cards left still make exactly (the
+                # most cards that make it: -1 when none do), and of those only the stacks after which the total can
+                # still give every player a card (or most)
+                most = {p: most_cards(remaining - p, left[2] - (p == 2), left[3] - (p == 3)) for p in (2, 3) if left[p]}
+                reach = {p: min(g.players, len(drawn) + 1 + n) for p, n in most.items() if n >= 0}
+                kinds = [p for p, n in reach.items() if n == max(reach.values())]
                 points = kinds[0] if len(kinds) == 1 else self.rng.choice(kinds)
                 card = self._draw(points)
                 assert card is not None

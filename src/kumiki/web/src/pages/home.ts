@@ -2,6 +2,7 @@
 
 import { api, type CatalogGame, type GameSummary } from "../api";
 import { h, seatLabels } from "../dom";
+import { sidesOf } from "../result";
 import { loadCatalog, newGameForm, showCreated } from "./newgame";
 import { openTables } from "./tables";
 
@@ -72,8 +73,7 @@ async function loadRecent(list: HTMLElement, titles: Record<string, string>): Pr
  * game) has a score, not a win to share ("the team scored 7", "ann scored 31", a challenge met or not); sides
  * that all win drew; else who won. */
 export function finished(g: GameSummary, name: (seat: number) => string): string {
-  const sides = new Set(g.teams ?? g.seats.map((s) => s.seat)).size;
-  if (sides === 1) {
+  if (sidesOf(g).length === 1) {
     const score = g.scores[0] ?? 0;
     const { mode, challenge, rounds } = g.options;
     if (mode === "challenge" && typeof challenge === "number" && typeof rounds === "number") {
